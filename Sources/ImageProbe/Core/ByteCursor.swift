@@ -1,0 +1,208 @@
+// Every raw-memory access of the module lives in this file. Parsers never touch a pointer:
+// they receive a `FieldBytes` whose length the driver guarantees, and read it through the
+// accessors below. Each `unsafe` access carries the reason it stays in bounds.
+
+/// A borrowed view of exactly the bytes one parser step asked for.
+///
+/// Valid only for the duration of the `parse` call it is passed to: it points either into the
+/// caller's chunk or into the scanner's carry, and neither outlives that call.
+@usableFromInline
+struct FieldBytes {
+    @usableFromInline let base: UnsafeRawPointer
+    /// Exactly the width the parser requested (1...Carry.capacity).
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(base: UnsafeRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    // SAFETY (all readers below): parsers request a field of `count` bytes and read it only at
+    // constant offsets below that width; the assertion catches a parser that breaks this in
+    // debug builds, tests and the fuzzer. `loadUnaligned` because fields start at any offset.
+
+    @inlinable
+    func u8(_ offset: Int) -> UInt8 {
+        assert(offset >= 0 && offset < count, "field read out of bounds")
+        return base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    @inlinable
+    func be16(_ offset: Int) -> UInt16 {
+        assert(offset >= 0 && offset + 2 <= count, "field read out of bounds")
+        return UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+
+    @inlinable
+    func le16(_ offset: Int) -> UInt16 {
+        assert(offset >= 0 && offset + 2 <= count, "field read out of bounds")
+        return UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+
+    @inlinable
+    func be32(_ offset: Int) -> UInt32 {
+        assert(offset >= 0 && offset + 4 <= count, "field read out of bounds")
+        return UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    @inlinable
+    func le32(_ offset: Int) -> UInt32 {
+        assert(offset >= 0 && offset + 4 <= count, "field read out of bounds")
+        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    @inlinable
+    func be64(_ offset: Int) -> UInt64 {
+        assert(offset >= 0 && offset + 8 <= count, "field read out of bounds")
+        return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inlinable
+    func le64(_ offset: Int) -> UInt64 {
+        assert(offset >= 0 && offset + 8 <= count, "field read out of bounds")
+        return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inlinable
+    func u16(_ offset: Int, bigEndian: Bool) -> UInt16 {
+        bigEndian ? be16(offset) : le16(offset)
+    }
+
+    @inlinable
+    func u32(_ offset: Int, bigEndian: Bool) -> UInt32 {
+        bigEndian ? be32(offset) : le32(offset)
+    }
+
+    @inlinable
+    func u64(_ offset: Int, bigEndian: Bool) -> UInt64 {
+        bigEndian ? be64(offset) : le64(offset)
+    }
+
+    /// Little-endian 24-bit integer (WebP VP8X canvas size).
+    @inlinable
+    func le24(_ offset: Int) -> UInt32 {
+        UInt32(u8(offset)) | UInt32(u8(offset + 1)) << 8 | UInt32(u8(offset + 2)) << 16
+    }
+
+    /// Four bytes as a big-endian code, for comparing chunk and box types with `fourCC("IHDR")`.
+    @inlinable
+    func tag(_ offset: Int) -> UInt32 { be32(offset) }
+
+    /// Whether the bytes at `offset` equal the ASCII text `literal`.
+    @inlinable
+    func matches(_ literal: StaticString, at offset: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        assert(offset >= 0 && offset + length <= count, "field read out of bounds")
+        // SAFETY: `literal` is a compile-time string of `length` bytes; the field range was
+        // asserted above on the same terms as the other readers.
+        let text = UnsafeRawPointer(literal.utf8Start)
+        var index = 0
+        while index < length {
+            if base.load(fromByteOffset: offset + index, as: UInt8.self)
+                != text.load(fromByteOffset: index, as: UInt8.self)
+            {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+}
+
+/// The caller's chunk during one `feed` call: a read position that only moves forward.
+@usableFromInline
+struct InputCursor {
+    @usableFromInline let base: UnsafeRawPointer?
+    @usableFromInline var end: Int
+    @usableFromInline var index: Int = 0
+
+    @inlinable
+    init(_ buffer: UnsafeRawBufferPointer) {
+        self.base = buffer.baseAddress
+        self.end = buffer.count
+    }
+
+    /// Hides every byte past the first `budget` remaining ones. Shrinking `end` only ever
+    /// narrows the valid range.
+    @inlinable
+    mutating func clamp(to budget: UInt64) {
+        if UInt64(remaining) > budget { end = index &+ Int(truncatingIfNeeded: budget) }
+    }
+
+    @inlinable
+    var remaining: Int { end &- index }
+
+    /// The next `count` bytes, in place. The caller checked `count <= remaining`.
+    @inlinable
+    mutating func take(_ count: Int) -> FieldBytes {
+        assert(count > 0 && count <= remaining)
+        // SAFETY: count <= remaining, so [index, index + count) lies inside the caller's
+        // buffer; a non-empty buffer has a base address.
+        let field = FieldBytes(base: base.unsafelyUnwrapped + index, count: count)
+        index &+= count
+        return field
+    }
+
+    /// Passes over up to `count` bytes without looking at them; returns how many.
+    @inlinable
+    mutating func skip(upTo count: UInt64) -> Int {
+        let taken = count < UInt64(remaining) ? Int(truncatingIfNeeded: count) : remaining
+        index &+= taken
+        return taken
+    }
+
+    /// Copies `count` bytes (count <= remaining) to the end of the carry.
+    @inlinable
+    mutating func copy(_ count: Int, into carry: inout Carry) {
+        assert(count > 0 && count <= remaining && Int(carry.count) + count <= Carry.capacity)
+        let source = base.unsafelyUnwrapped + index
+        let offset = Int(carry.count)
+        withUnsafeMutableBytes(of: &carry.storage) { storage in
+            // SAFETY: count <= remaining keeps the source inside the caller's buffer;
+            // offset + count <= capacity (the field width limit, asserted here and checked by
+            // the driver) keeps the destination inside the 64-byte storage.
+            storage.baseAddress.unsafelyUnwrapped.advanced(by: offset)
+                .copyMemory(from: source, byteCount: count)
+        }
+        carry.count &+= UInt8(truncatingIfNeeded: count)
+        index &+= count
+    }
+}
+
+/// The fixed buffer that holds a field which straddles two chunks. Nothing else is ever kept.
+@usableFromInline
+struct Carry: Sendable {
+    /// The widest field any parser may request.
+    @usableFromInline static let capacity = 64
+
+    @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline var count: UInt8 = 0
+
+    @inlinable
+    init() {}
+
+    /// Runs `body` with the carried bytes as a field of `width` bytes (width == count).
+    @inlinable
+    mutating func withField<Result>(width: Int, _ body: (FieldBytes) -> Result) -> Result {
+        assert(width == Int(count))
+        return withUnsafeBytes(of: &storage) { storage in
+            // SAFETY: the storage is 64 bytes and width <= capacity; the pointer does not
+            // escape `body`, which is a parser's `parse` call.
+            body(FieldBytes(base: storage.baseAddress.unsafelyUnwrapped, count: width))
+        }
+    }
+}
+
+/// A four-character code as the big-endian integer `FieldBytes.tag(_:)` returns.
+@inlinable
+func fourCC(_ text: StaticString) -> UInt32 {
+    assert(text.utf8CodeUnitCount == 4)
+    // SAFETY: a four-character code literal has exactly four bytes.
+    let bytes = UnsafeRawPointer(text.utf8Start)
+    return UInt32(bytes.load(fromByteOffset: 0, as: UInt8.self)) << 24
+        | UInt32(bytes.load(fromByteOffset: 1, as: UInt8.self)) << 16
+        | UInt32(bytes.load(fromByteOffset: 2, as: UInt8.self)) << 8
+        | UInt32(bytes.load(fromByteOffset: 3, as: UInt8.self))
+}

@@ -1,0 +1,178 @@
+/// What a parser asks for after consuming a field.
+///
+/// Parsers only ever see whole fields of the width they requested, so chunk boundaries are
+/// invisible to them: the streaming contract holds by construction, in `FieldReader`.
+@usableFromInline
+enum Step: Sendable {
+    /// The next field is the next `width` bytes (1...Carry.capacity).
+    case read(Int)
+    /// Discard `count` bytes unseen, then read a field of `width` bytes.
+    case skipThenRead(UInt64, Int)
+    /// The answer is complete: see the parser's `info`.
+    case done
+    /// The input is not a valid image of this parser's format.
+    case failed(ScanFailure)
+    /// Another parser continues from here: see the parser's `handoff()`.
+    case handoff
+}
+
+/// One format's header parser: an explicit state machine fed one requested field at a time.
+@usableFromInline
+protocol FormatParser {
+    /// Consumes the field requested by the previous step. `offset` is the field's position in
+    /// the input.
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step
+
+    /// The answer, valid once `parse` has returned `.done`.
+    var info: ImageInfo { get }
+
+    /// What `finish()` reports when the input ends early: the info if the size is known,
+    /// otherwise nil (a `truncated` failure).
+    func infoAtEndOfInput() -> ImageInfo?
+
+    /// The format, once identified; named in `truncated` failures.
+    var format: ImageFormat? { get }
+
+    /// After `.handoff`: the parser that takes over, and its first step.
+    func handoff() -> Handoff
+}
+
+/// A change of parser in the middle of the input (the sniffer handing over to a format).
+@usableFromInline
+struct Handoff: Sendable {
+    @usableFromInline var state: ParserState
+    @usableFromInline var step: Step
+
+    @inlinable
+    init(_ state: ParserState, _ step: Step) {
+        self.state = state
+        self.step = step
+    }
+}
+
+extension FormatParser {
+    @inlinable
+    func handoff() -> Handoff {
+        // Only the sniffer hands off; reaching this is a parser bug, reported, not trapped.
+        Handoff(.failed(ScanFailure(.malformed, "internal: unexpected handoff")), .done)
+    }
+}
+
+/// How a run of the field loop ended.
+@usableFromInline
+enum RunResult: Sendable {
+    case needMore
+    case done
+    case failed(ScanFailure)
+    case handoff
+}
+
+/// Turns chunks into the fields parsers ask for: in place when a field lies inside the chunk,
+/// through the fixed carry when it straddles two, and counts skipped bytes down without
+/// looking at them. Holds every byte counter.
+@usableFromInline
+struct FieldReader: Sendable {
+    @usableFromInline var carry = Carry()
+    /// Width of the field being assembled.
+    @usableFromInline var width: Int
+    /// Bytes still to discard before that field.
+    @usableFromInline var skipRemaining: UInt64 = 0
+    /// Bytes consumed through `feed`, examined or discarded by counting.
+    @usableFromInline var fed: UInt64 = 0
+    /// Bytes the caller jumped over with `skip(_:)`.
+    @usableFromInline var jumped: UInt64 = 0
+
+    @inlinable
+    init(firstWidth: Int) {
+        self.width = firstWidth
+    }
+
+    /// Offset in the input of the next byte to consume.
+    @inlinable
+    var position: UInt64 { fed &+ jumped }
+
+    /// Additional bytes needed to complete the current step.
+    @inlinable
+    var needed: UInt64 { skipRemaining &+ UInt64(width &- Int(carry.count)) }
+
+    /// Bytes `feed` may still consume before reaching `maxBytes`.
+    @inlinable
+    func byteBudget(_ options: ScanOptions) -> UInt64 {
+        let limit = UInt64(max(0, options.maxBytes))
+        return fed < limit ? limit &- fed : 0
+    }
+
+    /// Sets up the next step; a parser asking for an impossible width or an offset past 2^64
+    /// becomes a failure rather than a trap.
+    @inlinable
+    mutating func apply(_ step: Step) -> ScanFailure? {
+        switch step {
+        case .read(let nextWidth):
+            guard nextWidth >= 1 && nextWidth <= Carry.capacity else {
+                return ScanFailure(.malformed, "internal: field width out of range")
+            }
+            width = nextWidth
+            return nil
+        case .skipThenRead(let count, let nextWidth):
+            guard nextWidth >= 1 && nextWidth <= Carry.capacity else {
+                return ScanFailure(.malformed, "internal: field width out of range")
+            }
+            guard count <= UInt64.max &- position &- UInt64(Carry.capacity) else {
+                return ScanFailure(.malformed, "offset beyond 2^64")
+            }
+            skipRemaining = count
+            width = nextWidth
+            return nil
+        case .done, .failed, .handoff:
+            return nil
+        }
+    }
+
+    /// Feeds fields to `parser` until the chunk runs out or the parser ends the run.
+    /// Each iteration consumes at least one byte or returns. The byte limit is enforced by
+    /// the caller, which hands in a cursor clamped to the remaining budget.
+    @inlinable
+    mutating func run<Parser: FormatParser>(
+        _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions
+    ) -> RunResult {
+        while true {
+            if skipRemaining != 0 {
+                let taken = input.skip(upTo: skipRemaining)
+                skipRemaining &-= UInt64(taken)
+                fed &+= UInt64(taken)
+                if skipRemaining != 0 { return .needMore }
+            }
+            let step: Step
+            if carry.count == 0 && input.remaining >= width {
+                let offset = position
+                let field = input.take(width)
+                fed &+= UInt64(width)
+                step = parser.parse(field, at: offset, options: options)
+            } else {
+                if input.remaining == 0 { return .needMore }
+                let count = min(width &- Int(carry.count), input.remaining)
+                input.copy(count, into: &carry)
+                fed &+= UInt64(count)
+                if Int(carry.count) < width { return .needMore }
+                let offset = position &- UInt64(width)
+                step = carry.withField(width: width) { parser.parse($0, at: offset, options: options) }
+                carry.count = 0
+            }
+            switch step {
+            case .read, .skipThenRead:
+                if let failure = apply(step) { return .failed(failure) }
+            case .done:
+                return .done
+            case .failed(let failure):
+                return .failed(failure)
+            case .handoff:
+                return .handoff
+            }
+        }
+    }
+
+    @usableFromInline
+    static func byteLimitFailure(_ format: ImageFormat?) -> ScanFailure {
+        ScanFailure(.limitExceeded, "header not found within maxBytes", format: format)
+    }
+}

@@ -1,0 +1,141 @@
+/// JPEG (ITU-T T.81): walks marker segments from SOI to the first frame header (SOFn).
+///
+/// Segment payloads are skipped by their length, never scanned for marker bytes (an EXIF
+/// thumbnail holds its own SOF). Fill bytes (0xFF) and stray bytes between segments are
+/// tolerated the way libjpeg's `next_marker` does. In full mode the first Exif APP1 segment's
+/// IFD0 is read for the orientation; later Exif segments are ignored.
+@usableFromInline
+struct JPEGParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Two bytes, normally 0xFF and a marker code.
+        case marker
+        /// One byte after an 0xFF: a marker code, or another fill byte.
+        case markerCode
+        /// One byte at a time after stray bytes, until the next 0xFF.
+        case resync
+        /// The two-byte length of the segment that `marker` opens.
+        case segmentLength(marker: UInt8)
+        /// Length, precision, height and width of a frame header (7 bytes).
+        case frameHeader(marker: UInt8)
+        /// An APP1 payload that may be the first Exif block; it ends at `reader.end`.
+        case exif(ExifReader)
+    }
+
+    @usableFromInline var phase: Phase = .marker
+    @usableFromInline var info = ImageInfo(format: .jpeg, width: 0, height: 0)
+    @usableFromInline var exifSeen = false
+    @usableFromInline var segments = 0
+
+    /// After SOI (which the sniffer consumed): the first marker.
+    @inlinable static var firstStep: Step { .read(2) }
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var format: ImageFormat? { .jpeg }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }  // the size comes last, at SOF
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        switch phase {
+        case .marker:
+            let first = field.u8(0)
+            let second = field.u8(1)
+            if first == 0xFF { return markerCode(second, options: options) }
+            // Stray bytes before a marker: libjpeg skips them with a warning.
+            phase = second == 0xFF ? .markerCode : .resync
+            return .read(1)
+        case .markerCode:
+            return markerCode(field.u8(0), options: options)
+        case .resync:
+            if field.u8(0) == 0xFF { phase = .markerCode }
+            return .read(1)
+        case .segmentLength(let marker):
+            let length = field.be16(0)
+            guard length >= 2 else { return .failed(.malformed(.jpeg, "segment length below 2")) }
+            let payload = UInt64(length &- 2)
+            let payloadStart = offset &+ 2
+            if marker == 0xE1 && !exifSeen && !options.dimensionsOnly {
+                let reader = ExifReader(start: payloadStart, end: payloadStart &+ payload, requiresIdentifier: true)
+                if let step = reader.firstStep {
+                    phase = .exif(reader)
+                    return step
+                }
+            }
+            phase = .marker
+            return payload == 0 ? .read(2) : .skipThenRead(payload, 2)
+        case .frameHeader(let marker):
+            // Lf (2), P (1), Y (2), X (2); Lf covers at least one 3-byte component spec.
+            guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, "frame header too short")) }
+            let height = field.be16(3)
+            let width = field.be16(5)
+            guard height != 0 else {
+                return .failed(.unsupported(.jpeg, "height defined later by a DNL marker"))
+            }
+            guard width != 0 else { return .failed(.malformed(.jpeg, "frame width is zero")) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.jpeg)) }
+            info.width = Int(width)
+            info.height = Int(height)
+            info.bitDepth = Int(field.u8(2))
+            // SOF2, SOF6, SOF10 and SOF14 are the progressive processes.
+            info.isProgressive = marker & 0x03 == 0x02
+            return .done
+        case .exif(var reader):
+            switch reader.parse(field, at: offset, options: options) {
+            case .step(let step):
+                phase = .exif(reader)
+                return step
+            case .finished(let orientation):
+                // Only the first Exif segment counts, even when it proves unreadable.
+                if reader.sawIdentifier {
+                    exifSeen = true
+                    info.orientation = orientation
+                }
+                return skipRest(from: offset &+ UInt64(field.count), to: reader.end)
+            }
+        }
+    }
+
+    @inlinable
+    mutating func markerCode(_ code: UInt8, options: ScanOptions) -> Step {
+        switch code {
+        case 0xFF:  // fill byte
+            phase = .markerCode
+            return .read(1)
+        case 0x00:  // a stuffed zero is not a marker: keep looking
+            phase = .resync
+            return .read(1)
+        case 0xD8:
+            return .failed(.malformed(.jpeg, "second SOI marker"))
+        case 0xD9:
+            return .failed(.malformed(.jpeg, "EOI before any frame header"))
+        case 0xDA:
+            return .failed(.malformed(.jpeg, "scan before any frame header"))
+        case 0x01, 0xD0...0xD7:  // TEM, RSTn: no length
+            phase = .marker
+            return .read(2)
+        default:
+            segments &+= 1
+            guard segments <= options.maxEntries else {
+                return .failed(.limit(.jpeg, "more segments than maxEntries"))
+            }
+            // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+            if code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC {
+                phase = .frameHeader(marker: code)
+                return .read(7)
+            }
+            phase = .segmentLength(marker: code)
+            return .read(2)
+        }
+    }
+
+    @inlinable
+    mutating func skipRest(from position: UInt64, to payloadEnd: UInt64) -> Step {
+        phase = .marker
+        return position >= payloadEnd ? .read(2) : .skipThenRead(payloadEnd &- position, 2)
+    }
+}

@@ -1,0 +1,151 @@
+/// PNG (ISO/IEC 15948, W3C PNG Third Edition), APNG, and Apple's CgBI variant.
+///
+/// The size is in IHDR, the first chunk (the second after CgBI). In full mode the scanner
+/// then walks the chunk headers, skipping payloads by length, to find `acTL` (animation),
+/// `tRNS` (alpha) and `eXIf` (orientation). PNG 1.2's extension allowed `eXIf` after the
+/// image data, and ImageMagick writes it there, so the walk goes on to IEND (see SPEC.md).
+@usableFromInline
+struct PNGParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Signature bytes 2...7, the first chunk's length and type, and 8 data bytes.
+        case signature
+        /// After a CgBI chunk: IHDR's length and type, width and height.
+        case appleHeader
+        /// IHDR's last five bytes: depth, colour type, compression, filter, interlace.
+        case headerTail
+        /// A chunk's length and type.
+        case chunkHeader
+        /// The eight bytes of `acTL`.
+        case animationControl
+        /// The `eXIf` payload.
+        case exif(ExifReader)
+    }
+
+    @usableFromInline var phase: Phase = .signature
+    @usableFromInline var info = ImageInfo(format: .png, width: 0, height: 0)
+    @usableFromInline var sizeKnown = false
+    @usableFromInline var sawImageData = false
+    @usableFromInline var chunks = 0
+
+    /// After the two signature bytes the sniffer consumed.
+    @inlinable static var firstStep: Step { .read(22) }
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var format: ImageFormat? { .png }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
+
+    @usableFromInline static let ihdr: UInt32 = 0x4948_4452  // "IHDR"
+    @usableFromInline static let cgbi: UInt32 = 0x4367_4249  // "CgBI"
+    @usableFromInline static let idat: UInt32 = 0x4944_4154  // "IDAT"
+    @usableFromInline static let iend: UInt32 = 0x4945_4E44  // "IEND"
+    @usableFromInline static let actl: UInt32 = 0x6163_544C  // "acTL"
+    @usableFromInline static let trns: UInt32 = 0x7452_4E53  // "tRNS"
+    @usableFromInline static let exif: UInt32 = 0x6558_4966  // "eXIf"
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        switch phase {
+        case .signature:
+            // Bytes 2...7 of "\x89PNG\r\n\x1a\n".
+            guard field.matches("NG\r\n\u{1A}\n", at: 0) else {
+                return .failed(ScanFailure(.unknownFormat, "PNG signature damaged"))
+            }
+            let length = field.be32(6)
+            switch field.tag(10) {
+            case Self.ihdr:
+                return header(length: length, width: field.be32(14), height: field.be32(18), options: options)
+            case Self.cgbi:
+                // CgBI's payload is 4 bytes; this field ends after it and its CRC.
+                guard length >= 4 && length <= 0x7FFF_FFFF else {
+                    return .failed(.malformed(.png, "bad CgBI chunk length"))
+                }
+                phase = .appleHeader
+                return length == 4 ? .read(16) : .skipThenRead(UInt64(length &- 4), 16)
+            default:
+                return .failed(.malformed(.png, "first chunk is not IHDR"))
+            }
+        case .appleHeader:
+            guard field.tag(4) == Self.ihdr else {
+                return .failed(.malformed(.png, "CgBI is not followed by IHDR"))
+            }
+            return header(length: field.be32(0), width: field.be32(8), height: field.be32(12), options: options)
+        case .headerTail:
+            let depth = field.u8(0)
+            let colourType = field.u8(1)
+            info.bitDepth = Int(depth)
+            // Colour types 4 and 6 carry alpha; a tRNS chunk may add it to the others.
+            info.hasAlpha = colourType == 4 || colourType == 6
+            info.isProgressive = field.u8(4) == 1
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)  // IHDR's CRC, then the next chunk header
+        case .chunkHeader:
+            return chunk(length: field.be32(0), type: field.tag(4), at: offset, options: options)
+        case .animationControl:
+            let frames = field.be32(0)
+            info.isAnimated = true
+            info.frameCount = Int(frames)
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)
+        case .exif(var reader):
+            switch reader.parse(field, at: offset, options: options) {
+            case .step(let step):
+                phase = .exif(reader)
+                return step
+            case .finished(let orientation):
+                info.orientation = orientation
+                return .done
+            }
+        }
+    }
+
+    @inlinable
+    mutating func header(length: UInt32, width: UInt32, height: UInt32, options: ScanOptions) -> Step {
+        guard length == 13 else { return .failed(.malformed(.png, "IHDR length is not 13")) }
+        guard width != 0 && height != 0 && width <= 0x7FFF_FFFF && height <= 0x7FFF_FFFF else {
+            return .failed(.malformed(.png, "IHDR size out of range"))
+        }
+        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.png)) }
+        info.width = Int(width)
+        info.height = Int(height)
+        sizeKnown = true
+        if options.dimensionsOnly { return .done }
+        phase = .headerTail
+        return .read(5)
+    }
+
+    @inlinable
+    mutating func chunk(length: UInt32, type: UInt32, at offset: UInt64, options: ScanOptions) -> Step {
+        guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, "chunk length over 2^31-1")) }
+        chunks &+= 1
+        guard chunks <= options.maxEntries else { return .failed(.limit(.png, "more chunks than maxEntries")) }
+        let payloadAndCRC = UInt64(length) &+ 4
+        switch type {
+        case Self.iend:
+            return .done
+        case Self.idat:
+            sawImageData = true
+        case Self.actl where !sawImageData && length == 8:
+            phase = .animationControl
+            return .read(8)
+        case Self.trns where !sawImageData:
+            info.hasAlpha = true
+        case Self.exif:
+            let start = offset &+ 8
+            let reader = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
+            // At most one eXIf is allowed: whatever it holds settles the orientation.
+            guard let step = reader.firstStep else { return .done }
+            phase = .exif(reader)
+            return step
+        default:
+            break
+        }
+        phase = .chunkHeader
+        return .skipThenRead(payloadAndCRC, 8)
+    }
+}

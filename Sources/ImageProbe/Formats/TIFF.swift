@@ -1,0 +1,110 @@
+/// TIFF 6.0 (little- and big-endian) and BigTIFF: ImageWidth, ImageLength and Orientation
+/// from the first image file directory (IFD0).
+///
+/// IFD0 may sit anywhere after the header, often after the pixel data. The scanner skips to
+/// it by counting, and `HeaderScanner.pendingSkip` lets a seeking reader jump there instead.
+@usableFromInline
+struct TIFFParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Bytes 2...7: the magic number and, for classic TIFF, IFD0's 32-bit offset.
+        case header
+        /// BigTIFF bytes 8...15: IFD0's 64-bit offset.
+        case bigTIFFOffset
+        case directory(TIFFDirectoryReader)
+    }
+
+    @usableFromInline var phase: Phase = .header
+    @usableFromInline let bigEndian: Bool
+    @usableFromInline var info = ImageInfo(format: .tiff, width: 0, height: 0)
+
+    @inlinable static var firstStep: Step { .read(6) }
+
+    @inlinable
+    init(bigEndian: Bool) {
+        self.bigEndian = bigEndian
+    }
+
+    @inlinable
+    var format: ImageFormat? { .tiff }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? {
+        guard case .directory(let walker) = phase, walker.found.isSuperset(of: [.width, .height]),
+            walker.width != 0 && walker.height != 0
+        else { return nil }
+        var partial = info
+        apply(walker, to: &partial)
+        return partial
+    }
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        let next = offset &+ UInt64(field.count)
+        switch phase {
+        case .header:
+            switch field.u16(0, bigEndian: bigEndian) {
+            case 42:
+                return begin(ifdOffset: UInt64(field.u32(2, bigEndian: bigEndian)), bigTIFF: false, at: next, options)
+            case 43:
+                // BigTIFF: offsets are 8 bytes wide, and the next two bytes must be zero.
+                guard field.u16(2, bigEndian: bigEndian) == 8 && field.u16(4, bigEndian: bigEndian) == 0 else {
+                    return .failed(.malformed(.tiff, "bad BigTIFF header"))
+                }
+                phase = .bigTIFFOffset
+                return .read(8)
+            default:
+                return .failed(ScanFailure(.unknownFormat, "byte-order mark without the TIFF magic number"))
+            }
+        case .bigTIFFOffset:
+            return begin(ifdOffset: field.u64(0, bigEndian: bigEndian), bigTIFF: true, at: next, options)
+        case .directory(var walker):
+            let outcome = walker.parse(field, at: offset, options: options)
+            return directory(outcome, walker, options)
+        }
+    }
+
+    @inlinable
+    mutating func begin(ifdOffset: UInt64, bigTIFF: Bool, at position: UInt64, _ options: ScanOptions) -> Step {
+        let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation]
+        var walker = TIFFDirectoryReader(
+            bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
+        return directory(walker.begin(ifdOffset: ifdOffset, position: position), walker, options)
+    }
+
+    @inlinable
+    mutating func directory(
+        _ outcome: TIFFDirectoryReader.Outcome, _ walker: TIFFDirectoryReader, _ options: ScanOptions
+    ) -> Step {
+        if walker.found.isSuperset(of: [.width, .height]) && !options.admits(width: walker.width, height: walker.height) {
+            return .failed(.tooLarge(.tiff))
+        }
+        switch outcome {
+        case .step(let step):
+            phase = .directory(walker)
+            return step
+        case .finished:
+            guard walker.found.isSuperset(of: [.width, .height]) else {
+                return .failed(.malformed(.tiff, "IFD0 lacks ImageWidth or ImageLength"))
+            }
+            guard walker.width != 0 && walker.height != 0 else {
+                return .failed(.malformed(.tiff, "zero width or height"))
+            }
+            apply(walker, to: &info)
+            return .done
+        case .invalid(let message):
+            return .failed(.malformed(.tiff, message))
+        case .limitExceeded:
+            return .failed(.limit(.tiff, "more IFD entries than maxEntries"))
+        }
+    }
+
+    @inlinable
+    func apply(_ walker: TIFFDirectoryReader, to info: inout ImageInfo) {
+        // Values past Int.max only exist on 32-bit targets; maxWidth rejects them anyway.
+        info.width = Int(clamping: walker.width)
+        info.height = Int(clamping: walker.height)
+        if walker.orientation != 0 { info.orientation = Orientation(unchecked: walker.orientation) }
+        if walker.bitsPerSample != 0 { info.bitDepth = Int(walker.bitsPerSample) }
+    }
+}

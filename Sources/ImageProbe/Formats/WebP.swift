@@ -1,0 +1,146 @@
+/// WebP (RFC 9649): a RIFF container whose first chunk is VP8 (lossy), VP8L (lossless) or
+/// VP8X (extended, with the canvas size and feature flags).
+///
+/// The simple formats carry no metadata. In full mode an extended file whose VP8X flags
+/// announce EXIF is walked chunk by chunk (payloads skipped by length) to the `EXIF` chunk,
+/// which the specification places after the image data.
+@usableFromInline
+struct WebPParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// "FF" (after the sniffed "RI"), RIFF size, "WEBP", first chunk type and size.
+        case riffHeader
+        /// VP8 frame tag, start code, width and height (10 bytes).
+        case lossy
+        /// VP8L signature byte and the packed 32-bit size (5 bytes).
+        case lossless
+        /// VP8X flags, reserved bytes and canvas size (10 bytes).
+        case extended(chunkSize: UInt32)
+        /// A chunk's type and size.
+        case chunkHeader
+        /// The `EXIF` chunk's payload.
+        case exif(ExifReader)
+    }
+
+    @usableFromInline var phase: Phase = .riffHeader
+    @usableFromInline var info = ImageInfo(format: .webp, width: 0, height: 0)
+    @usableFromInline var sizeKnown = false
+    /// Absolute offset where the RIFF payload ends, as its header declares.
+    @usableFromInline var riffEnd: UInt64 = 0
+    @usableFromInline var chunks = 0
+
+    @inlinable static var firstStep: Step { .read(18) }
+
+    @usableFromInline static let vp8: UInt32 = 0x5650_3820  // "VP8 "
+    @usableFromInline static let vp8l: UInt32 = 0x5650_384C  // "VP8L"
+    @usableFromInline static let vp8x: UInt32 = 0x5650_3858  // "VP8X"
+    @usableFromInline static let exif: UInt32 = 0x4558_4946  // "EXIF"
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var format: ImageFormat? { .webp }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        switch phase {
+        case .riffHeader:
+            guard field.matches("FF", at: 0) else { return .failed(ScanFailure(.unknownFormat, "not a RIFF file")) }
+            guard field.matches("WEBP", at: 6) else {
+                return .failed(ScanFailure(.unknownFormat, "RIFF file is not WebP"))
+            }
+            riffEnd = 8 &+ UInt64(field.le32(2))
+            switch field.tag(10) {
+            case Self.vp8:
+                phase = .lossy
+                return .read(10)
+            case Self.vp8l:
+                phase = .lossless
+                return .read(5)
+            case Self.vp8x:
+                phase = .extended(chunkSize: field.le32(14))
+                return .read(10)
+            default:
+                return .failed(.malformed(.webp, "first chunk is not VP8, VP8L or VP8X"))
+            }
+        case .lossy:
+            guard field.u8(0) & 0x01 == 0 else { return .failed(.malformed(.webp, "VP8 data is not a key frame")) }
+            guard field.u8(3) == 0x9D && field.u8(4) == 0x01 && field.u8(5) == 0x2A else {
+                return .failed(.malformed(.webp, "VP8 start code missing"))
+            }
+            // 14 bits of size; the top two bits are an upscaling hint.
+            let width = field.le16(6) & 0x3FFF
+            let height = field.le16(8) & 0x3FFF
+            guard width != 0 && height != 0 else { return .failed(.malformed(.webp, "zero width or height")) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.webp)) }
+            info.width = Int(width)
+            info.height = Int(height)
+            info.hasAlpha = false
+            return .done
+        case .lossless:
+            guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, "VP8L signature missing")) }
+            let bits = field.le32(1)
+            guard bits >> 29 == 0 else { return .failed(.unsupported(.webp, "unknown VP8L version")) }
+            let width = UInt64(bits & 0x3FFF) + 1
+            let height = UInt64((bits >> 14) & 0x3FFF) + 1
+            guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
+            info.width = Int(width)
+            info.height = Int(height)
+            info.hasAlpha = (bits >> 28) & 1 == 1
+            return .done
+        case .extended(let chunkSize):
+            let flags = field.u8(0)
+            let width = UInt64(field.le24(4)) + 1
+            let height = UInt64(field.le24(7)) + 1
+            guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
+            info.width = Int(width)
+            info.height = Int(height)
+            info.hasAlpha = flags & 0x10 != 0
+            info.isAnimated = flags & 0x02 != 0
+            sizeKnown = true
+            if options.dimensionsOnly || flags & 0x08 == 0 { return .done }
+            guard chunkSize >= 10 else { return .failed(.malformed(.webp, "VP8X chunk too short")) }
+            phase = .chunkHeader
+            return nextChunk(after: offset &+ 10, padding: Self.padded(chunkSize) &- 10)
+        case .chunkHeader:
+            let size = field.le32(4)
+            chunks &+= 1
+            guard chunks <= options.maxEntries else { return .failed(.limit(.webp, "more chunks than maxEntries")) }
+            let payloadStart = offset &+ 8
+            if field.tag(0) == Self.exif {
+                let reader = ExifReader(
+                    start: payloadStart, end: payloadStart &+ UInt64(size), requiresIdentifier: false)
+                guard let step = reader.firstStep else { return .done }
+                phase = .exif(reader)
+                return step
+            }
+            return nextChunk(after: payloadStart, padding: Self.padded(size))
+        case .exif(var reader):
+            switch reader.parse(field, at: offset, options: options) {
+            case .step(let step):
+                phase = .exif(reader)
+                return step
+            case .finished(let orientation):
+                info.orientation = orientation
+                return .done
+            }
+        }
+    }
+
+    /// Chunk payloads are padded to an even length.
+    @inlinable
+    static func padded(_ size: UInt32) -> UInt64 { UInt64(size) &+ UInt64(size & 1) }
+
+    /// Skips `padding` bytes after `position` to the next chunk header, unless the RIFF
+    /// payload ends first: then no EXIF chunk follows.
+    @inlinable
+    mutating func nextChunk(after position: UInt64, padding: UInt64) -> Step {
+        let next = position &+ padding
+        if riffEnd > 20 && (next >= riffEnd || riffEnd &- next < 8) { return .done }
+        return padding == 0 ? .read(8) : .skipThenRead(padding, 8)
+    }
+}

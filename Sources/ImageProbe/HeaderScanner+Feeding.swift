@@ -1,0 +1,73 @@
+extension HeaderScanner {
+    /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
+    @inlinable
+    public mutating func feed(_ bytes: [UInt8]) -> ScanStatus {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
+    @inlinable
+    public mutating func feed(_ bytes: ArraySlice<UInt8>) -> ScanStatus {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Consumes bytes from any sequence, stopping at the answer: elements after the byte that
+    /// completes it are not read from the sequence.
+    ///
+    /// Contiguous sequences are fed in place; others go through a 256-byte stack buffer.
+    @inlinable
+    public mutating func feed<Bytes: Sequence>(contentsOf bytes: Bytes) -> ScanStatus where Bytes.Element == UInt8 {
+        if let status = bytes.withContiguousStorageIfAvailable({ feed(UnsafeRawBufferPointer($0)) }) {
+            return status
+        }
+        var iterator = bytes.makeIterator()
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+            var status = self.status
+            while !status.isTerminal {
+                // Take no more than the scanner needs, so nothing past the answer is consumed
+                // from the sequence.
+                let wanted: Int
+                if case .needMore(let count) = status { wanted = min(count, buffer.count) } else { wanted = 1 }
+                var filled = 0
+                while filled < wanted, let byte = iterator.next() {
+                    buffer[filled] = byte
+                    filled += 1
+                }
+                if filled == 0 { break }
+                status = feed(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<filled])))
+            }
+            return status
+        }
+    }
+
+    /// Reads `bytes` whole, then calls `finish()`: the one-call form for a buffer in memory.
+    @inlinable
+    public static func scan(_ bytes: UnsafeRawBufferPointer, options: ScanOptions = ScanOptions()) -> ScanStatus {
+        var scanner = HeaderScanner(options: options)
+        let status = scanner.feed(bytes)
+        return status.isTerminal ? status : scanner.finish()
+    }
+
+    /// Reads `bytes` whole, then calls `finish()`.
+    @inlinable
+    public static func scan(_ bytes: [UInt8], options: ScanOptions = ScanOptions()) -> ScanStatus {
+        bytes.withUnsafeBytes { scan($0, options: options) }
+    }
+}
+
+#if compiler(>=6.2) && !hasFeature(Embedded)
+@available(macOS 10.14.4, iOS 12.2, watchOS 5.2, tvOS 12.2, visionOS 1.0, *)
+extension HeaderScanner {
+    /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
+    @inlinable
+    public mutating func feed(_ bytes: RawSpan) -> ScanStatus {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
+    @inlinable
+    public mutating func feed(_ bytes: Span<UInt8>) -> ScanStatus {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+}
+#endif

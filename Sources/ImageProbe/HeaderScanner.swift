@@ -1,0 +1,236 @@
+/// Which parser is running, or the sticky result.
+@usableFromInline
+enum ParserState: Sendable {
+    case sniff(Sniffer)
+    case jpeg(JPEGParser)
+    case png(PNGParser)
+    case gif(GIFParser)
+    case bmp(BMPParser)
+    case webp(WebPParser)
+    case tiff(TIFFParser)
+    case done(ImageInfo)
+    case failed(ScanFailure)
+}
+
+/// A push-based scanner that reads an image's format, size and orientation from the first
+/// bytes of a file or download, fed in chunks of any size.
+///
+/// ```swift
+/// var scanner = HeaderScanner()
+/// for chunk in download {
+///     if case .done(let info) = scanner.feed(chunk) { print(info.width, info.height); break }
+/// }
+/// ```
+///
+/// The result is the same however the input is split. The scanner never keeps a reference to
+/// the caller's bytes: a field that straddles two chunks is copied into a fixed 64-byte carry,
+/// and bytes it doesn't need are counted, not copied. `feed` never allocates.
+///
+/// `done` and `unsupported` are sticky: later calls return them again and consume nothing.
+/// Call `finish()` at the end of the input to turn a pending `needMore` into an answer.
+public struct HeaderScanner: Sendable {
+    /// The mode and limits this scanner was created with.
+    public let options: ScanOptions
+    @usableFromInline var state: ParserState
+    @usableFromInline var reader: FieldReader
+
+    /// A scanner at the start of an input.
+    @inlinable
+    public init(options: ScanOptions = ScanOptions()) {
+        self.options = options
+        self.state = .sniff(Sniffer())
+        self.reader = FieldReader(firstWidth: Sniffer.firstWidth)
+    }
+
+    /// Consumes `bytes`, the next part of the input, and says what is known.
+    ///
+    /// Stops consuming at the byte that completes the answer: `bytesConsumed` then tells where
+    /// the header ended. After a terminal status it consumes nothing.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
+        var input = InputCursor(bytes)
+        // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
+        // consumed maxBytes without an answer.
+        input.clamp(to: reader.byteBudget(options))
+        while true {
+            let outcome: Outcome
+            switch state {
+            case .sniff(var parser):
+                outcome = run(&parser, &input)
+                state = .sniff(parser)
+            case .jpeg(var parser):
+                outcome = run(&parser, &input)
+                state = .jpeg(parser)
+            case .png(var parser):
+                outcome = run(&parser, &input)
+                state = .png(parser)
+            case .gif(var parser):
+                outcome = run(&parser, &input)
+                state = .gif(parser)
+            case .bmp(var parser):
+                outcome = run(&parser, &input)
+                state = .bmp(parser)
+            case .webp(var parser):
+                outcome = run(&parser, &input)
+                state = .webp(parser)
+            case .tiff(var parser):
+                outcome = run(&parser, &input)
+                state = .tiff(parser)
+            case .done(let info):
+                return .done(info)
+            case .failed(let failure):
+                return .unsupported(failure)
+            }
+            switch outcome {
+            case .needMore:
+                return .needMore(neededCount)
+            case .finished(let status):
+                record(status)
+                return status
+            case .handoff(let handoff):
+                state = handoff.state
+                if let failure = reader.apply(handoff.step) {
+                    state = .failed(failure)
+                }
+            }
+        }
+    }
+
+    /// Signals the end of the input and returns the final answer.
+    ///
+    /// A scan still waiting for bytes becomes `truncated`, unless the size is already known:
+    /// then the answer is `done` with `ImageInfo.isPartial` set, because metadata that full
+    /// mode was still looking for (an orientation after the image data, say) never came.
+    public mutating func finish() -> ScanStatus {
+        let partial: ImageInfo?
+        let format: ImageFormat?
+        switch state {
+        case .done(let info):
+            return .done(info)
+        case .failed(let failure):
+            return .unsupported(failure)
+        case .sniff(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .jpeg(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .png(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .gif(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .bmp(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .webp(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .tiff(let parser):
+            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        }
+        let status = conclude(partial, orFail: ScanFailure(.truncated, "input ended inside the header", format: format))
+        record(status)
+        return status
+    }
+
+    /// The current status without feeding anything.
+    public var status: ScanStatus {
+        switch state {
+        case .done(let info): .done(info)
+        case .failed(let failure): .unsupported(failure)
+        case .sniff, .jpeg, .png, .gif, .bmp, .webp, .tiff: .needMore(neededCount)
+        }
+    }
+
+    /// Bytes of the input accounted for so far: fed through `feed` or passed over with `skip`.
+    /// After `done`, the offset just past the last header byte the answer needed.
+    public var bytesConsumed: UInt64 { reader.position }
+
+    /// Bytes consumed through `feed`, including those the scanner discarded by counting.
+    /// This is what a reader had to read; `bytesConsumed - bytesRead` it jumped over.
+    public var bytesRead: UInt64 { reader.fed }
+
+    /// Bytes passed over with `skip(_:)`.
+    public var bytesSkipped: UInt64 { reader.jumped }
+
+    /// How many of the upcoming bytes the scanner will discard without looking at them.
+    ///
+    /// A reader that can seek (a file, an HTTP range request) can jump over them and call
+    /// `skip(_:)` instead of reading them. Zero once the scan is over.
+    public var pendingSkip: UInt64 {
+        switch state {
+        case .done, .failed: 0
+        case .sniff, .jpeg, .png, .gif, .bmp, .webp, .tiff: reader.skipRemaining
+        }
+    }
+
+    /// Tells the scanner that the caller jumped over up to `count` upcoming bytes instead of
+    /// feeding them. Only bytes in `pendingSkip` can be skipped; returns how many were, so the
+    /// caller knows how far to seek. Skipped bytes don't count against `maxBytes`.
+    @discardableResult
+    public mutating func skip(_ count: UInt64) -> UInt64 {
+        let skipped = min(count, pendingSkip)
+        reader.skipRemaining &-= skipped
+        reader.jumped &+= skipped
+        return skipped
+    }
+
+    // MARK: - Driving the parsers
+
+    @usableFromInline
+    enum Outcome: Sendable {
+        case needMore
+        case finished(ScanStatus)
+        case handoff(Handoff)
+    }
+
+    /// `needMore`'s count: the rest of the current step, but never past the byte at which
+    /// `maxBytes` stops the scan.
+    @inlinable
+    var neededCount: Int {
+        let needed = min(reader.needed, reader.byteBudget(options))
+        return Int(clamping: max(1, needed))
+    }
+
+    @inlinable
+    mutating func run<Parser: FormatParser>(
+        _ parser: inout Parser, _ input: inout InputCursor
+    ) -> Outcome {
+        switch reader.run(&parser, &input, options) {
+        case .needMore:
+            // maxBytes consumed and still no answer: the byte limit ends the scan.
+            guard reader.byteBudget(options) == 0 else { return .needMore }
+            let failure = FieldReader.byteLimitFailure(parser.format)
+            return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
+        case .done:
+            return .finished(conclude(parser.info, partial: false))
+        case .failed(let failure):
+            // Once the size is known, a later failure only ends the metadata search.
+            return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
+        case .handoff:
+            return .handoff(parser.handoff())
+        }
+    }
+
+    /// Makes a terminal status sticky.
+    @inlinable
+    mutating func record(_ status: ScanStatus) {
+        switch status {
+        case .done(let info): state = .done(info)
+        case .unsupported(let failure): state = .failed(failure)
+        case .needMore: break
+        }
+    }
+
+    /// The terminal status: `info` (partial or not) if there is one, else `failure`.
+    @inlinable
+    func conclude(_ info: ImageInfo?, orFail failure: ScanFailure) -> ScanStatus {
+        guard let info else { return .unsupported(failure) }
+        return conclude(info, partial: true)
+    }
+
+    @inlinable
+    func conclude(_ info: ImageInfo, partial: Bool) -> ScanStatus {
+        guard info.width <= options.maxWidth && info.height <= options.maxHeight else {
+            return .unsupported(.tooLarge(info.format))
+        }
+        var result = info
+        result.isPartial = partial
+        return .done(result)
+    }
+}

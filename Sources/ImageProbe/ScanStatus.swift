@@ -1,0 +1,23 @@
+/// The scanner's answer after each `feed`, `skip` or `finish`.
+public enum ScanStatus: Hashable, Sendable {
+    /// At least `n` (≥ 1) more bytes are needed before anything new can be decided.
+    ///
+    /// `n` counts additional bytes, not a total. It is exact at the boundary of a step and a
+    /// lower bound in general: it never asks for more than the next decision needs. It includes
+    /// `HeaderScanner.pendingSkip`, the part the scanner will discard unseen. Saturates at
+    /// `Int.max` on 32-bit platforms.
+    case needMore(Int)
+    /// The header was read. Terminal and sticky.
+    case done(ImageInfo)
+    /// The input is not a supported image, or not a valid one. Terminal and sticky.
+    case unsupported(ScanFailure)
+
+    /// Whether this status is `done` or `unsupported`.
+    @inlinable
+    public var isTerminal: Bool {
+        switch self {
+        case .needMore: false
+        case .done, .unsupported: true
+        }
+    }
+}
