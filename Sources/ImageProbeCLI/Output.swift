@@ -1,0 +1,77 @@
+import ImageProbe
+
+/// One line of output for `result`: a JSON object (`--json`) or a sentence.
+func render(_ result: ProbeResult, json: Bool) -> String {
+    json ? jsonLine(result) : humanLine(result)
+}
+
+/// The JSON object described in ../shared/README.md ("The output contract"), plus extra
+/// fields readers may ignore.
+func jsonLine(_ result: ProbeResult) -> String {
+    var fields: [(String, String)] = [("path", jsonString(result.path))]
+    if let ioError = result.ioError {
+        fields += [("error", jsonString("io")), ("message", jsonString(ioError))]
+    } else {
+        switch result.status {
+        case .done(let info):
+            fields += [
+                ("format", jsonString(info.format.name.description)),
+                ("mime", jsonString(info.mimeType.description)),
+                ("width", "\(info.width)"),
+                ("height", "\(info.height)"),
+                ("orientation", info.orientation.map { "\($0.rawValue)" } ?? "null"),
+                ("displayWidth", "\(info.displayWidth)"),
+                ("displayHeight", "\(info.displayHeight)"),
+            ]
+            if let bitDepth = info.bitDepth { fields.append(("bitDepth", "\(bitDepth)")) }
+            if let hasAlpha = info.hasAlpha { fields.append(("alpha", "\(hasAlpha)")) }
+            if let progressive = info.isProgressive { fields.append(("progressive", "\(progressive)")) }
+            if let animated = info.isAnimated { fields.append(("animated", "\(animated)")) }
+            if let frameCount = info.frameCount { fields.append(("frameCount", "\(frameCount)")) }
+            if info.isPartial { fields.append(("partial", "true")) }
+        case .unsupported(let failure):
+            fields += [("error", jsonString(failure.code.name.description)), ("message", jsonString(failure.message.description))]
+            if let format = failure.format { fields.append(("detectedFormat", jsonString(format.name.description))) }
+        case .needMore:
+            fields += [("error", jsonString("truncated")), ("message", jsonString("input ended inside the header"))]
+        }
+    }
+    fields.append(("bytesRead", "\(result.bytesRead)"))
+    if result.bytesSkipped > 0 { fields.append(("bytesSkipped", "\(result.bytesSkipped)")) }
+    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+}
+
+func humanLine(_ result: ProbeResult) -> String {
+    if let ioError = result.ioError { return "\(result.path): error: \(ioError)" }
+    var counts = "\(result.bytesRead) bytes read"
+    if result.bytesSkipped > 0 { counts += ", \(result.bytesSkipped) skipped" }
+    switch result.status {
+    case .done(let info):
+        var text = "\(result.path): \(info)"
+        if info.orientation?.swapsWidthAndHeight == true { text += " (displayed \(info.displayWidth)x\(info.displayHeight))" }
+        return text + " [\(counts)]"
+    case .unsupported(let failure):
+        return "\(result.path): error: \(failure) [\(counts)]"
+    case .needMore:
+        return "\(result.path): error: truncated [\(counts)]"
+    }
+}
+
+/// A JSON string literal: quotes, backslashes and control characters escaped.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
