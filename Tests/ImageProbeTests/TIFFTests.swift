@@ -54,6 +54,17 @@ import Testing
         #expect(outcome.bytesConsumed == UInt64(builder.endOfEntry(2)))
     }
 
+    @Test func aRepeatedTagKeepsItsFirstValueInBothModes() {
+        // Found by the fuzzer: a second ImageLength made full mode disagree with a shorter read.
+        let bytes = TIFFBuilder(entries: [
+            .width(3000), .height(17872), .height(17808), .orientation(3), .orientation(6),
+        ]).build()
+        for options in [ScanOptions(), dimensionsOnly] {
+            #expect(info(verified(bytes, options))?.size == [3000, 17872])
+        }
+        #expect(info(verified(bytes))?.orientation == .rotate180)
+    }
+
     @Test func errors() {
         let noSize = TIFFBuilder(entries: [.filler(), .orientation(1)]).build()
         #expect(failureCode(verified(noSize)) == .malformed)

@@ -131,28 +131,32 @@ struct TIFFDirectoryReader: Sendable {
         return .step(.read(entryWidth))
     }
 
+    /// The first entry of a tag wins: a repeated tag must not change an answer that a shorter
+    /// read (dimensions-only mode, or a truncated input) has already given.
     @inlinable
     mutating func readEntry(_ field: FieldBytes) {
         let tag = field.u16(0, bigEndian: bigEndian)
         switch tag {
         case 0x0100:  // ImageWidth
-            if let value = firstInlineValue(field) {
+            if !found.contains(.width), let value = firstInlineValue(field) {
                 width = value
                 found.insert(.width)
             }
         case 0x0101:  // ImageLength
-            if let value = firstInlineValue(field) {
+            if !found.contains(.height), let value = firstInlineValue(field) {
                 height = value
                 found.insert(.height)
             }
         case 0x0102:  // BitsPerSample
-            if let value = firstInlineValue(field), value <= UInt64(UInt16.max) {
+            if bitsPerSample == 0, let value = firstInlineValue(field), value <= UInt64(UInt16.max) {
                 bitsPerSample = UInt16(value)
             }
         case 0x0112:  // Orientation: the tag settles the question even when its value is invalid.
-            found.insert(.orientation)
-            if let value = firstInlineValue(field), value >= 1 && value <= 8 {
-                orientation = UInt8(value)
+            if !found.contains(.orientation) {
+                found.insert(.orientation)
+                if let value = firstInlineValue(field), value >= 1 && value <= 8 {
+                    orientation = UInt8(value)
+                }
             }
         default:
             break
