@@ -8,8 +8,34 @@ enum ParserState: Sendable {
     case bmp(BMPParser)
     case webp(WebPParser)
     case tiff(TIFFParser)
+    case isobmff(ISOBMFFParser)
+    case jxl(JXLParser)
+    case jpeg2000(JPEG2000Parser)
+    case icon(ICOParser)
+    case tga(TGAParser)
+    case psd(PSDParser)
+    case pnm(PNMParser)
+    case qoi(QOIParser)
+    case svg(SVGParser)
+    case dds(DDSParser)
+    case ktx(KTXParser)
+    case icns(ICNSParser)
+    case exr(EXRParser)
+    case hdr(RadianceParser)
+    case pcx(PCXParser)
+    case sgi(SGIParser)
+    case sun(SunRasterParser)
+    case xbm(XBMParser)
     case done(ImageInfo)
     case failed(ScanFailure)
+
+    /// The sticky result, or nil while a parser runs.
+    @inlinable
+    var terminal: ScanStatus? {
+        if case .done(let info) = self { return .done(info) }
+        if case .failed(let failure) = self { return .unsupported(failure) }
+        return nil
+    }
 }
 
 /// A push-based scanner that reads an image's format, size and orientation from the first
@@ -54,27 +80,31 @@ public struct HeaderScanner: Sendable {
         while true {
             let outcome: Outcome
             switch state {
-            case .sniff(var parser):
-                outcome = run(&parser, &input)
-                state = .sniff(parser)
-            case .jpeg(var parser):
-                outcome = run(&parser, &input)
-                state = .jpeg(parser)
-            case .png(var parser):
-                outcome = run(&parser, &input)
-                state = .png(parser)
-            case .gif(var parser):
-                outcome = run(&parser, &input)
-                state = .gif(parser)
-            case .bmp(var parser):
-                outcome = run(&parser, &input)
-                state = .bmp(parser)
-            case .webp(var parser):
-                outcome = run(&parser, &input)
-                state = .webp(parser)
-            case .tiff(var parser):
-                outcome = run(&parser, &input)
-                state = .tiff(parser)
+            case .sniff(var parser): outcome = run(&parser, &input); state = .sniff(parser)
+            case .jpeg(var parser): outcome = run(&parser, &input); state = .jpeg(parser)
+            case .png(var parser): outcome = run(&parser, &input); state = .png(parser)
+            case .gif(var parser): outcome = run(&parser, &input); state = .gif(parser)
+            case .bmp(var parser): outcome = run(&parser, &input); state = .bmp(parser)
+            case .webp(var parser): outcome = run(&parser, &input); state = .webp(parser)
+            case .tiff(var parser): outcome = run(&parser, &input); state = .tiff(parser)
+            case .isobmff(var parser): outcome = run(&parser, &input); state = .isobmff(parser)
+            case .jxl(var parser): outcome = run(&parser, &input); state = .jxl(parser)
+            case .jpeg2000(var parser): outcome = run(&parser, &input); state = .jpeg2000(parser)
+            case .icon(var parser): outcome = run(&parser, &input); state = .icon(parser)
+            case .tga(var parser): outcome = run(&parser, &input); state = .tga(parser)
+            case .psd(var parser): outcome = run(&parser, &input); state = .psd(parser)
+            case .pnm(var parser): outcome = run(&parser, &input); state = .pnm(parser)
+            case .qoi(var parser): outcome = run(&parser, &input); state = .qoi(parser)
+            case .svg(var parser): outcome = run(&parser, &input); state = .svg(parser)
+            case .dds(var parser): outcome = run(&parser, &input); state = .dds(parser)
+            case .ktx(var parser): outcome = run(&parser, &input); state = .ktx(parser)
+            case .icns(var parser): outcome = run(&parser, &input); state = .icns(parser)
+            case .exr(var parser): outcome = run(&parser, &input); state = .exr(parser)
+            case .hdr(var parser): outcome = run(&parser, &input); state = .hdr(parser)
+            case .pcx(var parser): outcome = run(&parser, &input); state = .pcx(parser)
+            case .sgi(var parser): outcome = run(&parser, &input); state = .sgi(parser)
+            case .sun(var parser): outcome = run(&parser, &input); state = .sun(parser)
+            case .xbm(var parser): outcome = run(&parser, &input); state = .xbm(parser)
             case .done(let info):
                 return .done(info)
             case .failed(let failure):
@@ -108,20 +138,31 @@ public struct HeaderScanner: Sendable {
             return .done(info)
         case .failed(let failure):
             return .unsupported(failure)
-        case .sniff(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .jpeg(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .png(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .gif(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .bmp(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .webp(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .tiff(let parser):
-            (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .sniff(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .jpeg(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .png(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .gif(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .bmp(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .webp(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .tiff(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .isobmff(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .jxl(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .jpeg2000(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .icon(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .tga(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .psd(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .pnm(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .qoi(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .svg(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .dds(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .ktx(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .icns(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .exr(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .hdr(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .pcx(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .sgi(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .sun(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        case .xbm(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
         }
         let status = conclude(partial, orFail: ScanFailure(.truncated, "input ended inside the header", format: format))
         record(status)
@@ -130,11 +171,7 @@ public struct HeaderScanner: Sendable {
 
     /// The current status without feeding anything.
     public var status: ScanStatus {
-        switch state {
-        case .done(let info): .done(info)
-        case .failed(let failure): .unsupported(failure)
-        case .sniff, .jpeg, .png, .gif, .bmp, .webp, .tiff: .needMore(neededCount)
-        }
+        state.terminal ?? .needMore(neededCount)
     }
 
     /// Bytes of the input accounted for so far: fed through `feed` or passed over with `skip`.
@@ -153,10 +190,7 @@ public struct HeaderScanner: Sendable {
     /// A reader that can seek (a file, an HTTP range request) can jump over them and call
     /// `skip(_:)` instead of reading them. Zero once the scan is over.
     public var pendingSkip: UInt64 {
-        switch state {
-        case .done, .failed: 0
-        case .sniff, .jpeg, .png, .gif, .bmp, .webp, .tiff: reader.skipRemaining
-        }
+        state.terminal == nil ? reader.skipRemaining : 0
     }
 
     /// Tells the scanner that the caller jumped over up to `count` upcoming bytes instead of

@@ -4,8 +4,10 @@
 /// source-breaking change for code that switches over formats.
 public struct ImageFormat: Hashable, Sendable {
     @usableFromInline
-    enum Kind: UInt8, Sendable {
+    enum Kind: UInt8, Sendable, CaseIterable {
         case jpeg = 1, png, gif, bmp, webp, tiff
+        case heif, avif, jxl, jp2, j2k, ico, cur, psd, tga, pnm, pfm, qoi, svg
+        case dds, ktx, ktx2, icns, exr, hdr, pcx, sgi, sun, xbm
     }
 
     @usableFromInline let kind: Kind
@@ -25,6 +27,52 @@ public struct ImageFormat: Hashable, Sendable {
     public static let webp = ImageFormat(.webp)
     /// TIFF and BigTIFF.
     public static let tiff = ImageFormat(.tiff)
+    /// HEIF image files other than AVIF (HEIC from phones, among others).
+    public static let heif = ImageFormat(.heif)
+    /// AVIF: HEIF with AV1-coded images.
+    public static let avif = ImageFormat(.avif)
+    /// JPEG XL, bare codestream or ISOBMFF container.
+    public static let jxl = ImageFormat(.jxl)
+    /// JPEG 2000 boxed file (JP2, JPX).
+    public static let jp2 = ImageFormat(.jp2)
+    /// JPEG 2000 raw codestream.
+    public static let j2k = ImageFormat(.j2k)
+    /// Windows icon.
+    public static let ico = ImageFormat(.ico)
+    /// Windows cursor.
+    public static let cur = ImageFormat(.cur)
+    /// Photoshop document (PSD, and PSB, its large-document version).
+    public static let psd = ImageFormat(.psd)
+    /// Truevision TGA.
+    public static let tga = ImageFormat(.tga)
+    /// Netpbm PBM, PGM, PPM (P1–P6) and PAM (P7).
+    public static let pnm = ImageFormat(.pnm)
+    /// Portable float map (PF, Pf).
+    public static let pfm = ImageFormat(.pfm)
+    /// Quite OK Image format.
+    public static let qoi = ImageFormat(.qoi)
+    /// Scalable Vector Graphics.
+    public static let svg = ImageFormat(.svg)
+    /// DirectDraw Surface.
+    public static let dds = ImageFormat(.dds)
+    /// Khronos texture, version 1.
+    public static let ktx = ImageFormat(.ktx)
+    /// Khronos texture, version 2.
+    public static let ktx2 = ImageFormat(.ktx2)
+    /// Apple icon image.
+    public static let icns = ImageFormat(.icns)
+    /// OpenEXR.
+    public static let exr = ImageFormat(.exr)
+    /// Radiance RGBE (.hdr, .pic).
+    public static let hdr = ImageFormat(.hdr)
+    /// ZSoft PCX.
+    public static let pcx = ImageFormat(.pcx)
+    /// Silicon Graphics image (.sgi, .rgb).
+    public static let sgi = ImageFormat(.sgi)
+    /// Sun raster.
+    public static let sun = ImageFormat(.sun)
+    /// X BitMap.
+    public static let xbm = ImageFormat(.xbm)
 
     /// The lowercase name used in SPEC.md and in the CLI's JSON output.
     public var name: StaticString {
@@ -35,10 +83,33 @@ public struct ImageFormat: Hashable, Sendable {
         case .bmp: "bmp"
         case .webp: "webp"
         case .tiff: "tiff"
+        case .heif: "heif"
+        case .avif: "avif"
+        case .jxl: "jxl"
+        case .jp2: "jp2"
+        case .j2k: "j2k"
+        case .ico: "ico"
+        case .cur: "cur"
+        case .psd: "psd"
+        case .tga: "tga"
+        case .pnm: "pnm"
+        case .pfm: "pfm"
+        case .qoi: "qoi"
+        case .svg: "svg"
+        case .dds: "dds"
+        case .ktx: "ktx"
+        case .ktx2: "ktx2"
+        case .icns: "icns"
+        case .exr: "exr"
+        case .hdr: "hdr"
+        case .pcx: "pcx"
+        case .sgi: "sgi"
+        case .sun: "sun"
+        case .xbm: "xbm"
         }
     }
 
-    /// The media type to serve this format with.
+    /// The media type to serve this format with (IANA-registered where one exists).
     public var mimeType: StaticString {
         switch kind {
         case .jpeg: "image/jpeg"
@@ -47,11 +118,34 @@ public struct ImageFormat: Hashable, Sendable {
         case .bmp: "image/bmp"
         case .webp: "image/webp"
         case .tiff: "image/tiff"
+        case .heif: "image/heif"
+        case .avif: "image/avif"
+        case .jxl: "image/jxl"
+        case .jp2: "image/jp2"
+        case .j2k: "image/j2c"
+        case .ico: "image/vnd.microsoft.icon"
+        case .cur: "image/x-win-bitmap"
+        case .psd: "image/vnd.adobe.photoshop"
+        case .tga: "image/x-tga"
+        case .pnm: "image/x-portable-anymap"
+        case .pfm: "image/x-portable-floatmap"
+        case .qoi: "image/qoi"
+        case .svg: "image/svg+xml"
+        case .dds: "image/vnd-ms.dds"
+        case .ktx: "image/ktx"
+        case .ktx2: "image/ktx2"
+        case .icns: "image/icns"
+        case .exr: "image/x-exr"
+        case .hdr: "image/vnd.radiance"
+        case .pcx: "image/vnd.zbrush.pcx"
+        case .sgi: "image/sgi"
+        case .sun: "image/x-sun-raster"
+        case .xbm: "image/x-xbitmap"
         }
     }
 
     /// Every format the scanner can report, in a stable order.
-    public static var all: [ImageFormat] { [.jpeg, .png, .gif, .bmp, .webp, .tiff] }
+    public static var all: [ImageFormat] { Kind.allCases.map(ImageFormat.init) }
 }
 
 #if !hasFeature(Embedded)

@@ -28,6 +28,15 @@ public struct ScanOptions: Hashable, Sendable {
     /// JPEG segments. Default: 65,536.
     public var maxEntries: Int = ScanOptions.defaultMaxEntries
 
+    /// Deepest nesting of boxes the scanner follows (ISOBMFF `meta` inside `moov`, say).
+    /// Default: 16.
+    public var maxDepth: Int = ScanOptions.defaultMaxDepth
+
+    /// The input's total length, when the caller knows it (a file's size, an HTTP
+    /// Content-Length). Formats with information at the end use it: a TGA 2.0 footer, a box
+    /// that runs "to the end of the file". Nil for streams of unknown length.
+    public var inputLength: UInt64? = nil
+
     /// The default for `maxBytes`: 16 MiB.
     public static let defaultMaxBytes = 16 << 20
     /// The default for `maxWidth` and `maxHeight`: 2^30, JPEG XL's own maximum. No real image
@@ -35,6 +44,8 @@ public struct ScanOptions: Hashable, Sendable {
     public static let defaultMaxDimension = 1 << 30
     /// The default for `maxEntries`.
     public static let defaultMaxEntries = 1 << 16
+    /// The default for `maxDepth`.
+    public static let defaultMaxDepth = 16
 
     /// The defaults: full mode and the default limits.
     @inlinable

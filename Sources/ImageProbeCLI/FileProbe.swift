@@ -34,7 +34,11 @@ struct DescriptorProber {
 
     func probe(descriptor: Int32, path: String) -> ProbeResult {
         var info = stat()
-        let seekable = seek && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        let regular = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        let seekable = seek && regular
+        var options = self.options
+        // A regular file's size lets formats with information at the end use it (SPEC.md §1.5).
+        if regular && options.inputLength == nil { options.inputLength = UInt64(info.st_size) }
         var scanner = HeaderScanner(options: options)
         var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
         var start = 0

@@ -13,7 +13,8 @@ public struct Sample: Sendable {
 /// Small valid files of every format: the fuzzer's seeds, the benchmarks' inputs, and a test
 /// that each scans as built.
 public enum SampleCatalog {
-    public static var all: [Sample] { classic }
+    /// Every sample. Each group of formats keeps its samples in its own file.
+    public static var all: [Sample] { classic + isobmff + jpegXLAndJPEG2000 + text + raster + textures }
 
     static var classic: [Sample] {
         var samples: [Sample] = []

@@ -23,6 +23,9 @@ protocol FormatParser {
     /// the input.
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step
 
+    /// The first step after the sniffer hands over.
+    var firstStep: Step { get }
+
     /// The answer, valid once `parse` has returned `.done`.
     var info: ImageInfo { get }
 

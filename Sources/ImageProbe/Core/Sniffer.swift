@@ -1,20 +1,87 @@
-/// Identifies the format from the first two bytes and hands over to its parser.
+/// Up to eight bytes the sniffer consumed before handing over, for parsers of formats
+/// without a signature (TGA) whose header starts inside them.
+@usableFromInline
+struct KnownBytes: Sendable {
+    @usableFromInline var storage: UInt64 = 0
+    @usableFromInline var count: Int = 0
+
+    /// Two known bytes. (No variadic initializer: it would allocate an array inside `feed`.)
+    @inlinable
+    init(_ b0: UInt8, _ b1: UInt8) {
+        append(b0)
+        append(b1)
+    }
+
+    @inlinable
+    init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
+        self.init(b0, b1)
+        append(b2)
+        append(b3)
+    }
+
+    @inlinable
+    init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8, _ b4: UInt8, _ b5: UInt8) {
+        self.init(b0, b1, b2, b3)
+        append(b4)
+        append(b5)
+    }
+
+    @inlinable
+    mutating func append(_ byte: UInt8) {
+        guard count < 8 else { return }
+        storage |= UInt64(byte) << UInt64(count * 8)
+        count += 1
+    }
+
+    /// The byte at `index`, which must be below `count`.
+    @inlinable
+    subscript(index: Int) -> UInt8 {
+        assert(index >= 0 && index < count)
+        return UInt8(truncatingIfNeeded: storage >> UInt64(index * 8))
+    }
+}
+
+/// Identifies the format and hands over to its parser.
 ///
-/// Two bytes decide every signature this scanner knows; each format's parser then checks
-/// the rest of its signature in its first field. Unknown prefixes are rejected after two
-/// bytes.
+/// Two bytes decide almost every signature; each format's parser then checks the rest of its
+/// signature in its first field. A leading `00 00` needs more: an icon, a cursor, an ISOBMFF
+/// box (HEIF/AVIF, JPEG 2000, JPEG XL container) or a TGA. TGA has no signature at all, so it
+/// is tried last: only when nothing else matched and its header can still be valid (SPEC.md
+/// §3, "Identification").
 @usableFromInline
 struct Sniffer: FormatParser, Sendable {
     @usableFromInline
-    enum Detected: Sendable {
-        case undecided
-        case jpeg, png, gif, bmp, webp
-        case tiff(bigEndian: Bool)
+    enum Phase: Sendable {
+        case firstTwo
+        /// After `00 00`: bytes 2 and 3.
+        case zeroPrefix
+        /// After a 32-bit box size below 2^16: the box type.
+        case boxType(size: UInt32)
+        /// After `00 00 01 00` (icon) or `00 00 02 00` (cursor, or a TGA): the image count.
+        case iconCount(cursor: Bool)
     }
 
+    @usableFromInline
+    enum Detected: Sendable {
+        case undecided
+        case jpeg, png, gif, bmp, webp, psd, qoi, dds, ktx, icns, exr, hdr, xbm, sgi, sun
+        case tiff(bigEndian: Bool)
+        case jxlCodestream, j2kCodestream
+        case isobmff(boxSize: UInt32), jxlContainer(boxSize: UInt32), jp2(boxSize: UInt32)
+        case icon(cursor: Bool, count: UInt16)
+        case pnm(magic: UInt8)
+        case pcx(version: UInt8)
+        case svg(first: UInt8, second: UInt8)
+        case tga(KnownBytes)
+    }
+
+    @usableFromInline var phase: Phase = .firstTwo
     @usableFromInline var detected: Detected = .undecided
 
     @usableFromInline static let firstWidth = 2
+
+    @inlinable
+    var firstStep: Step { .read(Self.firstWidth) }
 
     @inlinable
     init() {}
@@ -28,31 +95,124 @@ struct Sniffer: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
+    @usableFromInline static let unknown = ScanFailure(.unknownFormat, "no known image signature")
+
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        switch field.be16(0) {
-        case 0xFFD8: detected = .jpeg
-        case 0x8950: detected = .png  // "\x89P"
-        case 0x4749: detected = .gif  // "GI"
-        case 0x424D: detected = .bmp  // "BM"
-        case 0x5249: detected = .webp  // "RI"
-        case 0x4949: detected = .tiff(bigEndian: false)  // "II"
-        case 0x4D4D: detected = .tiff(bigEndian: true)  // "MM"
-        default: return .failed(ScanFailure(.unknownFormat, "no known image signature"))
+        switch phase {
+        case .firstTwo:
+            return firstTwo(field.u8(0), field.u8(1))
+        case .zeroPrefix:
+            let third = field.u8(0)
+            let fourth = field.u8(1)
+            switch (third, fourth) {
+            case (0x00, _):
+                // A box smaller than 64 KiB: the first box of every ISOBMFF-style image.
+                phase = .boxType(size: UInt32(fourth))
+                return .read(4)
+            case (0x01, 0x00), (0x02, 0x00):
+                phase = .iconCount(cursor: third == 0x02)
+                return .read(2)
+            default:
+                // ID length 0, no colour map, image type `third`: a TGA, if anything.
+                return decide(.tga(KnownBytes(0, 0, third, fourth)))
+            }
+        case .boxType(let size):
+            switch field.tag(0) {
+            case 0x6674_7970: return decide(.isobmff(boxSize: size))  // "ftyp"
+            case 0x4A58_4C20: return decide(.jxlContainer(boxSize: size))  // "JXL "
+            case 0x6A50_2020: return decide(.jp2(boxSize: size))  // "jP  "
+            default: return .failed(ScanFailure(.unknownFormat, "ISOBMFF-style file of no image type"))
+            }
+        case .iconCount(let cursor):
+            let count = field.le16(0)
+            if count != 0 { return decide(.icon(cursor: cursor, count: count)) }
+            // `00 00 02 00 00 00` is a cursor with no images, or the start of an uncompressed
+            // true-colour TGA: only the TGA can be valid.
+            if cursor { return decide(.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
+            return .failed(.malformed(.ico, "icon directory lists no images"))
         }
+    }
+
+    @inlinable
+    mutating func firstTwo(_ first: UInt8, _ second: UInt8) -> Step {
+        switch (first, second) {
+        case (0xFF, 0xD8): return decide(.jpeg)
+        case (0xFF, 0x0A): return decide(.jxlCodestream)
+        case (0xFF, 0x4F): return decide(.j2kCodestream)
+        case (0x89, 0x50): return decide(.png)  // "\x89P"
+        case (0x47, 0x49): return decide(.gif)  // "GI"
+        case (0x42, 0x4D): return decide(.bmp)  // "BM"
+        case (0x52, 0x49): return decide(.webp)  // "RI"
+        case (0x49, 0x49): return decide(.tiff(bigEndian: false))  // "II"
+        case (0x4D, 0x4D): return decide(.tiff(bigEndian: true))  // "MM"
+        case (0x38, 0x42): return decide(.psd)  // "8B"
+        case (0x71, 0x6F): return decide(.qoi)  // "qo"
+        case (0x44, 0x44): return decide(.dds)  // "DD"
+        case (0xAB, 0x4B): return decide(.ktx)  // "«K"
+        case (0x69, 0x63): return decide(.icns)  // "ic"
+        case (0x76, 0x2F): return decide(.exr)
+        case (0x23, 0x3F): return decide(.hdr)  // "#?"
+        case (0x23, 0x64): return decide(.xbm)  // "#d"
+        case (0x01, 0xDA): return decide(.sgi)
+        case (0x59, 0xA6): return decide(.sun)
+        case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(.pnm(magic: second))  // "P1"…"P7", "PF", "Pf"
+        case (0x0A, 0x00), (0x0A, 0x02...0x05): return decide(.pcx(version: second))
+        case (0x00, 0x00):
+            phase = .zeroPrefix
+            return .read(2)
+        default:
+            break
+        }
+        // Text: an XML root, perhaps after a byte-order mark or white space. A TGA could start
+        // with the same byte, but then its second byte (the colour map type) is 0 or 1.
+        let startsText = first == 0x3C || first == 0xEF || first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
+        if startsText && second > 1 { return decide(.svg(first: first, second: second)) }
+        if second <= 1 { return decide(.tga(KnownBytes(first, second))) }
+        return .failed(Self.unknown)
+    }
+
+    @inlinable
+    mutating func decide(_ detected: Detected) -> Step {
+        self.detected = detected
         return .handoff
     }
 
     @inlinable
     func handoff() -> Handoff {
         switch detected {
-        case .undecided: Handoff(.failed(ScanFailure(.unknownFormat, "no known image signature")), .done)
-        case .jpeg: Handoff(.jpeg(JPEGParser()), JPEGParser.firstStep)
-        case .png: Handoff(.png(PNGParser()), PNGParser.firstStep)
-        case .gif: Handoff(.gif(GIFParser()), GIFParser.firstStep)
-        case .bmp: Handoff(.bmp(BMPParser()), BMPParser.firstStep)
-        case .webp: Handoff(.webp(WebPParser()), WebPParser.firstStep)
-        case .tiff(let bigEndian): Handoff(.tiff(TIFFParser(bigEndian: bigEndian)), TIFFParser.firstStep)
+        case .undecided: return Handoff(.failed(Self.unknown), .done)
+        case .jpeg: return Self.start(ParserState.jpeg, JPEGParser())
+        case .png: return Self.start(ParserState.png, PNGParser())
+        case .gif: return Self.start(ParserState.gif, GIFParser())
+        case .bmp: return Self.start(ParserState.bmp, BMPParser())
+        case .webp: return Self.start(ParserState.webp, WebPParser())
+        case .tiff(let bigEndian): return Self.start(ParserState.tiff, TIFFParser(bigEndian: bigEndian))
+        case .isobmff(let size): return Self.start(ParserState.isobmff, ISOBMFFParser(firstBoxSize: size))
+        case .jxlCodestream: return Self.start(ParserState.jxl, JXLParser(codestream: ()))
+        case .jxlContainer(let size): return Self.start(ParserState.jxl, JXLParser(signatureBoxSize: size))
+        case .j2kCodestream: return Self.start(ParserState.jpeg2000, JPEG2000Parser(codestream: ()))
+        case .jp2(let size): return Self.start(ParserState.jpeg2000, JPEG2000Parser(signatureBoxSize: size))
+        case .icon(let cursor, let count): return Self.start(ParserState.icon, ICOParser(isCursor: cursor, count: count))
+        case .tga(let known): return Self.start(ParserState.tga, TGAParser(known: known))
+        case .psd: return Self.start(ParserState.psd, PSDParser())
+        case .pnm(let magic): return Self.start(ParserState.pnm, PNMParser(magic: magic))
+        case .qoi: return Self.start(ParserState.qoi, QOIParser())
+        case .svg(let first, let second): return Self.start(ParserState.svg, SVGParser(first: first, second: second))
+        case .dds: return Self.start(ParserState.dds, DDSParser())
+        case .ktx: return Self.start(ParserState.ktx, KTXParser())
+        case .icns: return Self.start(ParserState.icns, ICNSParser())
+        case .exr: return Self.start(ParserState.exr, EXRParser())
+        case .hdr: return Self.start(ParserState.hdr, RadianceParser())
+        case .pcx(let version): return Self.start(ParserState.pcx, PCXParser(version: version))
+        case .sgi: return Self.start(ParserState.sgi, SGIParser())
+        case .sun: return Self.start(ParserState.sun, SunRasterParser())
+        case .xbm: return Self.start(ParserState.xbm, XBMParser())
         }
+    }
+
+    @inlinable
+    static func start<Parser: FormatParser>(_ state: (Parser) -> ParserState, _ parser: Parser) -> Handoff {
+        Handoff(state(parser), parser.firstStep)
     }
 }

@@ -22,7 +22,7 @@ struct BMPParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase = .fileHeader
     @usableFromInline var info = ImageInfo(format: .bmp, width: 0, height: 0)
 
-    @inlinable static var firstStep: Step { .read(20) }
+    @inlinable var firstStep: Step { .read(20) }
 
     @inlinable
     init() {}

@@ -15,7 +15,7 @@ struct GIFParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase = .header
     @usableFromInline var info = ImageInfo(format: .gif, width: 0, height: 0)
 
-    @inlinable static var firstStep: Step { .read(8) }
+    @inlinable var firstStep: Step { .read(8) }
 
     @inlinable
     init() {}

@@ -28,7 +28,7 @@ struct JPEGParser: FormatParser, Sendable {
     @usableFromInline var segments = 0
 
     /// After SOI (which the sniffer consumed): the first marker.
-    @inlinable static var firstStep: Step { .read(2) }
+    @inlinable var firstStep: Step { .read(2) }
 
     @inlinable
     init() {}

@@ -29,7 +29,7 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline var chunks = 0
 
     /// After the two signature bytes the sniffer consumed.
-    @inlinable static var firstStep: Step { .read(22) }
+    @inlinable var firstStep: Step { .read(22) }
 
     @inlinable
     init() {}

@@ -18,7 +18,7 @@ struct TIFFParser: FormatParser, Sendable {
     @usableFromInline let bigEndian: Bool
     @usableFromInline var info = ImageInfo(format: .tiff, width: 0, height: 0)
 
-    @inlinable static var firstStep: Step { .read(6) }
+    @inlinable var firstStep: Step { .read(6) }
 
     @inlinable
     init(bigEndian: Bool) {

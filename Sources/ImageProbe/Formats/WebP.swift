@@ -29,7 +29,7 @@ struct WebPParser: FormatParser, Sendable {
     @usableFromInline var riffEnd: UInt64 = 0
     @usableFromInline var chunks = 0
 
-    @inlinable static var firstStep: Step { .read(18) }
+    @inlinable var firstStep: Step { .read(18) }
 
     @usableFromInline static let vp8: UInt32 = 0x5650_3820  // "VP8 "
     @usableFromInline static let vp8l: UInt32 = 0x5650_384C  // "VP8L"

@@ -1,0 +1,22 @@
+/// Apple ICNS: not implemented yet (placeholder so the sniffer can hand over).
+@usableFromInline
+struct ICNSParser: FormatParser, Sendable {
+    @usableFromInline var info = ImageInfo(format: .icns, width: 0, height: 0)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var firstStep: Step { .read(1) }
+
+    @inlinable
+    var format: ImageFormat? { .icns }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        .failed(.unsupported(.icns, "not implemented yet"))
+    }
+}

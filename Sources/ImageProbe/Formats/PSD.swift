@@ -1,0 +1,22 @@
+/// Photoshop PSD and PSB: not implemented yet (placeholder so the sniffer can hand over).
+@usableFromInline
+struct PSDParser: FormatParser, Sendable {
+    @usableFromInline var info = ImageInfo(format: .psd, width: 0, height: 0)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var firstStep: Step { .read(1) }
+
+    @inlinable
+    var format: ImageFormat? { .psd }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        .failed(.unsupported(.psd, "not implemented yet"))
+    }
+}

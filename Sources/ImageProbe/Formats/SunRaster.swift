@@ -1,0 +1,22 @@
+/// Sun raster: not implemented yet (placeholder so the sniffer can hand over).
+@usableFromInline
+struct SunRasterParser: FormatParser, Sendable {
+    @usableFromInline var info = ImageInfo(format: .sun, width: 0, height: 0)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var firstStep: Step { .read(1) }
+
+    @inlinable
+    var format: ImageFormat? { .sun }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        .failed(.unsupported(.sun, "not implemented yet"))
+    }
+}

@@ -1,0 +1,6 @@
+import ImageProbe
+
+extension SampleCatalog {
+    /// HEIF and AVIF samples.
+    static var isobmff: [Sample] { [] }
+}

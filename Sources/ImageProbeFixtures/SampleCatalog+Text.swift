@@ -1,0 +1,6 @@
+import ImageProbe
+
+extension SampleCatalog {
+    /// PNM, PAM, PFM, SVG, Radiance HDR and XBM samples.
+    static var text: [Sample] { [] }
+}
