@@ -30,6 +30,14 @@ public struct ImageInfo: Hashable, Sendable {
     /// Number of frames or entries where the header states it (APNG frames).
     public var frameCount: Int?
 
+    /// HEIF and AVIF: the primary item's clean aperture (`clap`), the crop a decoder applies
+    /// before the orientation. Nil when the file has none.
+    public var cleanAperture: CleanAperture? = nil
+
+    /// SVG: the root element's `width`, `height` and `viewBox` as written, from which `width`
+    /// and `height` were computed.
+    public var svg: SVGSize? = nil
+
     /// True when the scanner answered before full mode had settled everything: the input
     /// ended (`finish()`), a limit stopped the search, or a later structure was corrupt. The
     /// format and size are certain; metadata past that point (such as an orientation) may be
