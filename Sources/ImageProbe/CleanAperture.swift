@@ -1,4 +1,88 @@
-/// A HEIF clean aperture (ISO/IEC 14496-12 `clap`): the part of the decoded image to show.
+/// A HEIF clean aperture (ISO/IEC 14496-12 §12.1.4 `clap`): the part of the decoded image to
+/// show. It applies before rotation and mirroring (MIAF §7.3.6.7).
 public struct CleanAperture: Hashable, Sendable {
-    public init() {}
+    /// A crop in stored pixel coordinates.
+    public struct Rectangle: Hashable, Sendable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+
+        @inlinable
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The box's fractions as stored: width, height, and the centre's offset from the image
+    /// centre. The offsets are signed.
+    public var widthN: UInt32, widthD: UInt32
+    public var heightN: UInt32, heightD: UInt32
+    public var horizontalOffsetN: Int32, horizontalOffsetD: UInt32
+    public var verticalOffsetN: Int32, verticalOffsetD: UInt32
+
+    /// The crop's width and height in pixels, when the fractions are whole numbers no larger
+    /// than the image: the size a decoder shows. Nil otherwise.
+    public var width: Int?
+    public var height: Int?
+
+    /// The crop rectangle within the stored image. Nil when its origin is not a whole pixel
+    /// inside the image (MIAF requires one); `width`, `height` and the fractions remain.
+    public var rectangle: Rectangle?
+
+    @inlinable
+    public init(
+        widthN: UInt32, widthD: UInt32, heightN: UInt32, heightD: UInt32,
+        horizontalOffsetN: Int32, horizontalOffsetD: UInt32, verticalOffsetN: Int32, verticalOffsetD: UInt32,
+        imageWidth: Int, imageHeight: Int
+    ) {
+        self.widthN = widthN
+        self.widthD = widthD
+        self.heightN = heightN
+        self.heightD = heightD
+        self.horizontalOffsetN = horizontalOffsetN
+        self.horizontalOffsetD = horizontalOffsetD
+        self.verticalOffsetN = verticalOffsetN
+        self.verticalOffsetD = verticalOffsetD
+        let width = Self.whole(widthN, widthD).flatMap { $0 <= imageWidth ? $0 : nil }
+        let height = Self.whole(heightN, heightD).flatMap { $0 <= imageHeight ? $0 : nil }
+        self.width = width
+        self.height = height
+        guard let width, let height,
+            let x = Self.origin(imageWidth, width, horizontalOffsetN, horizontalOffsetD),
+            let y = Self.origin(imageHeight, height, verticalOffsetN, verticalOffsetD)
+        else {
+            rectangle = nil
+            return
+        }
+        rectangle = Rectangle(x: x, y: y, width: width, height: height)
+    }
+
+    /// n / d when it is a positive whole number.
+    @inlinable
+    static func whole(_ n: UInt32, _ d: UInt32) -> Int? {
+        guard d != 0, n % d == 0, n / d > 0 else { return nil }
+        return Int(n / d)
+    }
+
+    /// The crop's first pixel: the clean centre is offN/offD + (size − 1)/2, so the first
+    /// pixel is offN/offD + (size − cropSize)/2, which must be a whole number that keeps the
+    /// crop inside the image. Computed as (2·offN + (size − cropSize)·offD) / (2·offD) in
+    /// 64-bit arithmetic that reports overflow instead of trapping.
+    @inlinable
+    static func origin(_ size: Int, _ cropSize: Int, _ offsetN: Int32, _ offsetD: UInt32) -> Int? {
+        guard offsetD != 0, cropSize <= size else { return nil }
+        let slack = Int64(size - cropSize)
+        let (scaled, overflow) = slack.multipliedReportingOverflow(by: Int64(offsetD))
+        guard !overflow else { return nil }
+        let (numerator, overflow2) = scaled.addingReportingOverflow(2 * Int64(offsetN))
+        let denominator = 2 * Int64(offsetD)
+        guard !overflow2, numerator % denominator == 0 else { return nil }
+        let origin = numerator / denominator
+        guard origin >= 0, origin + Int64(cropSize) <= Int64(size) else { return nil }
+        return Int(origin)
+    }
 }

@@ -53,17 +53,23 @@ public struct ImageInfo: Hashable, Sendable {
         self.orientation = orientation
     }
 
-    /// Width as displayed, after applying the orientation.
+    /// Width as displayed: after the clean aperture's crop (HEIF, AVIF), then the orientation.
     @inlinable
     public var displayWidth: Int {
-        orientation?.swapsWidthAndHeight == true ? height : width
+        orientation?.swapsWidthAndHeight == true ? croppedHeight : croppedWidth
     }
 
-    /// Height as displayed, after applying the orientation.
+    /// Height as displayed: after the clean aperture's crop (HEIF, AVIF), then the orientation.
     @inlinable
     public var displayHeight: Int {
-        orientation?.swapsWidthAndHeight == true ? width : height
+        orientation?.swapsWidthAndHeight == true ? croppedWidth : croppedHeight
     }
+
+    @inlinable
+    var croppedWidth: Int { cleanAperture?.width ?? width }
+
+    @inlinable
+    var croppedHeight: Int { cleanAperture?.height ?? height }
 
     /// The media type for `format`.
     @inlinable

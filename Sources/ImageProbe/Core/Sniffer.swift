@@ -57,6 +57,9 @@ struct Sniffer: FormatParser, Sendable {
         case zeroPrefix
         /// After a 32-bit box size below 2^16: the box type.
         case boxType(size: UInt32)
+        /// After `00 00 b2 b3` that is neither an icon nor a small box: bytes 4 to 7 tell an
+        /// ISOBMFF box of 256 bytes or more from a TGA header.
+        case boxOrTGA(third: UInt8, fourth: UInt8)
         /// After `00 00 01 00` (icon) or `00 00 02 00` (cursor, or a TGA): the image count.
         case iconCount(cursor: Bool)
     }
@@ -114,16 +117,23 @@ struct Sniffer: FormatParser, Sendable {
                 phase = .iconCount(cursor: third == 0x02)
                 return .read(2)
             default:
-                // ID length 0, no colour map, image type `third`: a TGA, if anything.
-                return decide(.tga(KnownBytes(0, 0, third, fourth)))
+                phase = .boxOrTGA(third: third, fourth: fourth)
+                return .read(4)
             }
         case .boxType(let size):
-            switch field.tag(0) {
-            case 0x6674_7970: return decide(.isobmff(boxSize: size))  // "ftyp"
-            case 0x4A58_4C20: return decide(.jxlContainer(boxSize: size))  // "JXL "
-            case 0x6A50_2020: return decide(.jp2(boxSize: size))  // "jP  "
-            default: return .failed(ScanFailure(.unknownFormat, "ISOBMFF-style file of no image type"))
+            if let detected = Self.box(type: field.tag(0), size: size) { return decide(detected) }
+            return .failed(ScanFailure(.unknownFormat, "ISOBMFF-style file of no image type"))
+        case .boxOrTGA(let third, let fourth):
+            if let detected = Self.box(type: field.tag(0), size: UInt32(third) << 8 | UInt32(fourth)) {
+                return decide(detected)
             }
+            // ID length 0, no colour map, image type `third`: a TGA, if anything.
+            var known = KnownBytes(0, 0, third, fourth)
+            known.append(field.u8(0))
+            known.append(field.u8(1))
+            known.append(field.u8(2))
+            known.append(field.u8(3))
+            return decide(.tga(known))
         case .iconCount(let cursor):
             let count = field.le16(0)
             if count != 0 { return decide(.icon(cursor: cursor, count: count)) }
@@ -131,6 +141,17 @@ struct Sniffer: FormatParser, Sendable {
             // true-colour TGA: only the TGA can be valid.
             if cursor { return decide(.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
             return .failed(.malformed(.ico, "icon directory lists no images"))
+        }
+    }
+
+    /// The image formats whose first box has type `type`.
+    @inlinable
+    static func box(type: UInt32, size: UInt32) -> Detected? {
+        switch type {
+        case 0x6674_7970: .isobmff(boxSize: size)  // "ftyp": HEIF, AVIF
+        case 0x4A58_4C20: .jxlContainer(boxSize: size)  // "JXL "
+        case 0x6A50_2020: .jp2(boxSize: size)  // "jP  "
+        default: nil
         }
     }
 
