@@ -232,7 +232,7 @@ public struct HeaderScanner: Sendable {
             let failure = FieldReader.byteLimitFailure(parser.format)
             return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
         case .done:
-            return .finished(conclude(parser.info, partial: false))
+            return .finished(conclude(parser.info, partialReason: nil))
         case .failed(let failure):
             // Once the size is known, a later failure only ends the metadata search.
             return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
@@ -251,20 +251,20 @@ public struct HeaderScanner: Sendable {
         }
     }
 
-    /// The terminal status: `info` (partial or not) if there is one, else `failure`.
+    /// The terminal status: `info`, made partial by `failure`, if there is one; else `failure`.
     @inlinable
     func conclude(_ info: ImageInfo?, orFail failure: ScanFailure) -> ScanStatus {
         guard let info else { return .unsupported(failure) }
-        return conclude(info, partial: true)
+        return conclude(info, partialReason: failure)
     }
 
     @inlinable
-    func conclude(_ info: ImageInfo, partial: Bool) -> ScanStatus {
+    func conclude(_ info: ImageInfo, partialReason: ScanFailure?) -> ScanStatus {
         guard info.width <= options.maxWidth && info.height <= options.maxHeight else {
             return .unsupported(.tooLarge(info.format))
         }
         var result = info
-        result.isPartial = partial
+        result.partialReason = partialReason
         return .done(result)
     }
 }

@@ -38,11 +38,15 @@ public struct ImageInfo: Hashable, Sendable {
     /// and `height` were computed.
     public var svg: SVGSize? = nil
 
-    /// True when the scanner answered before full mode had settled everything: the input
-    /// ended (`finish()`), a limit stopped the search, or a later structure was corrupt. The
-    /// format and size are certain; metadata past that point (such as an orientation) may be
-    /// missing. Always false for a complete, valid header.
-    public var isPartial: Bool = false
+    /// Why the scanner answered before full mode had settled everything, or nil for a
+    /// complete answer: the input ended (`truncated`), a limit stopped the search
+    /// (`limitExceeded`), or a structure after the size was corrupt (`malformed`). The format
+    /// and size are certain; metadata past that point (such as an orientation) may be missing.
+    public var partialReason: ScanFailure? = nil
+
+    /// Whether the answer is partial: see `partialReason`.
+    @inlinable
+    public var isPartial: Bool { partialReason != nil }
 
     /// Creates an info value; fields not given are unknown.
     @inlinable
@@ -87,7 +91,7 @@ extension ImageInfo: CustomStringConvertible {
         if isProgressive == true { text += format == .png ? ", interlaced" : ", progressive" }
         if isAnimated == true { text += ", animated" }
         if let frameCount { text += ", \(frameCount) frames" }
-        if isPartial { text += ", partial" }
+        if let partialReason { text += ", partial (\(partialReason.code.name))" }
         return text
     }
 }

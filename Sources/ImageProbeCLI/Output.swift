@@ -28,7 +28,10 @@ func jsonLine(_ result: ProbeResult) -> String {
             if let progressive = info.isProgressive { fields.append(("progressive", "\(progressive)")) }
             if let animated = info.isAnimated { fields.append(("animated", "\(animated)")) }
             if let frameCount = info.frameCount { fields.append(("frameCount", "\(frameCount)")) }
-            if info.isPartial { fields.append(("partial", "true")) }
+            if let reason = info.partialReason {
+                fields.append(("partial", "true"))
+                fields.append(("partialReason", jsonString(reason.code.name.description)))
+            }
         case .unsupported(let failure):
             fields += [("error", jsonString(failure.code.name.description)), ("message", jsonString(failure.message.description))]
             if let format = failure.format { fields.append(("detectedFormat", jsonString(format.name.description))) }
