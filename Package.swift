@@ -30,9 +30,11 @@ let package = Package(
         // Throughput and allocation benchmarks.
         .executableTarget(
             name: "imageprobe-bench",
-            dependencies: ["ImageProbe", "ImageProbeFixtures"],
+            dependencies: ["ImageProbe", "ImageProbeFixtures", "MallocCounter"],
             path: "Benchmarks/Sources/ImageProbeBench"
         ),
+        // Interposes malloc and friends (glibc) to count the benchmark's heap allocations.
+        .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),
 
         .testTarget(name: "ImageProbeTests", dependencies: ["ImageProbe", "ImageProbeFixtures"]),
     ],

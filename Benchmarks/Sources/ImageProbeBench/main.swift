@@ -1,1 +1,308 @@
-print("bench placeholder")
+// imageprobe-bench: probe cost from memory (whole and chunked), skip cost, heap allocations
+// per scan, the scanner's memory, and bytes read over a corpus. Exits 1 if any scan allocates.
+//
+//   swift run -c release imageprobe-bench [--quick] [--json] [--filter FORMAT] [--corpus DIR]
+import Foundation
+import ImageProbe
+import ImageProbeFixtures
+import MallocCounter
+
+struct Options {
+    var quick = false
+    var json = false
+    var filter: String? = nil
+    var corpus: String? = nil
+
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--quick": options.quick = true
+            case "--json": options.json = true
+            case "--filter": options.filter = iterator.next()
+            case "--corpus": options.corpus = iterator.next()
+            case "-h", "--help":
+                print("usage: imageprobe-bench [--quick] [--json] [--filter FORMAT] [--corpus DIR]")
+                exit(0)
+            default:
+                FileHandle.standardError.write("imageprobe-bench: unknown argument \(argument)\n".data(using: .utf8)!)
+                exit(2)
+            }
+        }
+        return options
+    }
+}
+
+/// A named input and its format name (as the scanner reports it).
+struct Input {
+    var name: String
+    var format: String
+    var bytes: [UInt8]
+}
+
+let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
+var report: [String: Any] = [:]
+var problems: [String] = []
+
+// MARK: - Environment
+
+func machineDescription() -> [String: String] {
+    var name = utsname()
+    uname(&name)
+    func field<T>(_ value: T) -> String {
+        withUnsafeBytes(of: value) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix("model name") }
+        .map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    #if DEBUG
+    let configuration = "debug"
+    #else
+    let configuration = "release"
+    #endif
+    #if compiler(>=6.3)
+    let compiler = "Swift 6.3 or later"
+    #else
+    let compiler = "Swift 6.0–6.2"
+    #endif
+    return [
+        "system": "\(field(name.sysname)) \(field(name.release)) \(field(name.machine))",
+        "cpu": cpu, "cores": "\(ProcessInfo.processInfo.activeProcessorCount)",
+        "compiler": compiler, "configuration": configuration,
+    ]
+}
+
+// MARK: - Inputs
+
+func inputs() -> [Input] {
+    var all = SampleCatalog.all.map { Input(name: $0.name, format: $0.format.name.description, bytes: $0.bytes) }
+    if let corpus = options.corpus {
+        let directory = URL(fileURLWithPath: corpus)
+        let files = (try? FileManager.default.subpathsOfDirectory(atPath: corpus)) ?? []
+        for path in files.sorted() {
+            let url = directory.appendingPathComponent(path)
+            guard let data = try? Data(contentsOf: url), !data.isEmpty else { continue }
+            let bytes = [UInt8](data)
+            guard case .done(let info) = HeaderScanner.scan(bytes) else { continue }
+            all.append(Input(name: path, format: info.format.name.description, bytes: bytes))
+        }
+    }
+    if let filter = options.filter { all = all.filter { $0.format == filter } }
+    return all
+}
+
+// MARK: - Timing
+
+/// A value the optimizer cannot see through, so the measured work is not removed.
+nonisolated(unsafe) var sink = 0
+
+func consume(_ status: ScanStatus) {
+    switch status {
+    case .done(let info): sink &+= info.width
+    case .unsupported(let failure): sink &+= Int(failure.message.utf8CodeUnitCount)
+    case .needMore(let count): sink &+= count
+    }
+}
+
+/// Nanoseconds per call of `body`: the best of several timed batches, each long enough to
+/// swamp the clock's resolution.
+func nanoseconds(per body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    let target: Duration = options.quick ? .milliseconds(2) : .milliseconds(20)
+    var iterations = 1
+    while clock.measure({ for _ in 0..<iterations { body() } }) < target / 4 { iterations *= 2 }
+    var best = Double.infinity
+    for _ in 0..<(options.quick ? 3 : 7) {
+        let elapsed = clock.measure { for _ in 0..<iterations { body() } }
+        let (seconds, attoseconds) = elapsed.components
+        best = min(best, (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations))
+    }
+    return best
+}
+
+func scanWhole(_ bytes: [UInt8]) -> ScanStatus {
+    bytes.withUnsafeBytes { buffer in
+        var scanner = HeaderScanner()
+        let status = scanner.feed(buffer)
+        return status.isTerminal ? status : scanner.finish()
+    }
+}
+
+func scanChunked(_ bytes: [UInt8], chunk: Int) -> ScanStatus {
+    bytes.withUnsafeBytes { buffer in
+        var scanner = HeaderScanner()
+        var start = 0
+        var status = scanner.status
+        while start < buffer.count {
+            let end = min(buffer.count, start + chunk)
+            status = scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+            if status.isTerminal { return status }
+            start = end
+        }
+        return scanner.finish()
+    }
+}
+
+// MARK: - Probe cost
+
+let allInputs = inputs()
+let byFormat = Dictionary(grouping: allInputs, by: \.format)
+let chunkSizes = [1, 16, 1460, 65536]
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+var probeRows: [[String: Any]] = []
+for format in byFormat.keys.sorted() {
+    let group = byFormat[format]!
+    var whole: [Double] = []
+    var chunked: [Int: [Double]] = [:]
+    var bytesScanned = 0
+    for input in group {
+        let time = nanoseconds { consume(scanWhole(input.bytes)) }
+        whole.append(time)
+        var probe = HeaderScanner()
+        _ = input.bytes.withUnsafeBytes { probe.feed($0) }
+        bytesScanned += Int(probe.bytesConsumed)
+        for chunk in chunkSizes {
+            chunked[chunk, default: []].append(nanoseconds { consume(scanChunked(input.bytes, chunk: chunk)) } / time)
+        }
+    }
+    let totalNanoseconds = whole.reduce(0, +)
+    var row: [String: Any] = [
+        "format": format, "files": group.count, "nsPerProbe": median(whole),
+        "headerBytesPerSecond": totalNanoseconds > 0 ? Double(bytesScanned) / totalNanoseconds * 1e9 : 0,
+    ]
+    for chunk in chunkSizes { row["ratio\(chunk)"] = median(chunked[chunk] ?? []) }
+    probeRows.append(row)
+}
+report["probe"] = probeRows
+
+// MARK: - Skip cost
+
+/// A JPEG with `megabytes` MiB of APP2 segments before the frame header.
+func jpegWithAppSegments(megabytes: Int) -> [UInt8] {
+    let segment = JPEGBuilder.segment(0xE2, [UInt8](repeating: 0x20, count: 65_533))
+    var before: [UInt8] = []
+    for _ in 0..<(megabytes << 20) / segment.count { before += segment }
+    return JPEGBuilder.image(before: before, width: 640, height: 480).bytes
+}
+
+let skipJPEG = jpegWithAppSegments(megabytes: 1)
+let chunk64K = 65536
+let skipChunks = (skipJPEG.count + chunk64K - 1) / chunk64K
+let skipNanoseconds = nanoseconds { consume(scanChunked(skipJPEG, chunk: chunk64K)) }
+
+/// A TIFF whose IFD0 sits `gap` bytes in, scanned with the skip API (the gap is never built).
+func tiffWithSkip(gap: Int) -> ScanStatus {
+    let builder = TIFFBuilder(entries: [.width(3000), .height(2000), .orientation(6)], gapBeforeIFD: 0)
+    var header = builder.build()
+    let ifd = Array(header[8...])
+    header = Array(header[0..<8])
+    header.replaceSubrange(4..<8, with: [UInt8(truncatingIfNeeded: (8 + gap)), UInt8(truncatingIfNeeded: (8 + gap) >> 8),
+                                         UInt8(truncatingIfNeeded: (8 + gap) >> 16), UInt8(truncatingIfNeeded: (8 + gap) >> 24)])
+    var scanner = HeaderScanner()
+    _ = header.withUnsafeBytes { scanner.feed($0) }
+    scanner.skip(scanner.pendingSkip)
+    return ifd.withUnsafeBytes { scanner.feed($0) }
+}
+let tiffFar = nanoseconds { consume(tiffWithSkip(gap: 100_000_000)) }
+let tiffNear = nanoseconds { consume(tiffWithSkip(gap: 1_000)) }
+report["skip"] = [
+    "jpeg1MiBAppSegments": ["chunks": skipChunks, "nsTotal": skipNanoseconds, "nsPerChunk": skipNanoseconds / Double(skipChunks)],
+    "tiffIFD0At100MB": ["ns": tiffFar], "tiffIFD0At1KB": ["ns": tiffNear],
+]
+
+// MARK: - Allocations
+
+var allocationRows: [[String: Any]] = []
+let countingAvailable = malloc_counter_available() != 0
+for format in byFormat.keys.sorted() {
+    var worst: UInt64 = 0
+    for input in byFormat[format]! {
+        for chunk in [0] + chunkSizes {
+            // Warm up first: the runtime may allocate metadata on a type's first use.
+            consume(chunk == 0 ? scanWhole(input.bytes) : scanChunked(input.bytes, chunk: chunk))
+            malloc_counter_start()
+            consume(chunk == 0 ? scanWhole(input.bytes) : scanChunked(input.bytes, chunk: chunk))
+            let count = malloc_counter_stop()
+            worst = max(worst, count)
+            if count > 0 { problems.append("\(input.name) (chunk \(chunk)): \(count) allocations in one scan") }
+        }
+    }
+    allocationRows.append(["format": format, "maxAllocationsPerScan": Int(worst)])
+}
+report["allocations"] = ["counted": countingAvailable, "perFormat": allocationRows]
+
+// MARK: - Memory
+
+report["memory"] = [
+    "scannerBytes": MemoryLayout<HeaderScanner>.size, "carryBytes": HeaderScanner.carryCapacity,
+    "imageInfoBytes": MemoryLayout<ImageInfo>.size, "scanStatusBytes": MemoryLayout<ScanStatus>.size,
+]
+
+// MARK: - Bytes read over the corpus
+
+var bytesRows: [[String: Any]] = []
+if options.corpus != nil {
+    for format in byFormat.keys.sorted() {
+        var dimensions: [Double] = []
+        var full: [Double] = []
+        for input in byFormat[format]! where !SampleCatalog.all.contains(where: { $0.name == input.name }) {
+            for (mode, list) in [(ScanOptions.Mode.dimensionsOnly, 0), (.full, 1)] {
+                var scanner = HeaderScanner(options: ScanOptions(mode: mode))
+                let status = input.bytes.withUnsafeBytes { scanner.feed($0) }
+                if !status.isTerminal { _ = scanner.finish() }
+                if list == 0 { dimensions.append(Double(scanner.bytesRead)) } else { full.append(Double(scanner.bytesRead)) }
+            }
+        }
+        guard !dimensions.isEmpty else { continue }
+        bytesRows.append([
+            "format": format, "files": dimensions.count,
+            "dimensionsMedian": median(dimensions), "dimensionsMax": dimensions.max() ?? 0,
+            "fullMedian": median(full), "fullMax": full.max() ?? 0,
+        ])
+    }
+}
+report["bytesRead"] = bytesRows
+report["machine"] = machineDescription()
+report["problems"] = problems
+
+// MARK: - Output
+
+if options.json {
+    let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    let machine = machineDescription()
+    print("imageprobe-bench  \(machine["system"]!), \(machine["cpu"]!) (\(machine["cores"]!) cores), \(machine["compiler"]!), \(machine["configuration"]!) build\(options.quick ? ", quick" : "")")
+    print("\nProbe cost from memory (median per file) and chunked cost as a ratio to whole-buffer cost")
+    print("format    files   ns/probe   header MB/s   ×1 byte   ×16    ×1460   ×65536")
+    for row in probeRows {
+        func ratio(_ chunk: Int) -> String { String(format: "%.2f", row["ratio\(chunk)"] as! Double) }
+        print(String(format: "%-8@ %6d %10.0f %13.1f", row["format"] as! String, row["files"] as! Int, row["nsPerProbe"] as! Double,
+                     (row["headerBytesPerSecond"] as! Double) / 1e6)
+              + "   \(ratio(1))     \(ratio(16))   \(ratio(1460))   \(ratio(65536))")
+    }
+    print("\nSkip cost")
+    print(String(format: "  JPEG, 1 MiB of APP segments in 64 KiB chunks: %.0f ns per chunk (%d chunks)", skipNanoseconds / Double(skipChunks), skipChunks))
+    print(String(format: "  TIFF, IFD0 100 MB in (skip API): %.0f ns; IFD0 1 KB in: %.0f ns", tiffFar, tiffNear))
+    print("\nHeap allocations per scan: " + (countingAvailable
+        ? (problems.isEmpty ? "0 for every input, chunk size and format" : "\(problems.count) scans allocated")
+        : "not counted on this platform (needs glibc)"))
+    print("Memory: HeaderScanner \(MemoryLayout<HeaderScanner>.size) bytes, carry \(HeaderScanner.carryCapacity) bytes, ImageInfo \(MemoryLayout<ImageInfo>.size) bytes")
+    if !bytesRows.isEmpty {
+        print("\nBytes read per corpus file (bytesRead: bytes a non-seeking reader needs)")
+        print("format    files   dims median   dims max   full median   full max")
+        for row in bytesRows {
+            print(String(format: "%-8@ %6d %13.0f %10.0f %13.0f %10.0f", row["format"] as! String, row["files"] as! Int,
+                         row["dimensionsMedian"] as! Double, row["dimensionsMax"] as! Double, row["fullMedian"] as! Double, row["fullMax"] as! Double))
+        }
+    }
+    for problem in problems { print("ALLOCATION: \(problem)") }
+    print("(sink \(sink & 1))")
+}
+exit(problems.isEmpty ? 0 : 1)
