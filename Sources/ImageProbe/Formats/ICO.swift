@@ -1,22 +1,119 @@
-/// ICO and CUR: not implemented yet (placeholder so the sniffer can hand over).
+/// ICO and CUR (Windows icon and cursor files): a 6-byte header, then a directory of 16-byte
+/// entries, one per image, each holding the image's width and height in one byte (0 = 256).
+///
+/// The answer is the entry of largest area; on a tie, the first such entry. The sniffer has
+/// consumed the header (reserved, type, count ≥ 1). The scanner reads the directory one entry
+/// at a time: the width and height bytes, then the other 14. In dimensions-only mode it stops
+/// after the last entry's width and height, or as soon as an entry is 256 × 256, the largest
+/// possible, because later entries can only tie with it. Full mode reads the whole directory
+/// for `bitDepth` and validation. The embedded PNG or BMP images are never read.
 @usableFromInline
 struct ICOParser: FormatParser, Sendable {
-    @usableFromInline var info = ImageInfo(format: .ico, width: 0, height: 0)
+    @usableFromInline
+    enum Phase: Sendable {
+        /// An entry's width and height bytes.
+        case entrySize
+        /// The rest of an entry: colour count, reserved byte, planes and bit count (a cursor's
+        /// hotspot), data size, data offset.
+        case entryRest
+    }
+
+    @usableFromInline var phase: Phase = .entrySize
+    @usableFromInline var info: ImageInfo
+    @usableFromInline let isCursor: Bool
+    @usableFromInline let count: UInt16
+    /// Index of the entry being read.
+    @usableFromInline var index: UInt16 = 0
+    /// Area of the largest entry so far; 0 before the first.
+    @usableFromInline var largestArea: UInt32 = 0
+    /// Whether the entry being read is the largest so far, so its bit count is the answer's.
+    @usableFromInline var readingLargest = false
+    /// Set once no later entry can change the answer.
+    @usableFromInline var sizeKnown = false
+
+    /// The largest area an entry can declare: 256 × 256.
+    @usableFromInline static let maximumArea: UInt32 = 256 * 256
 
     @inlinable
-    init(isCursor: Bool, count: UInt16) {}
+    init(isCursor: Bool, count: UInt16) {
+        self.isCursor = isCursor
+        self.count = count
+        info = ImageInfo(format: isCursor ? .cur : .ico, width: 0, height: 0)
+        info.frameCount = Int(count)
+    }
 
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(2) }
 
     @inlinable
-    var format: ImageFormat? { .ico }
+    var format: ImageFormat? { info.format }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
+
+    /// Where the image data may start: just past the directory.
+    @inlinable
+    var directoryEnd: UInt32 { 6 &+ 16 &* UInt32(count) }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.ico, "not implemented yet"))
+        switch phase {
+        case .entrySize:
+            // Every entry may hold the largest image, so all of them would have to be examined.
+            if index == 0 && Int(count) > options.maxEntries {
+                return .failed(.limit(info.format, "more directory entries than maxEntries"))
+            }
+            let width = Self.side(field.u8(0))
+            let height = Self.side(field.u8(1))
+            let area = width &* height  // at most 2^16
+            readingLargest = area > largestArea
+            if readingLargest {
+                largestArea = area
+                info.width = Int(width)
+                info.height = Int(height)
+                info.bitDepth = nil
+            }
+            if index &+ 1 == count || largestArea == Self.maximumArea {
+                if !sizeKnown {
+                    sizeKnown = true
+                    guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+                        return .failed(.tooLarge(info.format))
+                    }
+                }
+                if options.dimensionsOnly { return .done }
+            }
+            phase = .entryRest
+            return .read(14)
+        case .entryRest:
+            // Microsoft's documentation says the reserved byte must be 0; 255 is tolerated
+            // because some encoders write it there and Windows ignores the byte (SPEC).
+            let reserved = field.u8(1)
+            guard reserved == 0 || reserved == 0xFF else {
+                return .failed(.malformed(info.format, "directory entry's reserved byte is not 0"))
+            }
+            guard field.le32(6) != 0 else { return .failed(.malformed(info.format, "directory entry has no image data")) }
+            guard field.le32(10) >= directoryEnd else {
+                return .failed(.malformed(info.format, "image data overlaps the directory"))
+            }
+            // A cursor keeps its hotspot where an icon keeps planes and bit count. Old icons
+            // leave the bit count 0 and give only the palette size, 2^bits colours.
+            if readingLargest && !isCursor {
+                let bitCount = field.le16(4)
+                let colours = field.u8(0)
+                if bitCount != 0 {
+                    info.bitDepth = Int(bitCount)
+                } else if colours >= 2 && colours & (colours &- 1) == 0 {
+                    info.bitDepth = colours.trailingZeroBitCount
+                }
+            }
+            index &+= 1
+            if index == count { return .done }
+            phase = .entrySize
+            return .read(2)
+        }
     }
+
+    /// A width or height byte: 0 stands for 256.
+    @inlinable
+    static func side(_ byte: UInt8) -> UInt32 { byte == 0 ? 256 : UInt32(byte) }
 }

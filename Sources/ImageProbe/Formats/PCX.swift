@@ -1,4 +1,8 @@
-/// ZSoft PCX: not implemented yet (placeholder so the sniffer can hand over).
+/// ZSoft PCX: manufacturer 0x0A, version, encoding, bits per pixel per plane, then the image
+/// window xmin, ymin, xmax, ymax (16-bit little-endian, inclusive).
+///
+/// The size is xmax − xmin + 1 by ymax − ymin + 1, known at byte 12 in both modes; the bits
+/// per pixel (per plane) come with it. The sniffer consumed 0x0A and the version byte.
 @usableFromInline
 struct PCXParser: FormatParser, Sendable {
     @usableFromInline var info = ImageInfo(format: .pcx, width: 0, height: 0)
@@ -6,8 +10,9 @@ struct PCXParser: FormatParser, Sendable {
     @inlinable
     init(version: UInt8) {}
 
+    /// Encoding, bits per pixel, and the window.
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(10) }
 
     @inlinable
     var format: ImageFormat? { .pcx }
@@ -17,6 +22,26 @@ struct PCXParser: FormatParser, Sendable {
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.pcx, "not implemented yet"))
+        // The two sniffed bytes are a weak signature; the encoding byte (0 uncompressed, 1 RLE)
+        // is treated as its third byte.
+        let encoding = field.u8(0)
+        guard encoding <= 1 else { return .failed(ScanFailure(.unknownFormat, "not a PCX header: encoding is not 0 or 1")) }
+        let bitsPerPixel = field.u8(1)
+        switch bitsPerPixel {
+        case 1, 2, 4, 8: break
+        default: return .failed(.malformed(.pcx, "bits per pixel is not 1, 2, 4 or 8"))
+        }
+        let xMin = field.le16(2)
+        let yMin = field.le16(4)
+        let xMax = field.le16(6)
+        let yMax = field.le16(8)
+        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(.pcx, "image window ends before it starts")) }
+        let width = UInt64(xMax &- xMin) &+ 1
+        let height = UInt64(yMax &- yMin) &+ 1
+        guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.pcx)) }
+        info.width = Int(width)
+        info.height = Int(height)
+        info.bitDepth = Int(bitsPerPixel)
+        return .done
     }
 }

@@ -1,22 +1,57 @@
-/// QOI: not implemented yet (placeholder so the sniffer can hand over).
+/// QOI, the "Quite OK Image" format: "qoif", width and height (32-bit big-endian), channels
+/// (3 or 4) and colour space (0 sRGB with linear alpha, 1 all linear).
+///
+/// The size is known at byte 12; full mode reads channels and colour space (14 bytes).
 @usableFromInline
 struct QOIParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// "if" (after the sniffed "qo"), width, height.
+        case header
+        /// Channels and colour space (full mode).
+        case channels
+    }
+
+    @usableFromInline var phase: Phase = .header
     @usableFromInline var info = ImageInfo(format: .qoi, width: 0, height: 0)
+
+    @inlinable var firstStep: Step { .read(10) }
 
     @inlinable
     init() {}
 
     @inlinable
-    var firstStep: Step { .read(1) }
-
-    @inlinable
     var format: ImageFormat? { .qoi }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? {
+        switch phase {
+        case .header: nil
+        case .channels: info
+        }
+    }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.qoi, "not implemented yet"))
+        switch phase {
+        case .header:
+            guard field.matches("if", at: 0) else { return .failed(ScanFailure(.unknownFormat, "not a QOI signature")) }
+            let width = field.be32(2)
+            let height = field.be32(6)
+            guard width != 0 && height != 0 else { return .failed(.malformed(.qoi, "zero width or height")) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.qoi)) }
+            info.width = Int(truncatingIfNeeded: width)
+            info.height = Int(truncatingIfNeeded: height)
+            if options.dimensionsOnly { return .done }
+            phase = .channels
+            return .read(2)
+        case .channels:
+            let channels = field.u8(0)
+            guard channels == 3 || channels == 4 else { return .failed(.malformed(.qoi, "channels is not 3 or 4")) }
+            guard field.u8(1) <= 1 else { return .failed(.malformed(.qoi, "colour space is not 0 or 1")) }
+            info.hasAlpha = channels == 4
+            info.bitDepth = 8
+            return .done
+        }
     }
 }

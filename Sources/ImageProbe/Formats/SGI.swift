@@ -1,22 +1,82 @@
-/// SGI image: not implemented yet (placeholder so the sniffer can hand over).
+/// SGI image files (.sgi, .rgb, .bw): magic 474, storage (0 verbatim, 1 RLE), bytes per
+/// channel (1 or 2), dimension (1, 2 or 3), then xsize, ysize and zsize (16-bit big-endian).
+///
+/// A one-dimensional image is a single row: its height is 1 and its ysize is not read, so
+/// the size is known at byte 8. Otherwise it is known at byte 10. Full mode also reads zsize
+/// (the channel count) of a three-dimensional image for `hasAlpha` (12 bytes).
 @usableFromInline
 struct SGIParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Storage, bytes per channel, dimension, xsize.
+        case header
+        /// ysize.
+        case height
+        /// ysize and zsize (full mode, three dimensions).
+        case heightAndChannels
+    }
+
+    @usableFromInline var phase: Phase = .header
     @usableFromInline var info = ImageInfo(format: .sgi, width: 0, height: 0)
 
     @inlinable
     init() {}
 
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(6) }
 
     @inlinable
     var format: ImageFormat? { .sgi }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? { info.height != 0 ? info : nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.sgi, "not implemented yet"))
+        switch phase {
+        case .header:
+            guard field.u8(0) <= 1 else { return .failed(.malformed(.sgi, "storage is not 0 or 1")) }
+            let bytesPerChannel = field.u8(1)
+            guard bytesPerChannel == 1 || bytesPerChannel == 2 else {
+                return .failed(.malformed(.sgi, "bytes per channel is not 1 or 2"))
+            }
+            let dimension = field.be16(2)
+            guard dimension >= 1 && dimension <= 3 else { return .failed(.malformed(.sgi, "dimension is not 1, 2 or 3")) }
+            let width = field.be16(4)
+            guard width != 0 else { return .failed(.malformed(.sgi, "zero width")) }
+            info.width = Int(width)
+            info.bitDepth = Int(bytesPerChannel) &* 8
+            // One and two dimensions: a single greyscale channel.
+            if !options.dimensionsOnly && dimension < 3 { info.hasAlpha = false }
+            if dimension == 1 { return sized(height: 1, options: options) }
+            if dimension == 3 && !options.dimensionsOnly {
+                phase = .heightAndChannels
+                return .read(4)
+            }
+            phase = .height
+            return .read(2)
+        case .height:
+            return sized(height: field.be16(0), options: options)
+        case .heightAndChannels:
+            let step = sized(height: field.be16(0), options: options)
+            guard case .done = step else { return step }
+            // zsize: 1 grey, 3 RGB, 4 RGBA; other counts say nothing about alpha. It comes
+            // after the size, so a zero ends the scan with a partial answer.
+            switch field.be16(2) {
+            case 0: return .failed(.malformed(.sgi, "zero channels"))
+            case 1, 3: info.hasAlpha = false
+            case 4: info.hasAlpha = true
+            default: break
+            }
+            return .done
+        }
+    }
+
+    @inlinable
+    mutating func sized(height: UInt16, options: ScanOptions) -> Step {
+        guard height != 0 else { return .failed(.malformed(.sgi, "zero height")) }
+        guard options.admits(width: UInt64(info.width), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
+        info.height = Int(height)
+        return .done
     }
 }

@@ -1,22 +1,60 @@
-/// Sun raster: not implemented yet (placeholder so the sniffer can hand over).
+/// Sun raster files: magic 0x59A66A95, then width, height and depth as 32-bit big-endian
+/// values (the rest of the 32-byte header is length, type and colour map).
+///
+/// The size is known at byte 12; full mode reads the depth (16 bytes).
 @usableFromInline
 struct SunRasterParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Magic bytes 2-3 (after the sniffed 59 A6), width, height.
+        case header
+        /// The depth (full mode).
+        case depth
+    }
+
+    @usableFromInline var phase: Phase = .header
     @usableFromInline var info = ImageInfo(format: .sun, width: 0, height: 0)
 
     @inlinable
     init() {}
 
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(10) }
 
     @inlinable
     var format: ImageFormat? { .sun }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? {
+        switch phase {
+        case .header: nil
+        case .depth: info
+        }
+    }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.sun, "not implemented yet"))
+        switch phase {
+        case .header:
+            guard field.u8(0) == 0x6A && field.u8(1) == 0x95 else {
+                return .failed(ScanFailure(.unknownFormat, "not a Sun raster signature"))
+            }
+            let width = field.be32(2)
+            let height = field.be32(6)
+            guard width != 0 && height != 0 else { return .failed(.malformed(.sun, "zero width or height")) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.sun)) }
+            info.width = Int(truncatingIfNeeded: width)
+            info.height = Int(truncatingIfNeeded: height)
+            if options.dimensionsOnly { return .done }
+            phase = .depth
+            return .read(4)
+        case .depth:
+            let depth = field.be32(0)
+            switch depth {
+            case 1, 8, 24, 32: info.bitDepth = Int(depth)
+            default: return .failed(.malformed(.sun, "depth is not 1, 8, 24 or 32"))
+            }
+            return .done
+        }
     }
 }

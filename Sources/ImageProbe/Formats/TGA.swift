@@ -1,22 +1,188 @@
-/// Truevision TGA: not implemented yet (placeholder so the sniffer can hand over).
+/// Truevision TGA (TGA 2.0, and TGA 1.0 files without a footer): an 18-byte header and no
+/// signature.
+///
+/// The sniffer tries TGA last and hands over the first 2, 4 or 6 header bytes it consumed.
+/// Because any bytes could be a TGA header, the header is validated strictly (SPEC): *hard*
+/// rules reject it outright; a header that breaks only a *soft* rule is accepted only when the
+/// TGA 2.0 footer ("TRUEVISION-XFILE.\0" in the last 26 bytes) confirms it, which needs a
+/// seekable input of known length (`ScanOptions.inputLength`). A rejected header is
+/// `unknownFormat`: without a signature, nothing says the input was ever a TGA.
+///
+/// The size is known at byte 17 (through the pixel depth). Full mode reads the image
+/// descriptor (byte 17) for the alpha bits. The origin bits are not an EXIF orientation.
 @usableFromInline
 struct TGAParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// The header through the pixel depth (byte 16), minus the bytes the sniffer consumed.
+        case header
+        /// The image descriptor byte (full mode).
+        case descriptor
+        /// The 26-byte TGA 2.0 footer, when the header broke a soft rule.
+        case footer
+    }
+
+    /// What the header's first 17 bytes say.
+    @usableFromInline
+    enum Verdict: Sendable {
+        case valid
+        /// Breaks only a soft rule: a TGA if the footer says so.
+        case doubtful
+        case invalid(StaticString)
+    }
+
+    @usableFromInline var phase: Phase = .header
     @usableFromInline var info = ImageInfo(format: .tga, width: 0, height: 0)
+    @usableFromInline let known: KnownBytes
+    /// Whether the header broke a soft rule, so the footer must confirm it.
+    @usableFromInline var needsFooter = false
+    /// Set once the input is known to be a TGA (the size is then certain).
+    @usableFromInline var confirmed = false
+    /// The most alpha (attribute) bits a pixel can carry: its own depth, or a colour map
+    /// entry's for colour-mapped images.
+    @usableFromInline var attributeLimit: UInt8 = 0
+    /// A full-mode descriptor that breaks the specification, reported once confirmed.
+    @usableFromInline var descriptorIsBad = false
+
+    /// The header bytes the size needs: ID length through pixel depth.
+    @usableFromInline static let sizedHeaderLength = 17
+    /// The whole header, which a footer may not overlap.
+    @usableFromInline static let headerLength: UInt64 = 18
+    @usableFromInline static let footerLength: UInt64 = 26
 
     @inlinable
-    init(known: KnownBytes) {}
+    init(known: KnownBytes) {
+        self.known = known
+    }
 
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(Self.sizedHeaderLength &- known.count) }
 
     @inlinable
-    var format: ImageFormat? { .tga }
+    var format: ImageFormat? { confirmed ? .tga : nil }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? { confirmed ? info : nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.tga, "not implemented yet"))
+        switch phase {
+        case .header:
+            let fieldEnd = offset &+ UInt64(field.count)
+            switch judge(field) {
+            case .invalid(let reason):
+                return .failed(ScanFailure(.unknownFormat, reason))
+            case .doubtful:
+                // Only a seekable input of known length can have its footer consulted.
+                guard let length = options.inputLength, length >= Self.headerLength &+ Self.footerLength else {
+                    return .failed(ScanFailure(.unknownFormat, "not a TGA: header breaks a rule and no footer can confirm it"))
+                }
+                needsFooter = true
+            case .valid:
+                confirmed = true
+                guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+                    return .failed(.tooLarge(.tga))
+                }
+            }
+            if !options.dimensionsOnly {
+                phase = .descriptor
+                return .read(1)
+            }
+            return needsFooter ? footerStep(after: fieldEnd, options: options) : .done
+        case .descriptor:
+            let descriptor = field.u8(0)
+            let alphaBits = descriptor & 0x0F
+            // Bits 6-7: TGA 1.0's interleaving (0, 1 or 2; 3 is reserved). TGA 2.0 wants 0.
+            descriptorIsBad = descriptor >> 6 == 3 || alphaBits > attributeLimit
+            if !descriptorIsBad { info.hasAlpha = alphaBits > 0 }
+            if needsFooter { return footerStep(after: offset &+ 1, options: options) }
+            return finish()
+        case .footer:
+            guard field.matches("TRUEVISION-XFILE.", at: 8), field.u8(25) == 0 else {
+                return .failed(ScanFailure(.unknownFormat, "not a TGA: header breaks a rule and the footer is missing"))
+            }
+            confirmed = true
+            guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+                return .failed(.tooLarge(.tga))
+            }
+            return finish()
+        }
+    }
+
+    /// The end of the scan once the header is confirmed. A bad descriptor comes after the
+    /// size, so it ends the scan with a partial answer.
+    @inlinable
+    func finish() -> Step {
+        descriptorIsBad ? .failed(.malformed(.tga, "image descriptor breaks the specification")) : .done
+    }
+
+    /// Skips from `position` to the footer. The header step checked that it lies ahead.
+    @inlinable
+    mutating func footerStep(after position: UInt64, options: ScanOptions) -> Step {
+        phase = .footer
+        let footerStart = (options.inputLength ?? 0) &- Self.footerLength
+        let gap = footerStart &- position
+        return gap == 0 ? .read(Int(Self.footerLength)) : .skipThenRead(gap, Int(Self.footerLength))
+    }
+
+    /// Header byte `index` (below 17): from the sniffer's bytes or from `field`.
+    @inlinable
+    func byte(_ index: Int, _ field: FieldBytes) -> UInt8 {
+        index < known.count ? known[index] : field.u8(index &- known.count)
+    }
+
+    @inlinable
+    func le16(_ index: Int, _ field: FieldBytes) -> UInt16 {
+        UInt16(byte(index, field)) | UInt16(byte(index &+ 1, field)) << 8
+    }
+
+    /// Applies the header rules (SPEC) and records the size and depth.
+    @inlinable
+    mutating func judge(_ field: FieldBytes) -> Verdict {
+        let mapType = byte(1, field)
+        let imageType = byte(2, field)
+        let firstIndex = le16(3, field)
+        let mapLength = le16(5, field)
+        let entrySize = byte(7, field)
+        let width = le16(12, field)
+        let height = le16(14, field)
+        let depth = byte(16, field)
+
+        // Hard rules.
+        guard mapType <= 1 else { return .invalid("not a TGA: colour map type is not 0 or 1") }
+        let mapped: Bool
+        switch imageType {
+        case 1, 9:
+            guard mapType == 1 && mapLength != 0 else { return .invalid("not a TGA: colour-mapped image without a colour map") }
+            guard depth == 8 || depth == 15 || depth == 16 else { return .invalid("not a TGA: bad colour index depth") }
+            mapped = true
+        case 2, 10:
+            guard depth == 15 || depth == 16 || depth == 24 || depth == 32 else {
+                return .invalid("not a TGA: bad true-colour pixel depth")
+            }
+            mapped = false
+        case 3, 11:
+            guard depth == 8 || depth == 16 else { return .invalid("not a TGA: bad greyscale pixel depth") }
+            mapped = false
+        default:
+            return .invalid("not a TGA: unknown image type")
+        }
+        if mapType == 1 {
+            guard entrySize == 15 || entrySize == 16 || entrySize == 24 || entrySize == 32 else {
+                return .invalid("not a TGA: bad colour map entry size")
+            }
+        }
+        guard width != 0 && height != 0 else { return .invalid("not a TGA: zero width or height") }
+
+        info.width = Int(width)
+        info.height = Int(height)
+        info.bitDepth = Int(depth)
+        attributeLimit = mapped ? entrySize : depth
+
+        // Soft rules: a header that says "no colour map" should leave the colour map fields
+        // zero, and one that declares a map should give it entries.
+        if mapType == 0 && (firstIndex != 0 || mapLength != 0 || entrySize != 0) { return .doubtful }
+        if mapType == 1 && mapLength == 0 { return .doubtful }
+        return .valid
     }
 }
