@@ -57,6 +57,10 @@ enum ParserState: Sendable {
 public struct HeaderScanner: Sendable {
     /// The mode and limits this scanner was created with.
     public let options: ScanOptions
+
+    /// The widest field the scanner ever copies: fields that straddle chunks go through a
+    /// fixed buffer of this size, and nothing else is kept.
+    public static let carryCapacity = Carry.capacity
     @usableFromInline var state: ParserState
     @usableFromInline var reader: FieldReader
 
@@ -118,8 +122,14 @@ public struct HeaderScanner: Sendable {
                 return status
             case .handoff(let handoff):
                 state = handoff.state
-                if let failure = reader.apply(handoff.step) {
+                // A parser may fail (or answer) before reading anything: that ends the scan.
+                switch handoff.step {
+                case .read, .skipThenRead:
+                    if let failure = reader.apply(handoff.step) { state = .failed(failure) }
+                case .failed(let failure):
                     state = .failed(failure)
+                case .done, .handoff:
+                    break
                 }
             }
         }

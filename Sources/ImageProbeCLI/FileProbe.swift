@@ -38,7 +38,11 @@ struct DescriptorProber {
         let seekable = seek && regular
         var options = self.options
         // A regular file's size lets formats with information at the end use it (SPEC.md §1.5).
-        if regular && options.inputLength == nil { options.inputLength = UInt64(info.st_size) }
+        // Standard input redirected from a file may start part way in.
+        let offset = regular ? lseek(descriptor, 0, SEEK_CUR) : -1
+        if regular && offset >= 0 && offset <= info.st_size && options.inputLength == nil {
+            options.inputLength = UInt64(info.st_size - offset)
+        }
         var scanner = HeaderScanner(options: options)
         var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
         var start = 0

@@ -30,6 +30,14 @@ public struct FuzzInput: Sendable {
         [dimensionsOnly ? 1 : 0, seed]
     }
 
+    /// A chunking seed derived from a sample's name (FNV-1a), so a seed file doesn't change
+    /// when other samples are added.
+    public static func seed(for name: String) -> UInt8 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return UInt8(truncatingIfNeeded: hash)
+    }
+
     /// Runs every check of the streaming contract on this input; empty when all hold.
     ///
     /// Besides the chunkings, the input is scanned in the other mode: when both modes answer,

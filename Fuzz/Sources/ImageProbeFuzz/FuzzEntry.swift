@@ -46,7 +46,7 @@ struct FuzzEntry {
         var written = 0
         for sample in SampleCatalog.all {
             for dimensionsOnly in [false, true] {
-                let data = FuzzInput.header(dimensionsOnly: dimensionsOnly, seed: UInt8(written % 251)) + sample.bytes
+                let data = FuzzInput.header(dimensionsOnly: dimensionsOnly, seed: FuzzInput.seed(for: sample.name)) + sample.bytes
                 let path = "\(directory)/\(sample.name)\(dimensionsOnly ? "-dims" : "")"
                 guard let file = fopen(path, "wb") else {
                     print("cannot write \(path)")
