@@ -52,7 +52,6 @@ struct EXRParser: FormatParser, Sendable {
     @usableFromInline var attributes = 0
     /// Name bytes examined one at a time, against `nameBudget`.
     @usableFromInline var examined = 0
-    @usableFromInline var sizeKnown = false
     @usableFromInline var channels = ChannelSummary()
 
     /// Most name bytes examined one at a time before the scan gives up.
@@ -75,6 +74,10 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     var format: ImageFormat? { .exr }
+
+    /// A data window is at least 1×1, so a zero width means none has been read.
+    @inlinable
+    var sizeKnown: Bool { info.width != 0 }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
@@ -138,6 +141,21 @@ struct EXRParser: FormatParser, Sendable {
         return examined <= Self.nameBudget
     }
 
+    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, "names longer than 64 KiB in all")
+
+    /// Takes one byte of an attribute or type name, comparing it with the two texts sought.
+    /// Returns the next step, or nil when the byte is the terminating 0.
+    @inlinable
+    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: StaticString) -> Step? {
+        guard examine() else { return .failed(Self.budgetSpent) }
+        guard byte != 0 else { return nil }
+        guard nameLength < maxNameLength else { return .failed(.malformed(.exr, tooLong)) }
+        matchesSize = matchesSize && first.has(byte, at: nameLength)
+        matchesChannels = matchesChannels && second.has(byte, at: nameLength)
+        nameLength &+= 1
+        return .read(1)
+    }
+
     @inlinable
     mutating func attributeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
         if byte == 0 && nameLength == 0 {
@@ -145,13 +163,8 @@ struct EXRParser: FormatParser, Sendable {
             guard sizeKnown else { return .failed(.malformed(.exr, "header has no dataWindow attribute")) }
             return .done
         }
-        guard examine() else { return .failed(.limit(.exr, "attribute names longer than 64 KiB in all")) }
-        guard byte == 0 else {
-            guard nameLength < maxNameLength else { return .failed(.malformed(.exr, "attribute name too long")) }
-            matchesSize = matchesSize && Self.dataWindowName.has(byte, at: nameLength)
-            matchesChannels = matchesChannels && Self.channelsName.has(byte, at: nameLength)
-            nameLength &+= 1
-            return .read(1)
+        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: "attribute name too long") {
+            return step
         }
         attributes &+= 1
         guard attributes <= options.maxEntries else { return .failed(.limit(.exr, "more attributes than maxEntries")) }
@@ -171,13 +184,8 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func typeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        guard examine() else { return .failed(.limit(.exr, "attribute names longer than 64 KiB in all")) }
-        guard byte == 0 else {
-            guard nameLength < maxNameLength else { return .failed(.malformed(.exr, "attribute type name too long")) }
-            matchesSize = matchesSize && Self.box2iType.has(byte, at: nameLength)
-            matchesChannels = matchesChannels && Self.chlistType.has(byte, at: nameLength)
-            nameLength &+= 1
-            return .read(1)
+        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: "attribute type name too long") {
+            return step
         }
         guard nameLength != 0 else { return .failed(.malformed(.exr, "empty attribute type name")) }
         switch attribute {
@@ -223,7 +231,6 @@ struct EXRParser: FormatParser, Sendable {
         guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.exr)) }
         info.width = Int(clamping: width)
         info.height = Int(clamping: height)
-        sizeKnown = true
         if options.dimensionsOnly || channels.settled { return .done }
         return nextAttribute(skipping: 0, options)
     }
@@ -240,7 +247,7 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func channelNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        guard examine() else { return .failed(.limit(.exr, "attribute names longer than 64 KiB in all")) }
+        guard examine() else { return .failed(Self.budgetSpent) }
         channels.remaining &-= 1
         if byte == 0 {
             // An empty name ends the list, which must end with the value.
