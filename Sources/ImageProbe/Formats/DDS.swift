@@ -1,22 +1,91 @@
-/// DirectDraw Surface: not implemented yet (placeholder so the sniffer can hand over).
+/// DirectDraw Surface (Microsoft DDS_HEADER): the magic `DDS `, then a 124-byte header whose
+/// fourth and fifth 32-bit little-endian fields are the height and the width.
+///
+/// The DDSD_HEIGHT and DDSD_WIDTH flags are not required: Microsoft warns readers that writers
+/// leave header flags clear, and the size fields are at fixed offsets anyway (SPEC: DDS). Full
+/// mode also reads the pixel format (offsets 76...107) for the bit count and alpha.
 @usableFromInline
 struct DDSParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Bytes 2...19: "S ", dwSize, dwFlags, dwHeight, dwWidth.
+        case header
+        /// Bytes 76...107: the DDS_PIXELFORMAT structure (full mode).
+        case pixelFormat
+    }
+
+    @usableFromInline var phase: Phase = .header
     @usableFromInline var info = ImageInfo(format: .dds, width: 0, height: 0)
 
     @inlinable
     init() {}
 
+    /// After the sniffed "DD".
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(18) }
 
     @inlinable
     var format: ImageFormat? { .dds }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? {
+        switch phase {
+        case .header: nil
+        case .pixelFormat: info
+        }
+    }
+
+    /// DDS_PIXELFORMAT flags.
+    @usableFromInline static let alphaPixels: UInt32 = 0x1
+    @usableFromInline static let alphaOnly: UInt32 = 0x2
+    @usableFromInline static let fourCC: UInt32 = 0x4
+    @usableFromInline static let rgb: UInt32 = 0x40
+    @usableFromInline static let yuv: UInt32 = 0x200
+    @usableFromInline static let luminance: UInt32 = 0x2_0000
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.dds, "not implemented yet"))
+        switch phase {
+        case .header:
+            guard field.matches("S ", at: 0) else { return .failed(ScanFailure(.unknownFormat, "DDS magic damaged")) }
+            guard field.le32(2) == 124 else { return .failed(.malformed(.dds, "DDS header size is not 124")) }
+            let height = field.le32(10)
+            let width = field.le32(14)
+            guard width != 0 && height != 0 else { return .failed(.malformed(.dds, "zero width or height")) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.dds)) }
+            info.width = Int(clamping: width)
+            info.height = Int(clamping: height)
+            if options.dimensionsOnly { return .done }
+            phase = .pixelFormat
+            // Pitch, depth, mipmap count and the 44 reserved bytes come first.
+            return .skipThenRead(56, 32)
+        case .pixelFormat:
+            // A pixel format of the wrong size is unreadable, not fatal: the size stands.
+            guard field.le32(0) == 32 else { return .done }
+            describe(flags: field.le32(4), fourCC: field.tag(8), bitCount: field.le32(12))
+            return .done
+        }
+    }
+
+    /// Bit count and alpha from DDS_PIXELFORMAT. Compressed formats state no bit count; of
+    /// them only the ones whose alpha is certain say so (DXT1 may or may not use its 1-bit
+    /// alpha, a DX10 header names its format later).
+    @inlinable
+    mutating func describe(flags: UInt32, fourCC code: UInt32, bitCount: UInt32) {
+        if flags & Self.fourCC != 0 {
+            switch code {
+            case 0x4458_5432, 0x4458_5433, 0x4458_5434, 0x4458_5435:  // "DXT2"..."DXT5"
+                info.hasAlpha = true
+            case 0x4154_4931, 0x4154_4932, 0x4243_3455, 0x4243_3453, 0x4243_3555, 0x4243_3553:
+                // "ATI1", "ATI2", "BC4U", "BC4S", "BC5U", "BC5S": one or two colour channels.
+                info.hasAlpha = false
+            default:
+                break
+            }
+            return
+        }
+        guard flags & (Self.rgb | Self.yuv | Self.luminance | Self.alphaOnly) != 0 else { return }
+        if bitCount != 0 && bitCount <= 128 { info.bitDepth = Int(bitCount) }
+        info.hasAlpha = flags & (Self.alphaPixels | Self.alphaOnly) != 0
     }
 }

@@ -1,22 +1,350 @@
-/// OpenEXR: not implemented yet (placeholder so the sniffer can hand over).
+/// OpenEXR (OpenEXR File Layout 2.0): the magic, a version field (version 2 in the low byte,
+/// then flags: single-part tiled, long names, non-image, multi-part), then a header of
+/// attributes: `name\0 type\0 size value`, ended by an empty name.
+///
+/// The size is the `dataWindow` attribute (a `box2i`: xMin, yMin, xMax, yMax), so the answer
+/// comes right after its value. Names arrive one byte at a time and are compared with the
+/// names sought as they arrive; nothing is buffered. Other values are skipped by their size.
+/// A multi-part file is sized by its first part's header.
+///
+/// Full mode also reads the `channels` list, wherever it is in the header, for the bits per
+/// sample and alpha; writers sort attributes by name, so it usually comes before `dataWindow`
+/// and costs no extra byte.
 @usableFromInline
 struct EXRParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Bytes 2...7: the end of the magic and the version field.
+        case preamble
+        /// One byte of an attribute name; an empty name ends the header.
+        case attributeName
+        /// One byte of an attribute type name.
+        case typeName
+        /// The attribute value's size (int32).
+        case attributeSize
+        /// The `dataWindow` value: four int32.
+        case dataWindow
+        /// One byte of a channel name in the `channels` value; an empty name ends the list.
+        case channelName
+        /// A channel's pixel type, pLinear, reserved bytes and sampling (16 bytes).
+        case channelFields
+    }
+
+    /// What the attribute being read is to the scanner.
+    @usableFromInline
+    enum Attribute: Sendable {
+        case other
+        case dataWindow
+        case channels
+    }
+
+    @usableFromInline var phase: Phase = .preamble
     @usableFromInline var info = ImageInfo(format: .exr, width: 0, height: 0)
+    @usableFromInline var attribute: Attribute = .other
+    /// Longest attribute, type or channel name: 31 bytes, 255 with the long-names flag.
+    @usableFromInline var maxNameLength = 31
+    /// Bytes of the current name so far.
+    @usableFromInline var nameLength = 0
+    /// Whether the current name still matches `dataWindow`, or the type `box2i`.
+    @usableFromInline var matchesSize = false
+    /// Whether the current name still matches `channels`, or the type `chlist`.
+    @usableFromInline var matchesChannels = false
+    @usableFromInline var attributes = 0
+    /// Name bytes examined one at a time, against `nameBudget`.
+    @usableFromInline var examined = 0
+    @usableFromInline var channels = ChannelSummary()
+
+    /// Most name bytes examined one at a time before the scan gives up.
+    @usableFromInline static let nameBudget = 1 << 16
+    /// OpenEXR rejects data windows reaching INT32_MAX / 2 in either direction
+    /// (OpenEXRCore `validate_image_dimensions`).
+    @usableFromInline static let windowLimit: Int32 = Int32.max / 2
+
+    @usableFromInline static let dataWindowName = ShortText(head: 0x6461_7461_5769_6E64, tail: 0x6F77 << 48, count: 10)
+    @usableFromInline static let channelsName = ShortText(head: 0x6368_616E_6E65_6C73, tail: 0, count: 8)
+    @usableFromInline static let box2iType = ShortText(head: 0x626F_7832_6900_0000, tail: 0, count: 5)
+    @usableFromInline static let chlistType = ShortText(head: 0x6368_6C69_7374_0000, tail: 0, count: 6)
 
     @inlinable
     init() {}
 
+    /// After the sniffed `76 2F`.
     @inlinable
-    var firstStep: Step { .read(1) }
+    var firstStep: Step { .read(6) }
 
     @inlinable
     var format: ImageFormat? { .exr }
 
+    /// A data window is at least 1×1, so a zero width means none has been read.
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    var sizeKnown: Bool { info.width != 0 }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.exr, "not implemented yet"))
+        switch phase {
+        case .preamble:
+            return preamble(field.u8(0), field.u8(1), version: field.le32(2), options)
+        case .attributeName:
+            return attributeNameByte(field.u8(0), options)
+        case .typeName:
+            return typeNameByte(field.u8(0), options)
+        case .attributeSize:
+            return attributeSize(Int32(bitPattern: field.le32(0)), options)
+        case .dataWindow:
+            return dataWindow(
+                xMin: Int32(bitPattern: field.le32(0)), yMin: Int32(bitPattern: field.le32(4)),
+                xMax: Int32(bitPattern: field.le32(8)), yMax: Int32(bitPattern: field.le32(12)), options)
+        case .channelName:
+            return channelNameByte(field.u8(0), options)
+        case .channelFields:
+            return channelFields(pixelType: field.le32(0), options)
+        }
+    }
+
+    @inlinable
+    mutating func preamble(_ third: UInt8, _ fourth: UInt8, version: UInt32, _ options: ScanOptions) -> Step {
+        guard third == 0x31 && fourth == 0x01 else { return .failed(ScanFailure(.unknownFormat, "OpenEXR magic damaged")) }
+        guard version & 0xFF == 2 else { return .failed(.unsupported(.exr, "OpenEXR version other than 2")) }
+        let tiled: UInt32 = 0x200, longNames: UInt32 = 0x400, nonImage: UInt32 = 0x800, multiPart: UInt32 = 0x1000
+        let flags = version & ~0xFF
+        guard flags & ~(tiled | longNames | nonImage | multiPart) == 0 else {
+            return .failed(.unsupported(.exr, "unknown OpenEXR version flags"))
+        }
+        // The single-part tiled bit excludes deep data and multiple parts.
+        guard flags & tiled == 0 || flags & (nonImage | multiPart) == 0 else {
+            return .failed(.malformed(.exr, "tiled flag combined with deep or multi-part flags"))
+        }
+        if flags & longNames != 0 { maxNameLength = 255 }
+        return nextAttribute(skipping: 0, options)
+    }
+
+    // MARK: Attribute names and types
+
+    /// Starts the next attribute name after skipping `count` bytes of value.
+    @inlinable
+    mutating func nextAttribute(skipping count: UInt64, _ options: ScanOptions) -> Step {
+        phase = .attributeName
+        nameLength = 0
+        // A second dataWindow or channels attribute is ignored: the first one counts.
+        matchesSize = !sizeKnown
+        matchesChannels = !options.dimensionsOnly && !channels.settled
+        return count == 0 ? .read(1) : .skipThenRead(count, 1)
+    }
+
+    /// Counts a byte examined on its own against the budget; false once it is spent.
+    @inlinable
+    mutating func examine() -> Bool {
+        examined &+= 1
+        return examined <= Self.nameBudget
+    }
+
+    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, "names longer than 64 KiB in all")
+
+    /// Takes one byte of an attribute or type name, comparing it with the two texts sought.
+    /// Returns the next step, or nil when the byte is the terminating 0.
+    @inlinable
+    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: StaticString) -> Step? {
+        guard examine() else { return .failed(Self.budgetSpent) }
+        guard byte != 0 else { return nil }
+        guard nameLength < maxNameLength else { return .failed(.malformed(.exr, tooLong)) }
+        matchesSize = matchesSize && first.has(byte, at: nameLength)
+        matchesChannels = matchesChannels && second.has(byte, at: nameLength)
+        nameLength &+= 1
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func attributeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
+        if byte == 0 && nameLength == 0 {
+            // The end of the (first part's) header.
+            guard sizeKnown else { return .failed(.malformed(.exr, "header has no dataWindow attribute")) }
+            return .done
+        }
+        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: "attribute name too long") {
+            return step
+        }
+        attributes &+= 1
+        guard attributes <= options.maxEntries else { return .failed(.limit(.exr, "more attributes than maxEntries")) }
+        if matchesSize && nameLength == Self.dataWindowName.count {
+            attribute = .dataWindow
+        } else if matchesChannels && nameLength == Self.channelsName.count {
+            attribute = .channels
+        } else {
+            attribute = .other
+        }
+        phase = .typeName
+        nameLength = 0
+        matchesSize = true
+        matchesChannels = true
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func typeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
+        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: "attribute type name too long") {
+            return step
+        }
+        guard nameLength != 0 else { return .failed(.malformed(.exr, "empty attribute type name")) }
+        switch attribute {
+        case .dataWindow:
+            guard matchesSize && nameLength == Self.box2iType.count else {
+                return .failed(.malformed(.exr, "dataWindow is not a box2i"))
+            }
+        case .channels:
+            if !(matchesChannels && nameLength == Self.chlistType.count) { attribute = .other }
+        case .other:
+            break
+        }
+        phase = .attributeSize
+        return .read(4)
+    }
+
+    @inlinable
+    mutating func attributeSize(_ size: Int32, _ options: ScanOptions) -> Step {
+        guard size >= 0 else { return .failed(.malformed(.exr, "negative attribute size")) }
+        switch attribute {
+        case .dataWindow:
+            guard size == 16 else { return .failed(.malformed(.exr, "dataWindow size is not 16")) }
+            phase = .dataWindow
+            return .read(16)
+        case .channels:
+            channels.remaining = UInt32(size)
+            guard size != 0 else { return channelsEnded(complete: false, skipping: 0, options) }
+            return nextChannel()
+        case .other:
+            return nextAttribute(skipping: UInt64(size), options)
+        }
+    }
+
+    @inlinable
+    mutating func dataWindow(xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32, _ options: ScanOptions) -> Step {
+        let limit = Self.windowLimit
+        guard xMin <= xMax && yMin <= yMax && xMin > -limit && yMin > -limit && xMax < limit && yMax < limit else {
+            return .failed(.malformed(.exr, "invalid data window"))
+        }
+        // Within ±2^30 the differences fit an Int64 (and a UInt64) with room to spare.
+        let width = UInt64(Int64(xMax) - Int64(xMin) + 1)
+        let height = UInt64(Int64(yMax) - Int64(yMin) + 1)
+        guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.exr)) }
+        info.width = Int(clamping: width)
+        info.height = Int(clamping: height)
+        if options.dimensionsOnly || channels.settled { return .done }
+        return nextAttribute(skipping: 0, options)
+    }
+
+    // MARK: The channel list (full mode)
+
+    @inlinable
+    mutating func nextChannel() -> Step {
+        phase = .channelName
+        nameLength = 0
+        channels.nameStart = 0
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func channelNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
+        guard examine() else { return .failed(Self.budgetSpent) }
+        channels.remaining &-= 1
+        if byte == 0 {
+            // An empty name ends the list, which must end with the value.
+            if nameLength == 0 {
+                return channelsEnded(complete: channels.remaining == 0, skipping: channels.remaining, options)
+            }
+            guard channels.remaining >= 16 else {
+                return channelsEnded(complete: false, skipping: channels.remaining, options)
+            }
+            phase = .channelFields
+            return .read(16)
+        }
+        // A broken list costs the facts, never the image: the rest of its value is skipped.
+        guard nameLength < maxNameLength && channels.remaining != 0 else {
+            return channelsEnded(complete: false, skipping: channels.remaining, options)
+        }
+        if nameLength < 2 { channels.nameStart |= UInt16(byte) << (nameLength == 0 ? 8 : 0) }
+        nameLength &+= 1
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func channelFields(pixelType: UInt32, _ options: ScanOptions) -> Step {
+        channels.remaining &-= 16
+        channels.count &+= 1
+        guard channels.count <= options.maxEntries else { return .failed(.limit(.exr, "more channels than maxEntries")) }
+        switch pixelType {
+        case 0, 2: channels.sawWide = true  // UINT, FLOAT
+        case 1: channels.sawHalf = true
+        default: channels.sawUnknownType = true
+        }
+        // "A" is alpha; "AR", "AG" and "AB" are the per-colour alphas of a coloured matte.
+        let start = channels.nameStart
+        if (nameLength == 1 && start == 0x4100) || (nameLength == 2 && (start == 0x4152 || start == 0x4147 || start == 0x4142)) {
+            channels.sawAlpha = true
+        }
+        guard channels.remaining != 0 else { return channelsEnded(complete: false, skipping: 0, options) }
+        return nextChannel()
+    }
+
+    @inlinable
+    mutating func channelsEnded(complete: Bool, skipping count: UInt32, _ options: ScanOptions) -> Step {
+        channels.settled = true
+        if complete && channels.count > 0 {
+            info.hasAlpha = channels.sawAlpha
+            if !channels.sawUnknownType && channels.sawHalf != channels.sawWide {
+                info.bitDepth = channels.sawHalf ? 16 : 32
+            }
+        }
+        if sizeKnown { return .done }
+        return nextAttribute(skipping: UInt64(count), options)
+    }
+}
+
+/// What full mode gathers from the `channels` attribute.
+@usableFromInline
+struct ChannelSummary: Sendable {
+    /// Bytes of the attribute value not yet read.
+    @usableFromInline var remaining: UInt32 = 0
+    @usableFromInline var count = 0
+    /// The current channel name's first two bytes (the first in the high byte).
+    @usableFromInline var nameStart: UInt16 = 0
+    /// HALF channels (16 bits).
+    @usableFromInline var sawHalf = false
+    /// UINT or FLOAT channels (32 bits).
+    @usableFromInline var sawWide = false
+    @usableFromInline var sawUnknownType = false
+    @usableFromInline var sawAlpha = false
+    /// The list has been read or given up on.
+    @usableFromInline var settled = false
+
+    @inlinable
+    init() {}
+}
+
+/// Up to 16 bytes of ASCII held in two integers, so a name arriving one byte at a time can be
+/// compared with it without a string or a pointer.
+@usableFromInline
+struct ShortText: Sendable {
+    /// Bytes 0...7, the first in the most significant byte.
+    @usableFromInline let head: UInt64
+    /// Bytes 8...15, likewise.
+    @usableFromInline let tail: UInt64
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(head: UInt64, tail: UInt64, count: Int) {
+        self.head = head
+        self.tail = tail
+        self.count = count
+    }
+
+    /// Whether the text has `byte` at `index`; false past its end.
+    @inlinable
+    func has(_ byte: UInt8, at index: Int) -> Bool {
+        guard index >= 0 && index < count else { return false }
+        let word = index < 8 ? head : tail
+        return UInt8(truncatingIfNeeded: word >> UInt64(56 - (index & 7) * 8)) == byte
     }
 }
