@@ -38,7 +38,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @usableFromInline var headerBoxEnd: UInt64? = nil
     @usableFromInline var boxes = 0
 
-    @usableFromInline static let fileType: UInt32 = 0x6674_7970  // "ftyp"
     @usableFromInline static let headerBox: UInt32 = 0x6A70_3268  // "jp2h"
     @usableFromInline static let imageHeaderBox: UInt32 = 0x6968_6472  // "ihdr"
     @usableFromInline static let codestreamBox: UInt32 = 0x6A70_3263  // "jp2c"
@@ -108,45 +107,41 @@ struct JPEG2000Parser: FormatParser, Sendable {
             info.bitDepth = Int(field.u8(18) & 0x7F) + 1
             return .done
         case .signatureAndFileType:
-            guard field.u8(0) == 0x0D && field.u8(1) == 0x0A && field.u8(2) == 0x87 && field.u8(3) == 0x0A else {
-                return .failed(ScanFailure(.unknownFormat, "JPEG 2000 signature box damaged"))
+            switch JPEG2000Box.fileStart(field, signatureBoxSize: signatureBoxSize, format: .jp2) {
+            case .failed(let failure):
+                return .failed(failure)
+            case .fileType(let brand, let rest):
+                switch brand {
+                case Self.motionBrand:
+                    return .failed(.unsupported(.jp2, "Motion JPEG 2000 keeps its header in a track"))
+                case Self.compoundBrand:
+                    return .failed(.unsupported(.jp2, "JPM compound images keep their headers in pages"))
+                default:
+                    boxes = 2
+                    phase = .boxHeader
+                    return .skipThenRead(rest, 8)
+                }
             }
-            guard signatureBoxSize == 12 else { return .failed(.malformed(.jp2, "signature box size is not 12")) }
-            guard field.tag(8) == Self.fileType else { return .failed(.malformed(.jp2, "second box is not ftyp")) }
-            // Brand, minor version and at least one compatible brand (15444-1 I.5.2).
-            let fileTypeSize = field.be32(4)
-            guard fileTypeSize >= 20 else { return .failed(.malformed(.jp2, "ftyp box too small")) }
-            switch field.tag(12) {
-            case Self.motionBrand:
-                return .failed(.unsupported(.jp2, "Motion JPEG 2000 keeps its header in a track"))
-            case Self.compoundBrand:
-                return .failed(.unsupported(.jp2, "JPM compound images keep their headers in pages"))
-            default:
-                break
-            }
-            boxes = 2
-            phase = .boxHeader
-            return .skipThenRead(UInt64(fileTypeSize &- 12), 8)
         case .boxHeader:
             boxes &+= 1
             guard boxes <= options.maxEntries else { return .failed(.limit(.jp2, "more boxes than maxEntries")) }
-            let size = field.be32(0)
             let type = field.tag(4)
-            switch size {
-            case 0:
+            switch JPEG2000Box.size(field.be32(0)) {
+            case .toEnd:
                 return box(type, payloadStart: offset &+ 8, end: nil, options: options)
-            case 1:
+            case .large:
                 phase = .largeSize(type: type, start: offset)
                 return .read(8)
-            case 2..<8:
+            case .tooSmall:
                 return .failed(.malformed(.jp2, "box smaller than its header"))
-            default:
-                return box(type, payloadStart: offset &+ 8, end: offset &+ UInt64(size), options: options)
+            case .payload(let payload):
+                return box(type, payloadStart: offset &+ 8, end: offset &+ 8 &+ payload, options: options)
             }
         case .largeSize(let type, let start):
-            let size = field.be64(0)
-            guard size >= 16 else { return .failed(.malformed(.jp2, "box smaller than its header")) }
-            let (end, overflow) = start.addingReportingOverflow(size)
+            guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
+                return .failed(.malformed(.jp2, "box smaller than its header"))
+            }
+            let (end, overflow) = (start &+ 16).addingReportingOverflow(payload)
             guard !overflow else { return .failed(.malformed(.jp2, "box ends beyond 2^64")) }
             return box(type, payloadStart: start &+ 16, end: end, options: options)
         case .imageHeader:

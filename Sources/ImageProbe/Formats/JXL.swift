@@ -35,8 +35,6 @@ struct JXLParser: FormatParser, Sendable {
     @usableFromInline var lastPart = false
     @usableFromInline var boxes = 0
 
-    @usableFromInline static let signatureBox: UInt32 = 0x4A58_4C20  // "JXL "
-    @usableFromInline static let fileType: UInt32 = 0x6674_7970  // "ftyp"
     @usableFromInline static let brand: UInt32 = 0x6A78_6C20  // "jxl "
     @usableFromInline static let codestreamBox: UInt32 = 0x6A78_6C63  // "jxlc"
     @usableFromInline static let partialCodestreamBox: UInt32 = 0x6A78_6C70  // "jxlp"
@@ -75,38 +73,35 @@ struct JXLParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .signatureAndFileType:
-            guard field.u8(0) == 0x0D && field.u8(1) == 0x0A && field.u8(2) == 0x87 && field.u8(3) == 0x0A else {
-                return .failed(ScanFailure(.unknownFormat, "JPEG XL signature box damaged"))
+            switch JPEG2000Box.fileStart(field, signatureBoxSize: signatureBoxSize, format: .jxl) {
+            case .failed(let failure):
+                return .failed(failure)
+            case .fileType(let brand, let rest):
+                guard brand == Self.brand else { return .failed(.malformed(.jxl, "ftyp major brand is not jxl")) }
+                boxes = 2
+                phase = .boxHeader
+                return .skipThenRead(rest, 8)
             }
-            guard signatureBoxSize == 12 else { return .failed(.malformed(.jxl, "signature box size is not 12")) }
-            guard field.tag(8) == Self.fileType else { return .failed(.malformed(.jxl, "second box is not ftyp")) }
-            // Major brand, minor version and at least the compatible brand "jxl " (18181-2).
-            let fileTypeSize = field.be32(4)
-            guard fileTypeSize >= 20 else { return .failed(.malformed(.jxl, "ftyp box too small")) }
-            guard field.tag(12) == Self.brand else { return .failed(.malformed(.jxl, "ftyp major brand is not jxl")) }
-            boxes = 2
-            phase = .boxHeader
-            return .skipThenRead(UInt64(fileTypeSize &- 12), 8)
         case .boxHeader:
             boxes &+= 1
             guard boxes <= options.maxEntries else { return .failed(.limit(.jxl, "more boxes than maxEntries")) }
-            let size = field.be32(0)
             let type = field.tag(4)
-            switch size {
-            case 0:
+            switch JPEG2000Box.size(field.be32(0)) {
+            case .toEnd:
                 return box(type, payload: nil, options: options)
-            case 1:
+            case .large:
                 phase = .largeSize(type: type)
                 return .read(8)
-            case 2..<8:
+            case .tooSmall:
                 return .failed(.malformed(.jxl, "box smaller than its header"))
-            default:
-                return box(type, payload: UInt64(size &- 8), options: options)
+            case .payload(let payload):
+                return box(type, payload: payload, options: options)
             }
         case .largeSize(let type):
-            let size = field.be64(0)
-            guard size >= 16 else { return .failed(.malformed(.jxl, "box smaller than its header")) }
-            return box(type, payload: size &- 16, options: options)
+            guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
+                return .failed(.malformed(.jxl, "box smaller than its header"))
+            }
+            return box(type, payload: payload, options: options)
         case .partIndex(let payload):
             lastPart = field.be32(0) & 0x8000_0000 != 0
             inParts = true
@@ -168,7 +163,7 @@ struct JXLParser: FormatParser, Sendable {
             }
             phase = .partIndex(payload: rest)
             return .read(4)
-        case Self.fileType:
+        case JPEG2000Box.fileType:
             return .failed(.malformed(.jxl, "ftyp box after the second box"))
         default:
             // Exif, xml, jumb, brob, jxll, jbrd, ...: not needed for the size or orientation.
