@@ -1,25 +1,219 @@
-/// JPEG 2000: not implemented yet (placeholder so the sniffer can hand over).
+/// JPEG 2000 (ISO/IEC 15444-1): a raw codestream (`FF 4F`, then the SIZ marker segment), or
+/// a JP2/JPX file, whose boxes hold the size in the `ihdr` box inside the `jp2h` superbox.
+///
+/// The raw codestream's size is the reference grid minus its offset: Xsiz − XOsiz by
+/// Ysiz − YOsiz. A boxed file is walked from the signature and `ftyp` boxes, skipping other
+/// boxes by their size, to `jp2h` and then to `ihdr` (HEIGHT, WIDTH, NC, BPC). JPEG 2000
+/// carries no orientation.
 @usableFromInline
 struct JPEG2000Parser: FormatParser, Sendable {
-    @usableFromInline var info = ImageInfo(format: .jp2, width: 0, height: 0)
+    @usableFromInline
+    enum Phase: Sendable {
+        /// The SIZ marker, Lsiz, Rsiz, Xsiz, Ysiz, XOsiz and YOsiz (22 bytes), after SOC; or
+        /// SOC and those (24 bytes) at the start of a `jp2c` box.
+        case imageSize(withStartMarker: Bool)
+        /// XTsiz, YTsiz, XTOsiz, YTOsiz, Csiz and the first component's Ssiz (19 bytes).
+        case tilesAndFirstComponent(segmentLength: UInt16)
+        /// The signature box's payload `0D 0A 87 0A`, then the `ftyp` box's size, type and
+        /// brand (16 bytes).
+        case signatureAndFileType
+        /// A box's 32-bit size and type, at the top level or inside `jp2h`.
+        case boxHeader
+        /// A box's 64-bit size (after a 32-bit size of 1); `start` is the box's offset.
+        case largeSize(type: UInt32, start: UInt64)
+        /// `ihdr`'s HEIGHT and WIDTH (8 bytes).
+        case imageHeader
+        /// `ihdr`'s NC and BPC (3 bytes), in full mode.
+        case componentsAndDepth
+    }
+
+    @usableFromInline var phase: Phase
+    @usableFromInline var info: ImageInfo
+    @usableFromInline var sizeKnown = false
+    /// The size of the file's first box, as the sniffer read it (it must be 12).
+    @usableFromInline var signatureBoxSize: UInt32 = 12
+    /// Whether the walk is inside the `jp2h` superbox, and where that ends (nil: at the end
+    /// of the file).
+    @usableFromInline var inHeaderBox = false
+    @usableFromInline var headerBoxEnd: UInt64? = nil
+    @usableFromInline var boxes = 0
+
+    @usableFromInline static let headerBox: UInt32 = 0x6A70_3268  // "jp2h"
+    @usableFromInline static let imageHeaderBox: UInt32 = 0x6968_6472  // "ihdr"
+    @usableFromInline static let codestreamBox: UInt32 = 0x6A70_3263  // "jp2c"
+    @usableFromInline static let motionBrand: UInt32 = 0x6D6A_7032  // "mjp2"
+    @usableFromInline static let compoundBrand: UInt32 = 0x6A70_6D20  // "jpm "
+
+    /// A raw codestream: the sniffer consumed SOC (`FF 4F`).
+    @inlinable
+    init(codestream: ()) {
+        phase = .imageSize(withStartMarker: false)
+        info = ImageInfo(format: .j2k, width: 0, height: 0)
+    }
+
+    /// A JP2 family file: the sniffer consumed the first box's size and type `jP  `.
+    @inlinable
+    init(signatureBoxSize: UInt32) {
+        phase = .signatureAndFileType
+        info = ImageInfo(format: .jp2, width: 0, height: 0)
+        self.signatureBoxSize = signatureBoxSize
+    }
 
     @inlinable
-    init(codestream: ()) {}
+    var firstStep: Step {
+        switch phase {
+        case .signatureAndFileType: .read(16)
+        case .imageSize, .tilesAndFirstComponent, .boxHeader, .largeSize, .imageHeader, .componentsAndDepth: .read(22)
+        }
+    }
 
     @inlinable
-    init(signatureBoxSize: UInt32) {}
+    var format: ImageFormat? { info.format }
 
     @inlinable
-    var firstStep: Step { .read(1) }
-
-    @inlinable
-    var format: ImageFormat? { .jp2 }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.jp2, "not implemented yet"))
+        switch phase {
+        case .imageSize(let withStartMarker):
+            let base = withStartMarker ? 2 : 0
+            if withStartMarker && field.be16(0) != 0xFF4F {
+                return .failed(.malformed(info.format, "jp2c box does not start with SOC"))
+            }
+            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(info.format, "SIZ does not follow SOC")) }
+            // 38 bytes of fixed fields, then 3 per component, at least one.
+            let segmentLength = field.be16(base + 2)
+            guard segmentLength >= 41 else { return .failed(.malformed(info.format, "SIZ segment too short")) }
+            let gridWidth = field.be32(base + 6)
+            let gridHeight = field.be32(base + 10)
+            let imageX = field.be32(base + 14)
+            let imageY = field.be32(base + 18)
+            guard imageX < gridWidth && imageY < gridHeight else {
+                return .failed(.malformed(info.format, "image offset not below the grid size"))
+            }
+            if let failure = setSize(width: gridWidth &- imageX, height: gridHeight &- imageY, options) {
+                return .failed(failure)
+            }
+            if options.dimensionsOnly { return .done }
+            phase = .tilesAndFirstComponent(segmentLength: segmentLength)
+            return .read(19)
+        case .tilesAndFirstComponent(let segmentLength):
+            let components = field.be16(16)
+            guard components >= 1 && UInt32(segmentLength) == 38 + 3 * UInt32(components) else {
+                return .failed(.malformed(info.format, "SIZ length does not match its component count"))
+            }
+            // Ssiz: bit depth minus 1 in the low 7 bits; the top bit marks signed samples.
+            info.bitDepth = Int(field.u8(18) & 0x7F) + 1
+            return .done
+        case .signatureAndFileType:
+            switch JPEG2000Box.fileStart(field, signatureBoxSize: signatureBoxSize, format: .jp2) {
+            case .failed(let failure):
+                return .failed(failure)
+            case .fileType(let brand, let rest):
+                switch brand {
+                case Self.motionBrand:
+                    return .failed(.unsupported(.jp2, "Motion JPEG 2000 keeps its header in a track"))
+                case Self.compoundBrand:
+                    return .failed(.unsupported(.jp2, "JPM compound images keep their headers in pages"))
+                default:
+                    boxes = 2
+                    phase = .boxHeader
+                    return .skipThenRead(rest, 8)
+                }
+            }
+        case .boxHeader:
+            boxes &+= 1
+            guard boxes <= options.maxEntries else { return .failed(.limit(.jp2, "more boxes than maxEntries")) }
+            let type = field.tag(4)
+            switch JPEG2000Box.size(field.be32(0)) {
+            case .toEnd:
+                return box(type, payloadStart: offset &+ 8, end: nil, options: options)
+            case .large:
+                phase = .largeSize(type: type, start: offset)
+                return .read(8)
+            case .tooSmall:
+                return .failed(.malformed(.jp2, "box smaller than its header"))
+            case .payload(let payload):
+                return box(type, payloadStart: offset &+ 8, end: offset &+ 8 &+ payload, options: options)
+            }
+        case .largeSize(let type, let start):
+            guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
+                return .failed(.malformed(.jp2, "box smaller than its header"))
+            }
+            let (end, overflow) = (start &+ 16).addingReportingOverflow(payload)
+            guard !overflow else { return .failed(.malformed(.jp2, "box ends beyond 2^64")) }
+            return box(type, payloadStart: start &+ 16, end: end, options: options)
+        case .imageHeader:
+            let height = field.be32(0)
+            let width = field.be32(4)
+            guard width != 0 && height != 0 else { return .failed(.malformed(.jp2, "zero width or height")) }
+            if let failure = setSize(width: width, height: height, options) { return .failed(failure) }
+            if options.dimensionsOnly { return .done }
+            phase = .componentsAndDepth
+            return .read(3)
+        case .componentsAndDepth:
+            // BPC: bit depth minus 1 in the low 7 bits, or 255 when the components differ.
+            let bitsPerComponent = field.u8(2)
+            if bitsPerComponent != 0xFF { info.bitDepth = Int(bitsPerComponent & 0x7F) + 1 }
+            return .done
+        }
+    }
+
+    @inlinable
+    mutating func setSize(width: UInt32, height: UInt32, _ options: ScanOptions) -> ScanFailure? {
+        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .tooLarge(info.format) }
+        info.width = Int(clamping: width)
+        info.height = Int(clamping: height)
+        sizeKnown = true
+        return nil
+    }
+
+    /// Dispatches on a box whose payload starts at `payloadStart` and which ends at `end`
+    /// (nil: at the end of the file, 15444-1 I.4).
+    @inlinable
+    mutating func box(_ type: UInt32, payloadStart: UInt64, end: UInt64?, options: ScanOptions) -> Step {
+        if inHeaderBox {
+            // A box inside jp2h must end within it; one running to the end of the file only
+            // fits in a jp2h that does too.
+            if let headerBoxEnd {
+                guard let end, end <= headerBoxEnd else { return .failed(.malformed(.jp2, "box runs past jp2h")) }
+            }
+            guard type == Self.imageHeaderBox else {
+                guard let end else { return .failed(.malformed(.jp2, "jp2h has no ihdr")) }
+                return nextBoxInHeader(at: end, from: payloadStart)
+            }
+            if let end, end &- payloadStart < 14 { return .failed(.malformed(.jp2, "ihdr box too short")) }
+            phase = .imageHeader
+            return .read(8)
+        }
+        switch type {
+        case Self.headerBox:
+            // A superbox: entering it is one level of nesting.
+            guard options.maxDepth >= 1 else { return .failed(.limit(.jp2, "boxes nested deeper than maxDepth")) }
+            inHeaderBox = true
+            headerBoxEnd = end
+            return nextBoxInHeader(at: payloadStart, from: payloadStart)
+        case Self.codestreamBox:
+            // The codestream before jp2h breaks 15444-1 Annex I, but its SIZ gives the same size.
+            if let end, end &- payloadStart < 24 { return .failed(.malformed(.jp2, "jp2c box too short for SIZ")) }
+            phase = .imageSize(withStartMarker: true)
+            return .read(24)
+        default:
+            guard let end else { return .failed(.malformed(.jp2, "box runs to the end of the file before jp2h")) }
+            phase = .boxHeader
+            return end == payloadStart ? .read(8) : .skipThenRead(end &- payloadStart, 8)
+        }
+    }
+
+    /// Skips from `position` to `next`, the start of jp2h's next child box, which must have
+    /// room for a box header.
+    @inlinable
+    mutating func nextBoxInHeader(at next: UInt64, from position: UInt64) -> Step {
+        if let headerBoxEnd, headerBoxEnd < next || headerBoxEnd &- next < 8 {
+            return .failed(.malformed(.jp2, "jp2h has no ihdr"))
+        }
+        phase = .boxHeader
+        return next == position ? .read(8) : .skipThenRead(next &- position, 8)
     }
 }

@@ -1,0 +1,61 @@
+/// The box layout JPEG 2000 defined (ISO/IEC 15444-1 I.4) and JPEG XL's container reuses
+/// (ISO/IEC 18181-2): a 32-bit size of the whole box and a type; a size of 1 puts a 64-bit size
+/// after the type, and a size of 0 means the box runs to the end of the file. Both files open
+/// with a 12-byte signature box (payload `0D 0A 87 0A`) and then `ftyp`.
+@usableFromInline
+enum JPEG2000Box {
+    /// What a box header's 32-bit size says.
+    @usableFromInline
+    enum Size: Sendable {
+        /// The payload's length.
+        case payload(UInt64)
+        /// A 64-bit size follows the type.
+        case large
+        /// The box runs to the end of the file.
+        case toEnd
+        /// Smaller than its own header: no box can be that small.
+        case tooSmall
+    }
+
+    @usableFromInline static let fileType: UInt32 = 0x6674_7970  // "ftyp"
+
+    @inlinable
+    static func size(_ value: UInt32) -> Size {
+        switch value {
+        case 0: .toEnd
+        case 1: .large
+        case 2..<8: .tooSmall
+        default: .payload(UInt64(value &- 8))
+        }
+    }
+
+    /// The payload's length for a 64-bit size, or nil when that is smaller than its header.
+    @inlinable
+    static func largePayload(_ value: UInt64) -> UInt64? {
+        value >= 16 ? value &- 16 : nil
+    }
+
+    /// The start of a file, as the parsers read it after the sniffer.
+    @usableFromInline
+    enum FileStart: Sendable {
+        /// The `ftyp` box's major brand, and how much of that box is left to skip.
+        case fileType(brand: UInt32, rest: UInt64)
+        case failed(ScanFailure)
+    }
+
+    /// Checks the 16 bytes after the signature box's header: its payload, then the `ftyp` box's
+    /// size, type and major brand. `signatureBoxSize` is what the sniffer read.
+    @inlinable
+    static func fileStart(_ field: FieldBytes, signatureBoxSize: UInt32, format: ImageFormat) -> FileStart {
+        guard field.u8(0) == 0x0D && field.u8(1) == 0x0A && field.u8(2) == 0x87 && field.u8(3) == 0x0A else {
+            return .failed(ScanFailure(.unknownFormat, "signature box damaged"))
+        }
+        guard signatureBoxSize == 12 else { return .failed(.malformed(format, "signature box size is not 12")) }
+        guard field.tag(8) == fileType else { return .failed(.malformed(format, "second box is not ftyp")) }
+        // Major brand, minor version and at least one compatible brand (15444-1 I.5.2, 18181-2).
+        let size = field.be32(4)
+        guard size >= 20 else { return .failed(.malformed(format, "ftyp box too small")) }
+        // The field held the ftyp's size, type and major brand.
+        return .fileType(brand: field.tag(12), rest: UInt64(size &- 12))
+    }
+}
