@@ -77,38 +77,91 @@ public struct HeaderScanner: Sendable {
     /// Stops consuming at the byte that completes the answer: `bytesConsumed` then tells where
     /// the header ended. After a terminal status it consumes nothing.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
+        if let terminal = state.terminal { return terminal }
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
         // consumed maxBytes without an answer.
         input.clamp(to: reader.byteBudget(options))
+        // Most small chunks only count down a skip or fill the carry: no parser is involved.
+        if reader.absorb(&input) && reader.byteBudget(options) != 0 { return .needMore(neededCount) }
         while true {
             let outcome: Outcome
             switch state {
-            case .sniff(var parser): outcome = run(&parser, &input); state = .sniff(parser)
-            case .jpeg(var parser): outcome = run(&parser, &input); state = .jpeg(parser)
-            case .png(var parser): outcome = run(&parser, &input); state = .png(parser)
-            case .gif(var parser): outcome = run(&parser, &input); state = .gif(parser)
-            case .bmp(var parser): outcome = run(&parser, &input); state = .bmp(parser)
-            case .webp(var parser): outcome = run(&parser, &input); state = .webp(parser)
-            case .tiff(var parser): outcome = run(&parser, &input); state = .tiff(parser)
-            case .isobmff(var parser): outcome = run(&parser, &input); state = .isobmff(parser)
-            case .jxl(var parser): outcome = run(&parser, &input); state = .jxl(parser)
-            case .jpeg2000(var parser): outcome = run(&parser, &input); state = .jpeg2000(parser)
-            case .icon(var parser): outcome = run(&parser, &input); state = .icon(parser)
-            case .tga(var parser): outcome = run(&parser, &input); state = .tga(parser)
-            case .psd(var parser): outcome = run(&parser, &input); state = .psd(parser)
-            case .pnm(var parser): outcome = run(&parser, &input); state = .pnm(parser)
-            case .qoi(var parser): outcome = run(&parser, &input); state = .qoi(parser)
-            case .svg(var parser): outcome = run(&parser, &input); state = .svg(parser)
-            case .dds(var parser): outcome = run(&parser, &input); state = .dds(parser)
-            case .ktx(var parser): outcome = run(&parser, &input); state = .ktx(parser)
-            case .icns(var parser): outcome = run(&parser, &input); state = .icns(parser)
-            case .exr(var parser): outcome = run(&parser, &input); state = .exr(parser)
-            case .hdr(var parser): outcome = run(&parser, &input); state = .hdr(parser)
-            case .pcx(var parser): outcome = run(&parser, &input); state = .pcx(parser)
-            case .sgi(var parser): outcome = run(&parser, &input); state = .sgi(parser)
-            case .sun(var parser): outcome = run(&parser, &input); state = .sun(parser)
-            case .xbm(var parser): outcome = run(&parser, &input); state = .xbm(parser)
+            case .sniff(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .sniff(parser) }
+            case .jpeg(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .jpeg(parser) }
+            case .png(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .png(parser) }
+            case .gif(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .gif(parser) }
+            case .bmp(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .bmp(parser) }
+            case .webp(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .webp(parser) }
+            case .tiff(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .tiff(parser) }
+            case .isobmff(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .isobmff(parser) }
+            case .jxl(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .jxl(parser) }
+            case .jpeg2000(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .jpeg2000(parser) }
+            case .icon(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .icon(parser) }
+            case .tga(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .tga(parser) }
+            case .psd(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .psd(parser) }
+            case .pnm(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .pnm(parser) }
+            case .qoi(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .qoi(parser) }
+            case .svg(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .svg(parser) }
+            case .dds(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .dds(parser) }
+            case .ktx(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .ktx(parser) }
+            case .icns(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .icns(parser) }
+            case .exr(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .exr(parser) }
+            case .hdr(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .hdr(parser) }
+            case .pcx(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .pcx(parser) }
+            case .sgi(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .sgi(parser) }
+            case .sun(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .sun(parser) }
+            case .xbm(var parser):
+                outcome = run(&parser, &input)
+                if outcome.isRunning { state = .xbm(parser) }
             case .done(let info):
                 return .done(info)
             case .failed(let failure):
@@ -120,17 +173,8 @@ public struct HeaderScanner: Sendable {
             case .finished(let status):
                 record(status)
                 return status
-            case .handoff(let handoff):
-                state = handoff.state
-                // A parser may fail (or answer) before reading anything: that ends the scan.
-                switch handoff.step {
-                case .read, .skipThenRead:
-                    if let failure = reader.apply(handoff.step) { state = .failed(failure) }
-                case .failed(let failure):
-                    state = .failed(failure)
-                case .done, .handoff:
-                    break
-                }
+            case .handoff(let detected):
+                start(detected)
             }
         }
     }
@@ -220,8 +264,68 @@ public struct HeaderScanner: Sendable {
     enum Outcome: Sendable {
         case needMore
         case finished(ScanStatus)
-        case handoff(Handoff)
+        case handoff(Sniffer.Detected)
+
+        /// Whether the parser runs on, so its state must be kept.
+        @inlinable
+        var isRunning: Bool {
+            switch self {
+            case .needMore: true
+            case .finished, .handoff: false
+            }
+        }
     }
+
+    /// Starts the parser the sniffer detected, built in place, and sets up its first step. A
+    /// parser may fail before reading anything: that ends the scan.
+    @inlinable
+    mutating func start(_ detected: Sniffer.Detected) {
+        let step: Step
+        switch detected {
+        case .undecided: state = .failed(Sniffer.unknown); return
+        case .jpeg: step = begin(JPEGParser(), ParserState.jpeg)
+        case .png: step = begin(PNGParser(), ParserState.png)
+        case .gif: step = begin(GIFParser(), ParserState.gif)
+        case .bmp: step = begin(BMPParser(), ParserState.bmp)
+        case .webp: step = begin(WebPParser(), ParserState.webp)
+        case .tiff(let bigEndian): step = begin(TIFFParser(bigEndian: bigEndian), ParserState.tiff)
+        case .isobmff(let size): step = begin(ISOBMFFParser(firstBoxSize: size), ParserState.isobmff)
+        case .jxlCodestream: step = begin(JXLParser(codestream: ()), ParserState.jxl)
+        case .jxlContainer(let size): step = begin(JXLParser(signatureBoxSize: size), ParserState.jxl)
+        case .j2kCodestream: step = begin(JPEG2000Parser(codestream: ()), ParserState.jpeg2000)
+        case .jp2(let size): step = begin(JPEG2000Parser(signatureBoxSize: size), ParserState.jpeg2000)
+        case .icon(let cursor, let count): step = begin(ICOParser(isCursor: cursor, count: count), ParserState.icon)
+        case .tga(let known): step = begin(TGAParser(known: known), ParserState.tga)
+        case .psd: step = begin(PSDParser(), ParserState.psd)
+        case .pnm(let magic): step = begin(PNMParser(magic: magic), ParserState.pnm)
+        case .qoi: step = begin(QOIParser(), ParserState.qoi)
+        case .svg(let first, let second): step = begin(SVGParser(first: first, second: second), ParserState.svg)
+        case .dds: step = begin(DDSParser(), ParserState.dds)
+        case .ktx: step = begin(KTXParser(), ParserState.ktx)
+        case .icns: step = begin(ICNSParser(), ParserState.icns)
+        case .exr: step = begin(EXRParser(), ParserState.exr)
+        case .hdr: step = begin(RadianceParser(), ParserState.hdr)
+        case .pcx(let version): step = begin(PCXParser(version: version), ParserState.pcx)
+        case .sgi: step = begin(SGIParser(), ParserState.sgi)
+        case .sun: step = begin(SunRasterParser(), ParserState.sun)
+        case .xbm: step = begin(XBMParser(), ParserState.xbm)
+        }
+        switch step {
+        case .read, .skipThenRead:
+            if let failure = reader.apply(step) { state = .failed(failure) }
+        case .failed(let failure):
+            state = .failed(failure)
+        case .done, .handoff:
+            break
+        }
+    }
+
+    @inlinable
+    mutating func begin<Parser: FormatParser>(_ parser: Parser, _ wrap: (Parser) -> ParserState) -> Step {
+        state = wrap(parser)
+        return parser.firstStep
+    }
+
 
     /// `needMore`'s count: the rest of the current step, but never past the byte at which
     /// `maxBytes` stops the scan.
@@ -247,7 +351,9 @@ public struct HeaderScanner: Sendable {
             // Once the size is known, a later failure only ends the metadata search.
             return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
         case .handoff:
-            return .handoff(parser.handoff())
+            // Only the sniffer hands over.
+            guard let sniffer = parser as? Sniffer else { return .finished(.unsupported(Sniffer.unknown)) }
+            return .handoff(sniffer.detected)
         }
     }
 

@@ -41,6 +41,30 @@ struct Input {
     var bytes: [UInt8]
 }
 
+// `imageprobe-bench repeat N [--dimensions-only] FILE...`: scans the files N times and
+// nothing else, for instruction counts under callgrind (see Benchmarks/compare.sh).
+if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "repeat" {
+    let count = Int(CommandLine.arguments[2]) ?? 1
+    var rest = Array(CommandLine.arguments.dropFirst(3))
+    let mode: ScanOptions.Mode = rest.first == "--dimensions-only" ? .dimensionsOnly : .full
+    if rest.first == "--dimensions-only" { rest.removeFirst() }
+    let files = rest.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+    var total = 0
+    let options = ScanOptions(mode: mode)
+    for _ in 0..<count {
+        for bytes in files {
+            let status = bytes.withUnsafeBytes { buffer -> ScanStatus in
+                var scanner = HeaderScanner(options: options)
+                let status = scanner.feed(buffer)
+                return status.isTerminal ? status : scanner.finish()
+            }
+            if case .done(let info) = status { total &+= info.width }
+        }
+    }
+    print(total)
+    exit(0)
+}
+
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 var report: [String: Any] = [:]
 var problems: [String] = []

@@ -35,30 +35,6 @@ protocol FormatParser {
 
     /// The format, once identified; named in `truncated` failures.
     var format: ImageFormat? { get }
-
-    /// After `.handoff`: the parser that takes over, and its first step.
-    func handoff() -> Handoff
-}
-
-/// A change of parser in the middle of the input (the sniffer handing over to a format).
-@usableFromInline
-struct Handoff: Sendable {
-    @usableFromInline var state: ParserState
-    @usableFromInline var step: Step
-
-    @inlinable
-    init(_ state: ParserState, _ step: Step) {
-        self.state = state
-        self.step = step
-    }
-}
-
-extension FormatParser {
-    @inlinable
-    func handoff() -> Handoff {
-        // Only the sniffer hands off; reaching this is a parser bug, reported, not trapped.
-        Handoff(.failed(ScanFailure(.malformed, "internal: unexpected handoff")), .done)
-    }
 }
 
 /// How a run of the field loop ended.
@@ -129,6 +105,26 @@ struct FieldReader: Sendable {
         case .done, .failed, .handoff:
             return nil
         }
+    }
+
+    /// Takes the whole of `input` when that cannot complete the current step: bytes that only
+    /// count down a skip or fill the carry. The common case for small chunks, it spares the
+    /// caller from touching the parser's state at all. Returns whether it took the chunk.
+    @inlinable
+    mutating func absorb(_ input: inout InputCursor) -> Bool {
+        let count = input.remaining
+        if skipRemaining > UInt64(count) {
+            skipRemaining &-= UInt64(count)
+            fed &+= UInt64(count)
+            _ = input.skip(upTo: UInt64(count))
+            return true
+        }
+        if skipRemaining == 0 && count > 0 && Int(carry.count) &+ count < width {
+            input.copy(count, into: &carry)
+            fed &+= UInt64(count)
+            return true
+        }
+        return false
     }
 
     /// Feeds fields to `parser` until the chunk runs out or the parser ends the run.

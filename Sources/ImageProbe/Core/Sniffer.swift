@@ -199,41 +199,4 @@ struct Sniffer: FormatParser, Sendable {
         return .handoff
     }
 
-    @inlinable
-    func handoff() -> Handoff {
-        switch detected {
-        case .undecided: return Handoff(.failed(Self.unknown), .done)
-        case .jpeg: return Self.start(ParserState.jpeg, JPEGParser())
-        case .png: return Self.start(ParserState.png, PNGParser())
-        case .gif: return Self.start(ParserState.gif, GIFParser())
-        case .bmp: return Self.start(ParserState.bmp, BMPParser())
-        case .webp: return Self.start(ParserState.webp, WebPParser())
-        case .tiff(let bigEndian): return Self.start(ParserState.tiff, TIFFParser(bigEndian: bigEndian))
-        case .isobmff(let size): return Self.start(ParserState.isobmff, ISOBMFFParser(firstBoxSize: size))
-        case .jxlCodestream: return Self.start(ParserState.jxl, JXLParser(codestream: ()))
-        case .jxlContainer(let size): return Self.start(ParserState.jxl, JXLParser(signatureBoxSize: size))
-        case .j2kCodestream: return Self.start(ParserState.jpeg2000, JPEG2000Parser(codestream: ()))
-        case .jp2(let size): return Self.start(ParserState.jpeg2000, JPEG2000Parser(signatureBoxSize: size))
-        case .icon(let cursor, let count): return Self.start(ParserState.icon, ICOParser(isCursor: cursor, count: count))
-        case .tga(let known): return Self.start(ParserState.tga, TGAParser(known: known))
-        case .psd: return Self.start(ParserState.psd, PSDParser())
-        case .pnm(let magic): return Self.start(ParserState.pnm, PNMParser(magic: magic))
-        case .qoi: return Self.start(ParserState.qoi, QOIParser())
-        case .svg(let first, let second): return Self.start(ParserState.svg, SVGParser(first: first, second: second))
-        case .dds: return Self.start(ParserState.dds, DDSParser())
-        case .ktx: return Self.start(ParserState.ktx, KTXParser())
-        case .icns: return Self.start(ParserState.icns, ICNSParser())
-        case .exr: return Self.start(ParserState.exr, EXRParser())
-        case .hdr: return Self.start(ParserState.hdr, RadianceParser())
-        case .pcx(let version): return Self.start(ParserState.pcx, PCXParser(version: version))
-        case .sgi: return Self.start(ParserState.sgi, SGIParser())
-        case .sun: return Self.start(ParserState.sun, SunRasterParser())
-        case .xbm: return Self.start(ParserState.xbm, XBMParser())
-        }
-    }
-
-    @inlinable
-    static func start<Parser: FormatParser>(_ state: (Parser) -> ParserState, _ parser: Parser) -> Handoff {
-        Handoff(state(parser), parser.firstStep)
-    }
 }
