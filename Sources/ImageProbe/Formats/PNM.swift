@@ -55,9 +55,8 @@ struct PNMParser: FormatParser, Sendable {
     @usableFromInline let magic: UInt8
     @usableFromInline var phase: Phase
     @usableFromInline var info: ImageInfo
+    /// Set once width and height are both read (PAM fills them in one at a time).
     @usableFromInline var sizeKnown = false
-    @usableFromInline var pamWidth: UInt32 = 0
-    @usableFromInline var pamHeight: UInt32 = 0
 
     /// Bytes of header text the scanner reads before giving up. Real headers are well under
     /// 100 bytes; GIMP's comment line is the longest seen in practice.
@@ -299,7 +298,7 @@ struct PNMParser: FormatParser, Sendable {
             phase = .pamTupleType(tail: ShortWord(), trimmed: ShortWord())
             return .read(1)
         } else if keyword.equals("ENDHDR") {
-            guard pamWidth != 0 && pamHeight != 0 else { return malformed("ENDHDR before WIDTH and HEIGHT") }
+            guard sizeKnown else { return malformed("ENDHDR before WIDTH and HEIGHT") }
             if terminator == ASCII.newline { return .done }
             phase = .pamEnd
             return .read(1)
@@ -318,14 +317,12 @@ struct PNMParser: FormatParser, Sendable {
         case .width, .height:
             guard value != 0 else { return malformed(field == .width ? "zero width" : "zero height") }
             // A repeated line changes nothing: the size may already have been answered.
-            if field == .width && pamWidth == 0 { pamWidth = value }
-            if field == .height && pamHeight == 0 { pamHeight = value }
-            if !sizeKnown && pamWidth != 0 && pamHeight != 0 {
-                guard options.admits(width: UInt64(pamWidth), height: UInt64(pamHeight)) else {
+            if field == .width && info.width == 0 { info.width = Int(value) }
+            if field == .height && info.height == 0 { info.height = Int(value) }
+            if !sizeKnown && info.width != 0 && info.height != 0 {
+                guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
                     return .failed(.tooLarge(.pnm))
                 }
-                info.width = Int(pamWidth)
-                info.height = Int(pamHeight)
                 sizeKnown = true
                 if options.dimensionsOnly { return .done }
             }

@@ -64,7 +64,6 @@ struct RadianceParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase = .programName(ShortWord())
     @usableFromInline var info = ImageInfo(format: .hdr, width: 0, height: 0)
     @usableFromInline var axes = Axes()
-    @usableFromInline var scanlines: UInt32 = 0
     @usableFromInline var sawFormat = false
 
     /// Bytes of header the scanner reads before giving up. Radiance's own headers hold the
@@ -163,7 +162,7 @@ struct RadianceParser: FormatParser, Sendable {
             guard ASCII.isSpace(byte) else { return malformed("resolution is not a decimal number") }
             guard number.value != 0 else { return malformed("zero resolution") }
             if index == 0 {
-                scanlines = number.value
+                info.height = Int(number.value)  // the number of scanlines
                 guard byte != ASCII.newline else { return malformed("resolution string has one axis") }
                 phase = .axisGap
                 return .read(1)
@@ -208,11 +207,10 @@ struct RadianceParser: FormatParser, Sendable {
     /// The second number has ended: the size is known.
     @inlinable
     mutating func size(scanlineLength: UInt32, options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(scanlineLength), height: UInt64(scanlines)) else {
+        guard options.admits(width: UInt64(scanlineLength), height: UInt64(info.height)) else {
             return .failed(.tooLarge(.hdr))
         }
         info.width = Int(scanlineLength)
-        info.height = Int(scanlines)
         if !options.dimensionsOnly {
             info.orientation = axes.orientation
             info.hasAlpha = false

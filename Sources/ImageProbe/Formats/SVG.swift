@@ -174,7 +174,7 @@ struct SVGParser: FormatParser, Sendable {
                 guard ASCII.isXMLSpace(byte) else { return .failed(Self.notXML) }
                 phase = .doctype(quote: 0)
             } else {
-                guard byte == Self.doctype(at: matched) else { return .failed(Self.notXML) }
+                guard byte == ASCII.byte(of: "DOCTYPE", at: Int(matched)) else { return .failed(Self.notXML) }
                 phase = .doctypeKeyword(matched: matched &+ 1)
             }
         case .doctype(let quote):
@@ -370,7 +370,7 @@ struct SVGParser: FormatParser, Sendable {
         case .empty:
             return .unsupported(.svg, "zero width or height: nothing is rendered")
         case .noIntrinsicSize:
-            return .unsupported(.svg, "no intrinsic size: width or height is relative and there is no viewBox")
+            return .unsupported(.svg, "no intrinsic size: width or height missing or relative, and no viewBox")
         }
     }
 
@@ -390,24 +390,7 @@ struct SVGParser: FormatParser, Sendable {
     /// Advances the match of a local name against `svg`.
     @inlinable
     static func matchRoot(_ matched: UInt8, _ byte: UInt8) -> UInt8 {
-        switch (matched, byte) {
-        case (0, 0x73), (1, 0x76), (2, 0x67): matched &+ 1  // s v g
-        default: mismatch
-        }
-    }
-
-    /// Byte `index` of `DOCTYPE`.
-    @inlinable
-    static func doctype(at index: UInt8) -> UInt8 {
-        switch index {
-        case 0: 0x44  // D
-        case 1: 0x4F  // O
-        case 2: 0x43  // C
-        case 3: 0x54  // T
-        case 4: 0x59  // Y
-        case 5: 0x50  // P
-        default: 0x45  // E
-        }
+        matched < 3 && byte == ASCII.byte(of: "svg", at: Int(matched)) ? matched &+ 1 : mismatch
     }
 
     /// A comment's next `dashes` count, or nil when `byte` closes it (`-->`).
@@ -655,10 +638,11 @@ struct SVGLengthRules: Sendable {
         return .size(pixelWidth, pixelHeight)
     }
 
-    /// Rounds half up, but never a positive length down to 0; nil beyond 2^53 (or infinite).
+    /// Rounds half up, but never a positive length down to 0; nil when the result would not
+    /// fit in an `Int` (32 bits in Embedded targets) or is infinite.
     @inlinable
     static func round(_ pixels: Double) -> Int? {
-        guard pixels.isFinite && pixels < 9_007_199_254_740_992 else { return nil }
+        guard pixels.isFinite && pixels + 0.5 < Double(Int.max) else { return nil }
         guard pixels > 0 else { return 0 }
         // Conversion truncates, which is floor for positive values (and needs no libm).
         return max(1, Int(pixels + 0.5))

@@ -27,6 +27,16 @@ enum ASCII {
     @inlinable
     static func lowercased(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }
 
+    /// Byte `index` of the ASCII text `literal`, or 0 past its end: for matching a keyword
+    /// one byte per step.
+    @inlinable
+    static func byte(of literal: StaticString, at index: Int) -> UInt8 {
+        literal.withUTF8Buffer { bytes in
+            for (position, byte) in bytes.enumerated() where position == index { return byte }
+            return 0
+        }
+    }
+
     @usableFromInline static let newline: UInt8 = 0x0A
     @usableFromInline static let carriageReturn: UInt8 = 0x0D
     @usableFromInline static let hash: UInt8 = 0x23

@@ -31,9 +31,8 @@ struct XBMParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .directive(matched: 2)
+    /// Width and height are 0 until their defines are read.
     @usableFromInline var info = ImageInfo(format: .xbm, width: 0, height: 0)
-    @usableFromInline var width: UInt32 = 0
-    @usableFromInline var height: UInt32 = 0
 
     /// Bytes of text the scanner reads before giving up: the two defines come first in every
     /// writer's output.
@@ -65,7 +64,7 @@ struct XBMParser: FormatParser, Sendable {
                 phase = .nameGap
                 return .read(1)
             }
-            guard byte == Self.define(at: matched) else {
+            guard byte == ASCII.byte(of: "#define", at: Int(matched)) else {
                 return .failed(ScanFailure(.unknownFormat, "not an XBM #define"))
             }
             phase = .directive(matched: matched &+ 1)
@@ -107,9 +106,9 @@ struct XBMParser: FormatParser, Sendable {
             guard ASCII.isSpace(byte) else { return malformed("width or height is not a decimal number") }
             guard number.value != 0 else { return malformed(dimension == .width ? "zero width" : "zero height") }
             // A repeated define changes nothing: the size may already have been answered.
-            if dimension == .width && width == 0 { width = number.value }
-            if dimension == .height && height == 0 { height = number.value }
-            if width != 0 && height != 0 { return size(options: options) }
+            if dimension == .width && info.width == 0 { info.width = Int(number.value) }
+            if dimension == .height && info.height == 0 { info.height = Int(number.value) }
+            if info.width != 0 && info.height != 0 { return size(options: options) }
             return skipLine(byte)
         case .skipLine:
             return skipLine(byte)
@@ -119,20 +118,6 @@ struct XBMParser: FormatParser, Sendable {
     @inlinable
     func malformed(_ message: StaticString) -> Step {
         .failed(.malformed(.xbm, message))
-    }
-
-    /// Byte `index` of "#define".
-    @inlinable
-    static func define(at index: UInt8) -> UInt8 {
-        switch index {
-        case 0: 0x23  // #
-        case 1: 0x64  // d
-        case 2: 0x65  // e
-        case 3: 0x66  // f
-        case 4: 0x69  // i
-        case 5: 0x6E  // n
-        default: 0x65  // e
-        }
     }
 
     @inlinable
@@ -158,9 +143,7 @@ struct XBMParser: FormatParser, Sendable {
 
     @inlinable
     mutating func size(options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.xbm)) }
-        info.width = Int(width)
-        info.height = Int(height)
+        guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else { return .failed(.tooLarge(.xbm)) }
         if !options.dimensionsOnly {
             info.bitDepth = 1
             info.hasAlpha = false
