@@ -1,22 +1,338 @@
-/// Netpbm PNM, PAM and PFM: not implemented yet (placeholder so the sniffer can hand over).
+/// Netpbm PBM, PGM and PPM (P1–P6), PAM (P7), and PFM (`PF`, `Pf`).
+///
+/// The headers are decimal numbers in text, read one byte at a time. P1–P6: width, height and
+/// (except for bitmaps) maxval, separated by white space and `#` comments. PAM: keyword lines
+/// up to `ENDHDR`. PFM: width, height and a scale factor. A number is known to have ended only
+/// at the byte after its last digit, so that byte is the answer point (SPEC.md §3, "PNM").
 @usableFromInline
 struct PNMParser: FormatParser, Sendable {
-    @usableFromInline var info = ImageInfo(format: .pnm, width: 0, height: 0)
+    /// The numbers of a P1–P6 or PFM header, in order.
+    @usableFromInline
+    enum Token: Sendable {
+        case width, height, maxval
+    }
 
+    /// The PAM header lines that carry a number.
+    @usableFromInline
+    enum PAMField: Sendable {
+        case width, height, depth, maxval
+    }
+
+    @usableFromInline
+    enum Phase: Sendable {
+        /// The byte after the magic number, which must be white space (or a comment).
+        case afterMagic
+        /// White space and comments before `token`.
+        case gap(Token)
+        /// A `#` comment before `token`, up to the end of its line.
+        case comment(Token)
+        /// The digits of `token`.
+        case digits(Token, DecimalInteger)
+        /// PFM: white space, then the scale factor.
+        case scaleGap
+        case scale(DecimalNumber)
+        /// PAM: the rest of the `P7` line.
+        case pamMagicLine
+        /// PAM: the start of a header line (blank lines and leading blanks are skipped).
+        case pamLineStart
+        /// PAM: a header line's keyword.
+        case pamKeyword(ShortWord)
+        /// PAM: blanks before a number.
+        case pamGap(PAMField)
+        /// PAM: the digits of a number.
+        case pamDigits(PAMField, DecimalInteger)
+        /// PAM: blanks after a value, up to the newline.
+        case pamLineTail
+        /// PAM: a `TUPLTYPE` value, up to the newline: its last bytes (`tail`) and those up to
+        /// the last non-blank (`trimmed`), to tell whether it ends in `_ALPHA`.
+        case pamTupleType(tail: ShortWord, trimmed: ShortWord)
+        /// PAM: a `#` comment line.
+        case pamComment
+        /// PAM: blanks after `ENDHDR`, up to the newline.
+        case pamEnd
+    }
+
+    @usableFromInline let magic: UInt8
+    @usableFromInline var phase: Phase
+    @usableFromInline var info: ImageInfo
+    /// Set once width and height are both read (PAM fills them in one at a time).
+    @usableFromInline var sizeKnown = false
+
+    /// Bytes of header text the scanner reads before giving up. Real headers are well under
+    /// 100 bytes; GIMP's comment line is the longest seen in practice.
+    @usableFromInline static let headerBudget: UInt64 = 8192
+
+    /// `magic` is the byte after `P`: `1`…`7`, `F` or `f`.
     @inlinable
-    init(magic: UInt8) {}
+    init(magic: UInt8) {
+        self.magic = magic
+        self.phase = .afterMagic
+        let float = magic == 0x46 || magic == 0x66
+        self.info = ImageInfo(format: float ? .pfm : .pnm, width: 0, height: 0)
+    }
 
+    /// After `P` and the magic byte, which the sniffer consumed.
     @inlinable
     var firstStep: Step { .read(1) }
 
     @inlinable
-    var format: ImageFormat? { .pnm }
+    var format: ImageFormat? { info.format }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
+
+    @inlinable
+    var isFloat: Bool { info.format == .pfm }
+
+    /// P1 and P4 (bitmaps) have no maxval.
+    @inlinable
+    var isBitmap: Bool { magic == 0x31 || magic == 0x34 }
+
+    @inlinable
+    var isArbitraryMap: Bool { magic == 0x37 }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.pnm, "not implemented yet"))
+        guard offset < Self.headerBudget else {
+            return .failed(.limit(info.format, "header longer than 8 KiB"))
+        }
+        let byte = field.u8(0)
+        switch phase {
+        case .afterMagic:
+            if isArbitraryMap {
+                // PAM: "P7" and a newline. Blanks before the newline are tolerated.
+                if byte == ASCII.newline {
+                    phase = .pamLineStart
+                    return .read(1)
+                }
+                guard ASCII.isSpace(byte) else { return malformed("no white space after the magic number") }
+                phase = .pamMagicLine
+                return .read(1)
+            }
+            if ASCII.isSpace(byte) {
+                phase = .gap(.width)
+                return .read(1)
+            }
+            // A comment stands for white space anywhere in a Netpbm header (pm_getc), even
+            // here. PFM has no comments.
+            if byte == ASCII.hash && !isFloat {
+                phase = .comment(.width)
+                return .read(1)
+            }
+            return malformed("no white space after the magic number")
+        case .gap(let token):
+            if ASCII.isSpace(byte) { return .read(1) }
+            if byte == ASCII.hash && !isFloat {
+                phase = .comment(token)
+                return .read(1)
+            }
+            guard ASCII.isDigit(byte) else { return malformed("expected a decimal number") }
+            phase = .digits(token, DecimalInteger(firstDigit: byte))
+            return .read(1)
+        case .comment(let token):
+            if byte == ASCII.newline || byte == ASCII.carriageReturn { phase = .gap(token) }
+            return .read(1)
+        case .digits(let token, var number):
+            if ASCII.isDigit(byte) {
+                guard number.append(byte) else { return malformed("number too large") }
+                phase = .digits(token, number)
+                return .read(1)
+            }
+            let ended = ASCII.isSpace(byte) || (byte == ASCII.hash && !isFloat)
+            guard ended else { return malformed("a number must end with white space") }
+            return finish(token, number.value, terminator: byte, options: options)
+        case .scaleGap:
+            if ASCII.isSpace(byte) { return .read(1) }
+            var scale = DecimalNumber()
+            guard case .accepted = scale.feed(byte) else { return malformed("PFM scale is not a number") }
+            phase = .scale(scale)
+            return .read(1)
+        case .scale(var scale):
+            switch scale.feed(byte) {
+            case .accepted:
+                phase = .scale(scale)
+                return .read(1)
+            case .ended:
+                // "A nonzero decimal number": its sign gives the byte order, so zero says nothing.
+                guard ASCII.isSpace(byte) && scale.isComplete && scale.value != 0 else {
+                    return malformed("PFM scale must be a nonzero number")
+                }
+                return .done
+            case .endedBeforeExponentMark, .invalid:
+                return malformed("PFM scale must be a nonzero number")
+            }
+        case .pamMagicLine:
+            if byte == ASCII.newline {
+                phase = .pamLineStart
+                return .read(1)
+            }
+            if ASCII.isSpace(byte) { return .read(1) }
+            // "P7 332": an XV thumbnail, an unrelated format that took PAM's magic first.
+            if ASCII.isDigit(byte) { return .failed(.unsupported(.pnm, "XV thumbnail (P7 332), not PAM")) }
+            return malformed("text after P7")
+        case .pamLineStart:
+            if ASCII.isSpace(byte) { return .read(1) }
+            if byte == ASCII.hash {
+                phase = .pamComment
+                return .read(1)
+            }
+            var keyword = ShortWord()
+            keyword.append(byte)
+            phase = .pamKeyword(keyword)
+            return .read(1)
+        case .pamKeyword(var keyword):
+            guard ASCII.isSpace(byte) else {
+                keyword.append(byte)
+                phase = .pamKeyword(keyword)
+                return .read(1)
+            }
+            return pamKeyword(keyword, terminator: byte)
+        case .pamGap(let field):
+            if ASCII.isBlank(byte) || byte == ASCII.carriageReturn { return .read(1) }
+            guard ASCII.isDigit(byte) else { return malformed("PAM value is not a decimal number") }
+            phase = .pamDigits(field, DecimalInteger(firstDigit: byte))
+            return .read(1)
+        case .pamDigits(let field, var number):
+            if ASCII.isDigit(byte) {
+                guard number.append(byte) else { return malformed("number too large") }
+                phase = .pamDigits(field, number)
+                return .read(1)
+            }
+            guard ASCII.isSpace(byte) else { return malformed("PAM value is not a decimal number") }
+            return pamValue(field, number.value, terminator: byte, options: options)
+        case .pamLineTail:
+            if byte == ASCII.newline {
+                phase = .pamLineStart
+                return .read(1)
+            }
+            guard ASCII.isSpace(byte) else { return malformed("more than one value on a PAM header line") }
+            return .read(1)
+        case .pamTupleType(var tail, var trimmed):
+            guard byte != ASCII.newline else {
+                // Several TUPLTYPE lines are joined with spaces: the last one decides.
+                info.hasAlpha = trimmed.hasSuffix("_ALPHA")
+                phase = .pamLineStart
+                return .read(1)
+            }
+            tail.append(byte)
+            if !ASCII.isSpace(byte) { trimmed = tail }
+            phase = .pamTupleType(tail: tail, trimmed: trimmed)
+            return .read(1)
+        case .pamComment:
+            if byte == ASCII.newline { phase = .pamLineStart }
+            return .read(1)
+        case .pamEnd:
+            if byte == ASCII.newline { return .done }
+            guard ASCII.isSpace(byte) else { return malformed("text after ENDHDR") }
+            return .read(1)
+        }
+    }
+
+    @inlinable
+    func malformed(_ message: StaticString) -> Step {
+        .failed(.malformed(info.format, message))
+    }
+
+    /// A P1–P6 or PFM number has ended at `terminator` (white space or `#`).
+    @inlinable
+    mutating func finish(_ token: Token, _ value: UInt32, terminator: UInt8, options: ScanOptions) -> Step {
+        let next: Token
+        switch token {
+        case .width:
+            guard value != 0 else { return malformed("zero width") }
+            info.width = Int(value)
+            next = .height
+        case .height:
+            guard value != 0 else { return malformed("zero height") }
+            info.height = Int(value)
+            guard options.admits(width: UInt64(info.width), height: UInt64(value)) else {
+                return .failed(.tooLarge(info.format))
+            }
+            sizeKnown = true
+            if options.dimensionsOnly { return .done }
+            if isFloat {
+                info.bitDepth = 32  // IEEE single-precision samples
+                info.hasAlpha = false
+                phase = .scaleGap
+                return .read(1)
+            }
+            info.hasAlpha = false  // only PAM can carry alpha
+            if isBitmap {
+                info.bitDepth = 1
+                return .done
+            }
+            next = .maxval
+        case .maxval:
+            // Netpbm: "greater than zero and less than 65536".
+            guard value != 0 && value <= 65535 else { return malformed("maxval outside 1...65535") }
+            info.bitDepth = Self.bits(for: value)
+            return .done
+        }
+        phase = terminator == ASCII.hash ? .comment(next) : .gap(next)
+        return .read(1)
+    }
+
+    /// Bits needed to hold `maxval`: 255 → 8, 1023 → 10, 15 → 4.
+    @inlinable
+    static func bits(for maxval: UInt32) -> Int {
+        32 &- maxval.leadingZeroBitCount
+    }
+
+    /// A PAM header line's keyword has ended at `terminator`.
+    @inlinable
+    mutating func pamKeyword(_ keyword: ShortWord, terminator: UInt8) -> Step {
+        let field: PAMField
+        if keyword.equals("WIDTH") {
+            field = .width
+        } else if keyword.equals("HEIGHT") {
+            field = .height
+        } else if keyword.equals("DEPTH") {
+            field = .depth
+        } else if keyword.equals("MAXVAL") {
+            field = .maxval
+        } else if keyword.equals("TUPLTYPE") {
+            guard terminator != ASCII.newline else {
+                phase = .pamLineStart  // an empty tuple type adds nothing
+                return .read(1)
+            }
+            phase = .pamTupleType(tail: ShortWord(), trimmed: ShortWord())
+            return .read(1)
+        } else if keyword.equals("ENDHDR") {
+            guard sizeKnown else { return malformed("ENDHDR before WIDTH and HEIGHT") }
+            if terminator == ASCII.newline { return .done }
+            phase = .pamEnd
+            return .read(1)
+        } else {
+            return malformed("unknown PAM header keyword")
+        }
+        guard terminator != ASCII.newline else { return malformed("PAM header line without a value") }
+        phase = .pamGap(field)
+        return .read(1)
+    }
+
+    /// A PAM header number has ended at `terminator` (white space).
+    @inlinable
+    mutating func pamValue(_ field: PAMField, _ value: UInt32, terminator: UInt8, options: ScanOptions) -> Step {
+        switch field {
+        case .width, .height:
+            guard value != 0 else { return malformed(field == .width ? "zero width" : "zero height") }
+            // A repeated line changes nothing: the size may already have been answered.
+            if field == .width && info.width == 0 { info.width = Int(value) }
+            if field == .height && info.height == 0 { info.height = Int(value) }
+            if !sizeKnown && info.width != 0 && info.height != 0 {
+                guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+                    return .failed(.tooLarge(.pnm))
+                }
+                sizeKnown = true
+                if options.dimensionsOnly { return .done }
+            }
+        case .depth:
+            guard value != 0 else { return malformed("zero depth") }
+        case .maxval:
+            guard value <= 65535 && value != 0 else { return malformed("maxval outside 1...65535") }
+            info.bitDepth = Self.bits(for: value)
+        }
+        phase = terminator == ASCII.newline ? .pamLineStart : .pamLineTail
+        return .read(1)
     }
 }

@@ -1,22 +1,221 @@
-/// Radiance RGBE: not implemented yet (placeholder so the sniffer can hand over).
+/// Radiance RGBE pictures (`.hdr`, `.pic`).
+///
+/// A `#?RADIANCE` (or `#?RGBE`) line, header lines up to an empty line, then the resolution
+/// string, such as `-Y 480 +X 640`. Its first axis is the scanline order: the first number
+/// counts the scanlines (the stored height) and the second is their length (the stored
+/// width). The signs and the axis order say how the stored raster maps onto the picture, which
+/// full mode reports as an EXIF orientation (SPEC.md §3, "Radiance").
 @usableFromInline
 struct RadianceParser: FormatParser, Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
+        /// The rest of the first line: `RADIANCE` or `RGBE`.
+        case programName(ShortWord)
+        /// The start of a header line: a newline here ends the header.
+        case lineStart
+        /// A carriage return at the start of a line: `\r\n` is an empty line too.
+        case lineStartCarriageReturn
+        /// The first bytes of a header line, until they can no longer be `FORMAT=`.
+        case keyword(ShortWord)
+        /// The value of a `FORMAT=` line (blanks dropped).
+        case formatValue(ShortWord)
+        /// Any other header line, up to its newline.
+        case skipLine
+        /// The resolution string's first byte: the sign of its first axis.
+        case firstSign
+        /// The letter of axis `index` (0 or 1), after its sign.
+        case axis(index: UInt8, negative: Bool)
+        /// Blanks before a resolution number.
+        case numberGap(index: UInt8)
+        /// A resolution number's digits.
+        case digits(index: UInt8, DecimalInteger)
+        /// Blanks between the first number and the second axis's sign.
+        case axisGap
+    }
+
+    /// How the resolution string orders the raster, from its two axes.
+    @usableFromInline
+    struct Axes: Sendable {
+        @usableFromInline var firstIsY = false
+        @usableFromInline var firstNegative = false
+        @usableFromInline var secondNegative = false
+
+        @inlinable
+        init() {}
+
+        /// The EXIF orientation that turns the stored raster into the picture Radiance
+        /// defines (origin at the lower left, X to the right, Y up); nil for the standard
+        /// `-Y +X`, whose raster is already upright.
+        @inlinable
+        var orientation: Orientation? {
+            switch (firstIsY, firstNegative, secondNegative) {
+            case (true, true, false): nil  // -Y +X: rows top to bottom, left to right
+            case (true, true, true): .mirrorHorizontal  // -Y -X
+            case (true, false, true): .rotate180  // +Y -X
+            case (true, false, false): .mirrorVertical  // +Y +X
+            case (false, false, true): .transpose  // +X -Y: rows are columns from the left, top down
+            case (false, true, true): .rotate90Clockwise  // -X -Y
+            case (false, true, false): .transverse  // -X +Y
+            case (false, false, false): .rotate90Anticlockwise  // +X +Y
+            }
+        }
+    }
+
+    @usableFromInline var phase: Phase = .programName(ShortWord())
     @usableFromInline var info = ImageInfo(format: .hdr, width: 0, height: 0)
+    @usableFromInline var axes = Axes()
+    @usableFromInline var sawFormat = false
+
+    /// Bytes of header the scanner reads before giving up. Radiance's own headers hold the
+    /// command lines that made the picture; a few hundred bytes is usual.
+    @usableFromInline static let headerBudget: UInt64 = 8192
 
     @inlinable
     init() {}
 
+    /// After `#?`, which the sniffer consumed.
     @inlinable
     var firstStep: Step { .read(1) }
 
     @inlinable
     var format: ImageFormat? { .hdr }
 
+    /// The size is the last thing the header holds: known only at the answer.
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.hdr, "not implemented yet"))
+        guard offset < Self.headerBudget else { return .failed(.limit(.hdr, "header longer than 8 KiB")) }
+        let byte = field.u8(0)
+        switch phase {
+        case .programName(var name):
+            if byte == ASCII.newline {
+                guard name.equals("RADIANCE") || name.equals("RGBE") else {
+                    return .failed(ScanFailure(.unknownFormat, "#? line is not RADIANCE or RGBE"))
+                }
+                phase = .lineStart
+                return .read(1)
+            }
+            // Trailing blanks and a CR before the newline are tolerated.
+            if ASCII.isSpace(byte) { return .read(1) }
+            // Longer than either name: not a Radiance picture.
+            guard name.count < 8 else { return .failed(ScanFailure(.unknownFormat, "#? line is not RADIANCE or RGBE")) }
+            name.append(byte)
+            phase = .programName(name)
+            return .read(1)
+        case .lineStart:
+            if byte == ASCII.newline { return endOfHeader() }
+            if byte == ASCII.carriageReturn {
+                phase = .lineStartCarriageReturn
+                return .read(1)
+            }
+            return keyword(ShortWord(), byte)
+        case .lineStartCarriageReturn:
+            if byte == ASCII.newline { return endOfHeader() }
+            return keyword(ShortWord(), byte)
+        case .keyword(let word):
+            return keyword(word, byte)
+        case .formatValue(var value):
+            guard byte == ASCII.newline else {
+                if !ASCII.isSpace(byte) { value.append(byte) }
+                phase = .formatValue(value)
+                return .read(1)
+            }
+            // RGB or CIE XYZ primaries, both with shared-exponent 8-bit mantissas.
+            guard value.equals("32-bit_rle_rgbe") || value.equals("32-bit_rle_xyze") else {
+                return .failed(.unsupported(.hdr, "FORMAT is not 32-bit_rle_rgbe or 32-bit_rle_xyze"))
+            }
+            sawFormat = true
+            phase = .lineStart
+            return .read(1)
+        case .skipLine:
+            if byte == ASCII.newline { phase = .lineStart }
+            return .read(1)
+        case .firstSign:
+            guard byte == 0x2B || byte == 0x2D else { return malformed("resolution string expected, as in -Y 480 +X 640") }
+            phase = .axis(index: 0, negative: byte == 0x2D)
+            return .read(1)
+        case .axis(let index, let negative):
+            let isY = byte == 0x59
+            guard isY || byte == 0x58 else { return malformed("resolution axis is not X or Y") }
+            if index == 0 {
+                axes.firstIsY = isY
+                axes.firstNegative = negative
+            } else {
+                guard isY != axes.firstIsY else { return malformed("resolution string names one axis twice") }
+                axes.secondNegative = negative
+            }
+            phase = .numberGap(index: index)
+            return .read(1)
+        case .numberGap(let index):
+            if ASCII.isBlank(byte) { return .read(1) }
+            guard ASCII.isDigit(byte) else { return malformed("resolution is not a decimal number") }
+            phase = .digits(index: index, DecimalInteger(firstDigit: byte))
+            return .read(1)
+        case .digits(let index, var number):
+            if ASCII.isDigit(byte) {
+                guard number.append(byte) else { return malformed("resolution too large") }
+                phase = .digits(index: index, number)
+                return .read(1)
+            }
+            guard ASCII.isSpace(byte) else { return malformed("resolution is not a decimal number") }
+            guard number.value != 0 else { return malformed("zero resolution") }
+            if index == 0 {
+                info.height = Int(number.value)  // the number of scanlines
+                guard byte != ASCII.newline else { return malformed("resolution string has one axis") }
+                phase = .axisGap
+                return .read(1)
+            }
+            return size(scanlineLength: number.value, options: options)
+        case .axisGap:
+            if ASCII.isBlank(byte) { return .read(1) }
+            guard byte == 0x2B || byte == 0x2D else { return malformed("resolution string has one axis") }
+            phase = .axis(index: 1, negative: byte == 0x2D)
+            return .read(1)
+        }
+    }
+
+    @inlinable
+    func malformed(_ message: StaticString) -> Step {
+        .failed(.malformed(.hdr, message))
+    }
+
+    /// Reads the first bytes of a header line, which matter only if they spell `FORMAT=`.
+    @inlinable
+    mutating func keyword(_ word: ShortWord, _ byte: UInt8) -> Step {
+        if byte == ASCII.newline {
+            phase = .lineStart
+            return .read(1)
+        }
+        var word = word
+        word.append(byte)
+        if word.count == 7 {
+            phase = word.equals("FORMAT=") ? .formatValue(ShortWord()) : .skipLine
+        } else {
+            phase = .keyword(word)
+        }
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func endOfHeader() -> Step {
+        phase = .firstSign
+        return .read(1)
+    }
+
+    /// The second number has ended: the size is known.
+    @inlinable
+    mutating func size(scanlineLength: UInt32, options: ScanOptions) -> Step {
+        guard options.admits(width: UInt64(scanlineLength), height: UInt64(info.height)) else {
+            return .failed(.tooLarge(.hdr))
+        }
+        info.width = Int(scanlineLength)
+        if !options.dimensionsOnly {
+            info.orientation = axes.orientation
+            info.hasAlpha = false
+            if sawFormat { info.bitDepth = 32 }  // "32-bit": three mantissas and an exponent
+        }
+        return .done
     }
 }

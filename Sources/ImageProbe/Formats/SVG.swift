@@ -1,22 +1,650 @@
-/// SVG: not implemented yet (placeholder so the sniffer can hand over).
+/// SVG: an XML document whose root element is `svg`.
+///
+/// The scanner steps over the prolog (byte-order mark, XML declaration, comments, processing
+/// instructions, a DOCTYPE with its internal subset) one byte at a time, checks the root
+/// element's name, and reads its `width`, `height` and `viewBox` attributes as they stream
+/// past, without buffering them. The pixel size is computed from those three
+/// (`SVGLengthRules`); the values as written go into `ImageInfo.svg` (SPEC.md §3, "SVG").
 @usableFromInline
 struct SVGParser: FormatParser, Sendable {
-    @usableFromInline var info = ImageInfo(format: .svg, width: 0, height: 0)
+    /// The root element's attributes that matter.
+    @usableFromInline
+    enum Attribute: Sendable {
+        case width, height, viewBox, other
+    }
 
+    @usableFromInline
+    enum Phase: Sendable {
+        /// A failure the sniffer's two bytes already decided, reported at the next byte.
+        case rejected(ScanFailure)
+        /// After `EF`: the rest of the UTF-8 byte-order mark, `BB BF`.
+        case byteOrderMark(matched: UInt8)
+        /// Between prolog items: white space or `<`.
+        case prolog
+        /// After `<` in the prolog.
+        case markup
+        /// After `<!`.
+        case bang
+        /// After `<!-`.
+        case commentOpen
+        /// Inside `<!-- … -->`; `dashes` counts the `-` just before (up to 2).
+        case comment(dashes: UInt8)
+        /// Inside `<? … ?>`; `question` when the last byte was `?`.
+        case instruction(question: Bool)
+        /// After `<!D`: `matched` bytes of `DOCTYPE`.
+        case doctypeKeyword(matched: UInt8)
+        /// Inside `<!DOCTYPE … >`, outside the internal subset; `quote` is the open quote or 0.
+        case doctype(quote: UInt8)
+        /// Inside the internal subset `[ … ]`; `recent` holds the last bytes, to see `<!--` and `<?`.
+        case subset(quote: UInt8, recent: UInt32)
+        /// A comment inside the internal subset.
+        case subsetComment(dashes: UInt8)
+        /// A processing instruction inside the internal subset.
+        case subsetInstruction(question: Bool)
+        /// After the subset's `]`: white space, then `>`.
+        case afterSubset
+        /// The root element's name; `matched` bytes of `svg` in its local part, or `mismatch`.
+        case rootName(matched: UInt8)
+        /// Between attributes; `spaced` once white space followed the previous one.
+        case attributes(spaced: Bool)
+        /// An attribute name.
+        case attributeName(ShortWord)
+        /// White space before `=`.
+        case beforeEquals(Attribute)
+        /// White space after `=`, before the quote.
+        case beforeValue(Attribute)
+        /// The value of an attribute that does not matter.
+        case skippedValue(quote: UInt8)
+        /// The value of `width` or `height`.
+        case length(quote: UInt8, Attribute, LengthScanner)
+        /// The value of `viewBox`.
+        case viewBox(quote: UInt8, ViewBoxScanner)
+        /// After `/` in the root tag: `>` must follow.
+        case emptyElementEnd
+    }
+
+    @usableFromInline var phase: Phase
+    @usableFromInline var rootFound = false
+    /// The attributes read so far, as written.
+    @usableFromInline var size = SVGSize()
+    /// Which of `width`, `height` and `viewBox` appeared (valid or not), to reject repeats.
+    @usableFromInline var seenWidth = false
+    @usableFromInline var seenHeight = false
+    @usableFromInline var seenViewBox = false
+    /// The pixel size, once the attributes settle it.
+    @usableFromInline var pixelWidth = 0
+    @usableFromInline var pixelHeight = 0
+    @usableFromInline var sizeKnown = false
+
+    /// Bytes read before the root element's start tag must have ended.
+    @usableFromInline static let budget: UInt64 = 65536
+    @usableFromInline static let mismatch: UInt8 = 0xFF
+
+    /// `first` and `second` are the two bytes the sniffer consumed: `<`, `EF` or white space,
+    /// then anything but 0 or 1. They go through the same state machine as every later byte.
     @inlinable
-    init(first: UInt8, second: UInt8) {}
+    init(first: UInt8, second: UInt8) {
+        phase = .prolog
+        if first == 0xEF {
+            phase = .byteOrderMark(matched: 1)
+        } else if case .failed(let failure) = advance(first, options: ScanOptions()) {
+            phase = .rejected(failure)
+            return
+        }
+        if case .failed(let failure) = advance(second, options: ScanOptions()) {
+            phase = .rejected(failure)
+        }
+    }
 
     @inlinable
     var firstStep: Step { .read(1) }
 
+    /// SVG once the root element is known to be `svg`; until then any XML could follow.
     @inlinable
-    var format: ImageFormat? { .svg }
+    var format: ImageFormat? { rootFound ? .svg : nil }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
+    var info: ImageInfo {
+        var info = ImageInfo(format: .svg, width: pixelWidth, height: pixelHeight)
+        info.svg = size
+        return info
+    }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.svg, "not implemented yet"))
+        if case .rejected(let failure) = phase { return .failed(failure) }
+        guard offset < Self.budget else {
+            return .failed(.limit(format, "no end of the svg start tag in the first 64 KiB"))
+        }
+        return advance(field.u8(0), options: options)
+    }
+
+    @usableFromInline
+    static let notXML = ScanFailure(.unknownFormat, "not an XML document")
+
+    /// Consumes one byte.
+    @inlinable
+    mutating func advance(_ byte: UInt8, options: ScanOptions) -> Step {
+        switch phase {
+        case .rejected(let failure):
+            return .failed(failure)
+        case .byteOrderMark(let matched):
+            guard byte == (matched == 1 ? 0xBB : 0xBF) else { return .failed(Self.notXML) }
+            phase = matched == 1 ? .byteOrderMark(matched: 2) : .prolog
+        case .prolog:
+            if byte == 0x3C {
+                phase = .markup
+            } else if !ASCII.isXMLSpace(byte) {
+                return .failed(Self.notXML)
+            }
+        case .markup:
+            switch byte {
+            case 0x3F: phase = .instruction(question: false)  // <?
+            case 0x21: phase = .bang  // <!
+            default:
+                guard Self.isNameStart(byte) else { return .failed(Self.notXML) }
+                phase = .rootName(matched: Self.matchRoot(0, byte))
+            }
+        case .bang:
+            switch byte {
+            case 0x2D: phase = .commentOpen
+            case 0x44: phase = .doctypeKeyword(matched: 1)  // D
+            default: return .failed(Self.notXML)  // CDATA and the like cannot precede the root
+            }
+        case .commentOpen:
+            guard byte == 0x2D else { return .failed(Self.notXML) }
+            phase = .comment(dashes: 0)
+        case .comment(let dashes):
+            if let next = Self.commentStep(dashes, byte) {
+                phase = .comment(dashes: next)
+            } else {
+                phase = .prolog
+            }
+        case .instruction(let question):
+            if question && byte == 0x3E {
+                phase = .prolog
+            } else {
+                phase = .instruction(question: byte == 0x3F)
+            }
+        case .doctypeKeyword(let matched):
+            if matched == 7 {
+                guard ASCII.isXMLSpace(byte) else { return .failed(Self.notXML) }
+                phase = .doctype(quote: 0)
+            } else {
+                guard byte == ASCII.byte(of: "DOCTYPE", at: Int(matched)) else { return .failed(Self.notXML) }
+                phase = .doctypeKeyword(matched: matched &+ 1)
+            }
+        case .doctype(let quote):
+            if quote != 0 {
+                if byte == quote { phase = .doctype(quote: 0) }
+            } else if byte == 0x22 || byte == 0x27 {
+                phase = .doctype(quote: byte)
+            } else if byte == 0x5B {  // [
+                phase = .subset(quote: 0, recent: 0)
+            } else if byte == 0x3E {
+                phase = .prolog
+            }
+        case .subset(let quote, let recent):
+            if quote != 0 {
+                phase = .subset(quote: byte == quote ? 0 : quote, recent: 0)
+            } else if byte == 0x22 || byte == 0x27 {
+                phase = .subset(quote: byte, recent: 0)
+            } else if byte == 0x5D {  // ]
+                phase = .afterSubset
+            } else {
+                let shifted = recent << 8 | UInt32(byte)
+                if shifted == 0x3C21_2D2D {  // "<!--"
+                    phase = .subsetComment(dashes: 0)
+                } else if shifted & 0xFFFF == 0x3C3F {  // "<?"
+                    phase = .subsetInstruction(question: false)
+                } else {
+                    phase = .subset(quote: 0, recent: shifted)
+                }
+            }
+        case .subsetComment(let dashes):
+            if let next = Self.commentStep(dashes, byte) {
+                phase = .subsetComment(dashes: next)
+            } else {
+                phase = .subset(quote: 0, recent: 0)
+            }
+        case .subsetInstruction(let question):
+            if question && byte == 0x3E {
+                phase = .subset(quote: 0, recent: 0)
+            } else {
+                phase = .subsetInstruction(question: byte == 0x3F)
+            }
+        case .afterSubset:
+            if byte == 0x3E {
+                phase = .prolog
+            } else if !ASCII.isXMLSpace(byte) {
+                return .failed(Self.notXML)
+            }
+        case .rootName(let matched):
+            if Self.isNameChar(byte) {
+                // A prefix ends at the colon: `svg:svg` is an svg element in the prefix's namespace.
+                phase = .rootName(matched: byte == 0x3A ? 0 : Self.matchRoot(matched, byte))
+                return .read(1)
+            }
+            guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, "XML root element is not svg")) }
+            rootFound = true
+            return afterValue(byte, spaced: false, options: options)
+        case .attributes(let spaced):
+            return afterValue(byte, spaced: spaced, options: options)
+        case .attributeName(var name):
+            if Self.isNameChar(byte) {
+                name.append(byte)
+                phase = .attributeName(name)
+                return .read(1)
+            }
+            let attribute: Attribute =
+                name.equals("width") ? .width : name.equals("height") ? .height : name.equals("viewBox") ? .viewBox : .other
+            phase = .beforeEquals(attribute)
+            return beforeEquals(attribute, byte)
+        case .beforeEquals(let attribute):
+            return beforeEquals(attribute, byte)
+        case .beforeValue(let attribute):
+            if ASCII.isXMLSpace(byte) { return .read(1) }
+            guard byte == 0x22 || byte == 0x27 else { return malformed("attribute value without quotes") }
+            switch attribute {
+            case .width, .height:
+                guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed("repeated attribute") }
+                if attribute == .width { seenWidth = true } else { seenHeight = true }
+                phase = .length(quote: byte, attribute, LengthScanner())
+            case .viewBox:
+                guard !seenViewBox else { return malformed("repeated attribute") }
+                seenViewBox = true
+                phase = .viewBox(quote: byte, ViewBoxScanner())
+            case .other:
+                phase = .skippedValue(quote: byte)
+            }
+        case .skippedValue(let quote):
+            if byte == quote {
+                phase = .attributes(spaced: false)
+            } else if byte == 0x3C {
+                return malformed("< in an attribute value")
+            }
+        case .length(let quote, let attribute, var scanner):
+            if byte == quote {
+                if attribute == .width { size.width = scanner.finish() } else { size.height = scanner.finish() }
+                phase = .attributes(spaced: false)
+                return settleEarly(options: options)
+            }
+            if let failure = Self.checkValueByte(byte) { return .failed(failure) }
+            scanner.feed(byte)
+            phase = .length(quote: quote, attribute, scanner)
+        case .viewBox(let quote, var scanner):
+            if byte == quote {
+                size.viewBox = scanner.finish()
+                phase = .attributes(spaced: false)
+                return settleEarly(options: options)
+            }
+            if let failure = Self.checkValueByte(byte) { return .failed(failure) }
+            scanner.feed(byte)
+            phase = .viewBox(quote: quote, scanner)
+        case .emptyElementEnd:
+            guard byte == 0x3E else { return malformed("/ not followed by > in the svg start tag") }
+            return endOfStartTag(options: options)
+        }
+        return .read(1)
+    }
+
+    @inlinable
+    func malformed(_ message: StaticString) -> Step {
+        .failed(.malformed(.svg, message))
+    }
+
+    /// `<` cannot appear in an attribute value; a reference (`&…;`) in a size attribute
+    /// would need the DOCTYPE's entities.
+    @inlinable
+    static func checkValueByte(_ byte: UInt8) -> ScanFailure? {
+        if byte == 0x3C { return .malformed(.svg, "< in an attribute value") }
+        if byte == 0x26 { return .unsupported(.svg, "entity reference in width, height or viewBox") }
+        return nil
+    }
+
+    /// The root tag after its name or an attribute value: white space, another attribute
+    /// (only after white space), `>` or `/>`.
+    @inlinable
+    mutating func afterValue(_ byte: UInt8, spaced: Bool, options: ScanOptions) -> Step {
+        if ASCII.isXMLSpace(byte) {
+            phase = .attributes(spaced: true)
+        } else if byte == 0x3E {
+            return endOfStartTag(options: options)
+        } else if byte == 0x2F {
+            phase = .emptyElementEnd
+        } else if Self.isNameStart(byte) {
+            guard spaced else { return malformed("attributes not separated by white space") }
+            var name = ShortWord()
+            name.append(byte)
+            phase = .attributeName(name)
+        } else {
+            return malformed("unexpected byte in the svg start tag")
+        }
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func beforeEquals(_ attribute: Attribute, _ byte: UInt8) -> Step {
+        if byte == 0x3D {
+            phase = .beforeValue(attribute)
+        } else if !ASCII.isXMLSpace(byte) {
+            return malformed("attribute without =")
+        }
+        return .read(1)
+    }
+
+    /// After an attribute that matters: answers in dimensions-only mode once no later
+    /// attribute can change the size.
+    @inlinable
+    mutating func settleEarly(options: ScanOptions) -> Step {
+        guard !sizeKnown else { return .read(1) }
+        let rules = SVGLengthRules(size)
+        // Both absolute, or all three present: a later attribute cannot change the size (a
+        // repeated one is an error).
+        let settled = rules.bothAbsolute || (seenWidth && seenHeight && seenViewBox)
+        guard settled else { return .read(1) }
+        if let failure = settle(rules, options: options) { return .failed(failure) }
+        return options.dimensionsOnly ? .done : .read(1)
+    }
+
+    @inlinable
+    mutating func endOfStartTag(options: ScanOptions) -> Step {
+        if !sizeKnown, let failure = settle(SVGLengthRules(size), options: options) { return .failed(failure) }
+        return .done
+    }
+
+    /// Computes the pixel size; a failure when there is none.
+    @inlinable
+    mutating func settle(_ rules: SVGLengthRules, options: ScanOptions) -> ScanFailure? {
+        switch rules.pixelSize(maxWidth: options.maxWidth, maxHeight: options.maxHeight) {
+        case .size(let width, let height):
+            pixelWidth = width
+            pixelHeight = height
+            sizeKnown = true
+            return nil
+        case .tooLarge:
+            return .tooLarge(.svg)
+        case .empty:
+            return .unsupported(.svg, "zero width or height: nothing is rendered")
+        case .noIntrinsicSize:
+            return .unsupported(.svg, "no intrinsic size: width or height missing or relative, and no viewBox")
+        }
+    }
+
+    // MARK: - XML names
+
+    /// XML NameStartChar, with every non-ASCII byte allowed (a UTF-8 sequence's bytes).
+    @inlinable
+    static func isNameStart(_ byte: UInt8) -> Bool {
+        ASCII.isLetter(byte) || byte == 0x5F || byte == 0x3A || byte >= 0x80
+    }
+
+    @inlinable
+    static func isNameChar(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || ASCII.isDigit(byte) || byte == 0x2D || byte == 0x2E
+    }
+
+    /// Advances the match of a local name against `svg`.
+    @inlinable
+    static func matchRoot(_ matched: UInt8, _ byte: UInt8) -> UInt8 {
+        matched < 3 && byte == ASCII.byte(of: "svg", at: Int(matched)) ? matched &+ 1 : mismatch
+    }
+
+    /// A comment's next `dashes` count, or nil when `byte` closes it (`-->`).
+    @inlinable
+    static func commentStep(_ dashes: UInt8, _ byte: UInt8) -> UInt8? {
+        if byte == 0x2D { return dashes < 2 ? dashes &+ 1 : 2 }
+        if byte == 0x3E && dashes == 2 { return nil }
+        return 0
+    }
+}
+
+/// Reads a `width` or `height` value: optional white space, a number, an optional unit or
+/// `%`, optional white space (the CSS syntax SVG 2's geometry properties use).
+@usableFromInline
+struct LengthScanner: Sendable {
+    @usableFromInline
+    enum State: UInt8, Sendable {
+        case leading, number, unit, trailing, invalid
+    }
+
+    @usableFromInline var state = State.leading
+    @usableFromInline var number = DecimalNumber()
+    @usableFromInline var unit = ShortWord()
+    @usableFromInline var percent = false
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func feed(_ byte: UInt8) {
+        switch state {
+        case .leading:
+            if ASCII.isXMLSpace(byte) { return }
+            state = .number
+            feed(byte)
+        case .number:
+            switch number.feed(byte) {
+            case .accepted:
+                break
+            case .ended:
+                if byte == 0x25 {  // %
+                    percent = true
+                    state = .trailing
+                } else {
+                    state = .unit
+                    unitByte(byte)
+                }
+            case .endedBeforeExponentMark:
+                // "1em": the `e` was a unit's first letter, not an exponent.
+                unit.append(0x65)
+                state = .unit
+                unitByte(byte)
+            case .invalid:
+                state = .invalid
+            }
+        case .unit:
+            unitByte(byte)
+        case .trailing:
+            if !ASCII.isXMLSpace(byte) { state = .invalid }
+        case .invalid:
+            break
+        }
+    }
+
+    @inlinable
+    mutating func unitByte(_ byte: UInt8) {
+        if ASCII.isLetter(byte) {
+            unit.append(ASCII.lowercased(byte))
+        } else if ASCII.isXMLSpace(byte) {
+            state = .trailing
+        } else {
+            state = .invalid
+        }
+    }
+
+    /// The length, or nil when the value is empty or not a valid non-negative length (CSS
+    /// ignores an invalid declaration, so it counts as absent).
+    @inlinable
+    func finish() -> SVGSize.Length? {
+        let unit: SVGSize.Unit
+        switch state {
+        case .leading, .invalid:
+            return nil
+        case .number:
+            guard number.isComplete else { return nil }
+            unit = .none
+        case .unit, .trailing:
+            if percent {
+                unit = .percent
+            } else if self.unit.isEmpty {
+                unit = .none
+            } else {
+                guard let known = Self.unit(self.unit) else { return nil }
+                unit = known
+            }
+        }
+        let value = number.value
+        // "A negative value is an error" (SVG 1.1 §5.1.2, the svg element); NaN cannot arise.
+        guard value >= 0 else { return nil }
+        return SVGSize.Length(value: value, unit: unit)
+    }
+
+    @inlinable
+    static func unit(_ word: ShortWord) -> SVGSize.Unit? {
+        if word.equals("px") { return .px }
+        if word.equals("in") { return .inch }
+        if word.equals("cm") { return .cm }
+        if word.equals("mm") { return .mm }
+        if word.equals("q") { return .q }
+        if word.equals("pt") { return .pt }
+        if word.equals("pc") { return .pc }
+        if word.equals("em") { return .em }
+        if word.equals("ex") { return .ex }
+        if word.equals("rem") { return .rem }
+        if word.equals("ch") { return .ch }
+        return nil
+    }
+}
+
+/// Reads a `viewBox` value: four numbers separated by white space and/or a comma.
+@usableFromInline
+struct ViewBoxScanner: Sendable {
+    @usableFromInline var number = DecimalNumber()
+    @usableFromInline var inNumber = false
+    @usableFromInline var commaPending = false
+    @usableFromInline var invalid = false
+    @usableFromInline var count: UInt8 = 0
+    @usableFromInline var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func feed(_ byte: UInt8) {
+        guard !invalid else { return }
+        if inNumber {
+            switch number.feed(byte) {
+            case .accepted:
+                return
+            case .ended:
+                store()
+            case .endedBeforeExponentMark, .invalid:
+                invalid = true
+                return
+            }
+        }
+        if ASCII.isXMLSpace(byte) { return }
+        if byte == 0x2C {  // a comma: at most one between two numbers
+            invalid = count == 0 || commaPending
+            commaPending = true
+            return
+        }
+        // A new number; "0-5" needs no separator, as in SVG's path grammar.
+        number = DecimalNumber()
+        guard case .accepted = number.feed(byte) else {
+            invalid = true
+            return
+        }
+        inNumber = true
+        commaPending = false
+    }
+
+    @inlinable
+    mutating func store() {
+        inNumber = false
+        let value = number.value
+        switch count {
+        case 0: values.0 = value
+        case 1: values.1 = value
+        case 2: values.2 = value
+        case 3: values.3 = value
+        default: invalid = true
+        }
+        count &+= 1
+    }
+
+    /// The rectangle, or nil when the value is not four numbers or has a negative size
+    /// ("a negative value for width or height is an error", SVG 1.1 §7.7).
+    @inlinable
+    mutating func finish() -> SVGSize.ViewBox? {
+        if inNumber && !invalid {
+            guard number.isComplete else { return nil }
+            store()
+        }
+        guard !invalid && !commaPending && count == 4 && values.2 >= 0 && values.3 >= 0 else { return nil }
+        return SVGSize.ViewBox(minX: values.0, minY: values.1, width: values.2, height: values.3)
+    }
+}
+
+/// How the root's `width`, `height` and `viewBox` become a pixel size (SPEC.md §3, "SVG").
+@usableFromInline
+struct SVGLengthRules: Sendable {
+    @usableFromInline
+    enum Result: Sendable {
+        case size(Int, Int)
+        case tooLarge
+        /// A zero width or height: SVG renders nothing.
+        case empty
+        /// Relative or missing dimensions and no usable viewBox.
+        case noIntrinsicSize
+    }
+
+    @usableFromInline let size: SVGSize
+    @usableFromInline let width: Double?
+    @usableFromInline let height: Double?
+
+    @inlinable
+    init(_ size: SVGSize) {
+        self.size = size
+        width = size.width?.pixels
+        height = size.height?.pixels
+    }
+
+    @inlinable
+    var bothAbsolute: Bool { width != nil && height != nil }
+
+    /// A percentage's fraction; 1 (the initial `auto`, which is 100%) when absent.
+    @inlinable
+    static func fraction(_ length: SVGSize.Length?) -> Double {
+        guard let length, length.unit == .percent else { return 1 }
+        return length.value / 100
+    }
+
+    @inlinable
+    func pixelSize(maxWidth: Int, maxHeight: Int) -> Result {
+        let pixels: (Double, Double)
+        if let width, let height {
+            pixels = (width, height)
+        } else if let box = size.viewBox {
+            if box.width == 0 || box.height == 0 { return .empty }
+            if let width {
+                pixels = (width, width * box.height / box.width)
+            } else if let height {
+                pixels = (height * box.width / box.height, height)
+            } else {
+                // Percentages of the viewBox, as librsvg's natural size does.
+                pixels = (box.width * Self.fraction(size.width), box.height * Self.fraction(size.height))
+            }
+        } else {
+            return .noIntrinsicSize
+        }
+        guard let pixelWidth = Self.round(pixels.0), let pixelHeight = Self.round(pixels.1) else { return .tooLarge }
+        if pixelWidth == 0 || pixelHeight == 0 { return .empty }
+        guard pixelWidth <= maxWidth && pixelHeight <= maxHeight else { return .tooLarge }
+        return .size(pixelWidth, pixelHeight)
+    }
+
+    /// Rounds half up, but never a positive length down to 0; nil when the result would not
+    /// fit in an `Int` (32 bits in Embedded targets) or is infinite.
+    @inlinable
+    static func round(_ pixels: Double) -> Int? {
+        guard pixels.isFinite && pixels + 0.5 < Double(Int.max) else { return nil }
+        guard pixels > 0 else { return 0 }
+        // Conversion truncates, which is floor for positive values (and needs no libm).
+        return max(1, Int(pixels + 0.5))
     }
 }

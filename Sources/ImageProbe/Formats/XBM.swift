@@ -1,22 +1,153 @@
-/// X BitMap: not implemented yet (placeholder so the sniffer can hand over).
+/// X BitMap: C source whose `#define <name>_width <n>` and `#define <name>_height <n>` lines
+/// give the size, in either order, perhaps with `_x_hot`/`_y_hot` lines between.
+///
+/// As X11's reader (`XReadBitmapFileData`) does, a define counts by the part of its name after
+/// the last underscore: `width`, `height`; any other define is skipped. The answer comes at the
+/// byte after the second of the two numbers (SPEC.md §3, "XBM").
 @usableFromInline
 struct XBMParser: FormatParser, Sendable {
+    /// Which dimension a `#define` sets.
+    @usableFromInline
+    enum Dimension: Sendable {
+        case width, height, other
+    }
+
+    @usableFromInline
+    enum Phase: Sendable {
+        /// The rest of `#define` (`efine` after the first line's `#d`): `matched` bytes so far.
+        case directive(matched: UInt8)
+        /// The first word of a line, to tell `#define` from anything else.
+        case lineStart(ShortWord)
+        /// Blanks before the macro name.
+        case nameGap
+        /// The macro name; `part` holds what follows its last underscore.
+        case name(part: ShortWord)
+        /// Blanks before the value.
+        case valueGap(Dimension)
+        /// The value's digits.
+        case digits(Dimension, DecimalInteger)
+        /// The rest of a line that says nothing about the size.
+        case skipLine
+    }
+
+    @usableFromInline var phase: Phase = .directive(matched: 2)
+    /// Width and height are 0 until their defines are read.
     @usableFromInline var info = ImageInfo(format: .xbm, width: 0, height: 0)
+
+    /// Bytes of text the scanner reads before giving up: the two defines come first in every
+    /// writer's output.
+    @usableFromInline static let headerBudget: UInt64 = 8192
 
     @inlinable
     init() {}
 
+    /// After `#d`, which the sniffer consumed.
     @inlinable
     var firstStep: Step { .read(1) }
 
     @inlinable
     var format: ImageFormat? { .xbm }
 
+    /// The size is complete only at the answer.
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(.unsupported(.xbm, "not implemented yet"))
+        guard offset < Self.headerBudget else { return .failed(.limit(.xbm, "no width and height in the first 8 KiB")) }
+        let byte = field.u8(0)
+        switch phase {
+        case .directive(let matched):
+            if matched == 7 {
+                // "#define" must be followed by white space.
+                guard ASCII.isBlank(byte) else { return .failed(ScanFailure(.unknownFormat, "not an XBM #define")) }
+                phase = .nameGap
+                return .read(1)
+            }
+            guard byte == ASCII.byte(of: "#define", at: Int(matched)) else {
+                return .failed(ScanFailure(.unknownFormat, "not an XBM #define"))
+            }
+            phase = .directive(matched: matched &+ 1)
+            return .read(1)
+        case .lineStart(var word):
+            if word.isEmpty && ASCII.isSpace(byte) { return .read(1) }
+            if ASCII.isSpace(byte) || byte == 0x7B {  // end of the first word, or "{"
+                if word.equals("#define") && ASCII.isBlank(byte) {
+                    phase = .nameGap
+                    return .read(1)
+                }
+                return skipLine(byte)
+            }
+            word.append(byte)
+            phase = .lineStart(word)
+            return .read(1)
+        case .nameGap:
+            if ASCII.isBlank(byte) { return .read(1) }
+            guard !ASCII.isSpace(byte) else { return malformed("#define without a name") }
+            return name(ShortWord(), byte)
+        case .name(let part):
+            guard ASCII.isSpace(byte) else { return name(part, byte) }
+            let dimension: Dimension = part.equals("width") ? .width : part.equals("height") ? .height : .other
+            if dimension == .other { return skipLine(byte) }
+            guard ASCII.isBlank(byte) else { return malformed("#define without a value") }
+            phase = .valueGap(dimension)
+            return .read(1)
+        case .valueGap(let dimension):
+            if ASCII.isBlank(byte) { return .read(1) }
+            guard ASCII.isDigit(byte) else { return malformed("width or height is not a decimal number") }
+            phase = .digits(dimension, DecimalInteger(firstDigit: byte))
+            return .read(1)
+        case .digits(let dimension, var number):
+            if ASCII.isDigit(byte) {
+                guard number.append(byte) else { return malformed("width or height too large") }
+                phase = .digits(dimension, number)
+                return .read(1)
+            }
+            guard ASCII.isSpace(byte) else { return malformed("width or height is not a decimal number") }
+            guard number.value != 0 else { return malformed(dimension == .width ? "zero width" : "zero height") }
+            // A repeated define changes nothing: the size may already have been answered.
+            if dimension == .width && info.width == 0 { info.width = Int(number.value) }
+            if dimension == .height && info.height == 0 { info.height = Int(number.value) }
+            if info.width != 0 && info.height != 0 { return size(options: options) }
+            return skipLine(byte)
+        case .skipLine:
+            return skipLine(byte)
+        }
+    }
+
+    @inlinable
+    func malformed(_ message: StaticString) -> Step {
+        .failed(.malformed(.xbm, message))
+    }
+
+    @inlinable
+    mutating func name(_ part: ShortWord, _ byte: UInt8) -> Step {
+        var part = part
+        if byte == 0x5F {  // "_": what came before is a prefix
+            part = ShortWord()
+        } else {
+            part.append(byte)
+        }
+        phase = .name(part: part)
+        return .read(1)
+    }
+
+    /// Skips to the end of the line that `byte` belongs to. The bitmap data (`{`) before both
+    /// dimensions means they are missing.
+    @inlinable
+    mutating func skipLine(_ byte: UInt8) -> Step {
+        if byte == 0x7B { return malformed("bitmap data before width and height") }
+        phase = byte == ASCII.newline ? .lineStart(ShortWord()) : .skipLine
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func size(options: ScanOptions) -> Step {
+        guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else { return .failed(.tooLarge(.xbm)) }
+        if !options.dimensionsOnly {
+            info.bitDepth = 1
+            info.hasAlpha = false
+        }
+        return .done
     }
 }

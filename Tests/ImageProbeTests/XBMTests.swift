@@ -1,0 +1,73 @@
+import ImageProbe
+import ImageProbeFixtures
+import Testing
+
+@Suite struct XBMTests {
+    @Test(arguments: [false, true])
+    func widthAndHeightInEitherOrder(heightFirst: Bool) {
+        let image = XBMBuilder.image(width: 16, height: 7, heightFirst: heightFirst, hotSpot: (3, 4))
+        let quick = verified(image.bytes, dimensionsOnly)
+        #expect(info(quick)?.format == .xbm)
+        #expect(info(quick)?.size == [16, 7])
+        #expect(quick.bytesConsumed == UInt64(image.sizeEnd))
+        let full = verified(image.bytes)
+        #expect(info(full)?.bitDepth == 1)
+        #expect(full.bytesConsumed == UInt64(image.headerEnd))
+    }
+
+    @Test func namesCountByTheirLastPart() {
+        // X11 looks at what follows the last underscore, or at the whole name.
+        let bare = ascii("#define width 8\n#define height 2\nstatic char bits[] = {0, 0};\n")
+        #expect(info(verified(bare))?.size == [8, 2])
+        let nested = XBMBuilder.image(name: "my_icon_2", width: "9", height: "5")
+        #expect(info(verified(nested.bytes))?.size == [9, 5])
+        let tabs = XBMBuilder.image(width: "9", height: "5", separator: "\t ")
+        #expect(info(verified(tabs.bytes))?.size == [9, 5])
+        let padded = XBMBuilder.image(width: "0009", height: "05")
+        #expect(info(verified(padded.bytes))?.size == [9, 5])
+    }
+
+    @Test func otherLinesAreSkipped() {
+        let between = ["", "   ", "/* An X bitmap */", "#define test_depth 3", "#define test_widths 99", "#ifndef WIDTH",
+                       "#define test_x_hot 1", "#endif", "#defined_width 77"]
+        let image = XBMBuilder.image(width: "31", height: "17", between: between)
+        let outcome = verified(image.bytes, dimensionsOnly)
+        #expect(info(outcome)?.size == [31, 17])
+        #expect(outcome.bytesConsumed == UInt64(image.sizeEnd))
+    }
+
+    @Test func errors() {
+        let malformed = [
+            XBMBuilder.image(width: "0", height: "1").bytes,
+            XBMBuilder.image(width: "1", height: "0").bytes,
+            XBMBuilder.image(width: "2147483648", height: "1").bytes,
+            XBMBuilder.image(width: "abc", height: "1").bytes,
+            XBMBuilder.image(width: "-4", height: "1").bytes,
+            XBMBuilder.image(width: "4x", height: "1").bytes,
+            ascii("#define test_width 8\nstatic unsigned char test_bits[] = {\n0x00 };\n"),  // no height before the data
+            ascii("#define test_width\n#define test_height 8\n"),
+        ]
+        for bytes in malformed {
+            #expect(failureCode(verified(bytes)) == .malformed, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+        for text in ["#dfine a_width 1\n", "#define_width 1\n", "#define\n", "#defin", "#d"] {
+            let code = failureCode(verified(ascii(text)))
+            #expect(code == .unknownFormat || code == .truncated, "\(text)")
+        }
+        #expect(failureCode(verified(ascii("#define a_width 5\n"))) == .truncated)
+    }
+
+    @Test func limitsAndNoise() {
+        let long = XBMBuilder.image(width: "8", height: "8", between: ["/* " + String(repeating: "z", count: 8200) + " */"])
+        #expect(failureCode(verifiedLong(long.bytes)) == .limitExceeded)
+        var small = ScanOptions()
+        small.maxWidth = 15
+        #expect(failureCode(verified(XBMBuilder.image(width: 16, height: 7).bytes, small)) == .limitExceeded)
+        for seed in UInt64(1)...8 {
+            var random = SeededRandom(seed: seed)
+            let noise = random.bytes(300)
+            #expect(failureCode(verified(ascii("#dx") + noise)) == .unknownFormat)
+            #expect(failureCode(verified(ascii("#define ") + noise)) != nil)
+        }
+    }
+}
