@@ -24,14 +24,29 @@ public struct CleanAperture: Hashable, Sendable {
     public var horizontalOffsetN: Int32, horizontalOffsetD: UInt32
     public var verticalOffsetN: Int32, verticalOffsetD: UInt32
 
-    /// The crop's width and height in pixels, when the fractions are whole numbers no larger
-    /// than the image: the size a decoder shows. Nil otherwise.
-    public var width: Int?
-    public var height: Int?
+    /// The stored image's size, against which the crop is placed.
+    public var imageWidth: UInt32
+    public var imageHeight: UInt32
+
+    /// The crop's width in pixels, when the fraction is a whole number no larger than the
+    /// image: the width a decoder shows. Nil otherwise.
+    @inlinable
+    public var width: Int? { Self.whole(widthN, widthD).flatMap { $0 <= Int(imageWidth) ? $0 : nil } }
+
+    /// The crop's height in pixels, as `width`.
+    @inlinable
+    public var height: Int? { Self.whole(heightN, heightD).flatMap { $0 <= Int(imageHeight) ? $0 : nil } }
 
     /// The crop rectangle within the stored image. Nil when its origin is not a whole pixel
     /// inside the image (MIAF requires one); `width`, `height` and the fractions remain.
-    public var rectangle: Rectangle?
+    @inlinable
+    public var rectangle: Rectangle? {
+        guard let width, let height,
+            let x = Self.origin(Int(imageWidth), width, horizontalOffsetN, horizontalOffsetD),
+            let y = Self.origin(Int(imageHeight), height, verticalOffsetN, verticalOffsetD)
+        else { return nil }
+        return Rectangle(x: x, y: y, width: width, height: height)
+    }
 
     @inlinable
     public init(
@@ -47,18 +62,8 @@ public struct CleanAperture: Hashable, Sendable {
         self.horizontalOffsetD = horizontalOffsetD
         self.verticalOffsetN = verticalOffsetN
         self.verticalOffsetD = verticalOffsetD
-        let width = Self.whole(widthN, widthD).flatMap { $0 <= imageWidth ? $0 : nil }
-        let height = Self.whole(heightN, heightD).flatMap { $0 <= imageHeight ? $0 : nil }
-        self.width = width
-        self.height = height
-        guard let width, let height,
-            let x = Self.origin(imageWidth, width, horizontalOffsetN, horizontalOffsetD),
-            let y = Self.origin(imageHeight, height, verticalOffsetN, verticalOffsetD)
-        else {
-            rectangle = nil
-            return
-        }
-        rectangle = Rectangle(x: x, y: y, width: width, height: height)
+        self.imageWidth = UInt32(clamping: imageWidth)
+        self.imageHeight = UInt32(clamping: imageHeight)
     }
 
     /// n / d when it is a positive whole number.

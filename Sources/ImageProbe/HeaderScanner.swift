@@ -63,6 +63,9 @@ public struct HeaderScanner: Sendable {
     public static let carryCapacity = Carry.capacity
     @usableFromInline var state: ParserState
     @usableFromInline var reader: FieldReader
+    /// HEIF's property and item tables. They live outside `state` because every `feed` moves
+    /// `state` as a whole: kept there, they would make every format's scan pay for them.
+    @usableFromInline var tables = BoxTables()
 
     /// A scanner at the start of an input.
     @inlinable
@@ -170,9 +173,12 @@ public struct HeaderScanner: Sendable {
             switch outcome {
             case .needMore:
                 return .needMore(neededCount)
-            case .finished(let status):
-                record(status)
-                return status
+            case .finished:
+                switch state {
+                case .done(let info): return .done(info)
+                case .failed(let failure): return .unsupported(failure)
+                default: return .unsupported(Sniffer.unknown)  // unreachable: run ended the scan
+                }
             case .handoff(let detected):
                 start(detected)
             }
@@ -218,8 +224,7 @@ public struct HeaderScanner: Sendable {
         case .sun(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
         case .xbm(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
         }
-        let status = conclude(partial, orFail: ScanFailure(.truncated, "input ended inside the header", format: format))
-        record(status)
+        conclude(partial, orFail: ScanFailure(.truncated, "input ended inside the header", format: format))
         return status
     }
 
@@ -263,7 +268,8 @@ public struct HeaderScanner: Sendable {
     @usableFromInline
     enum Outcome: Sendable {
         case needMore
-        case finished(ScanStatus)
+        /// The scan ended; `state` holds the answer.
+        case finished
         case handoff(Sniffer.Detected)
 
         /// Whether the parser runs on, so its state must be kept.
@@ -339,48 +345,52 @@ public struct HeaderScanner: Sendable {
     mutating func run<Parser: FormatParser>(
         _ parser: inout Parser, _ input: inout InputCursor
     ) -> Outcome {
-        switch reader.run(&parser, &input, options) {
+        // A terminal answer goes straight into `state`: `feed` returns it from there, so the
+        // (large) ImageInfo is copied as few times as possible.
+        switch reader.run(&parser, &input, options, &tables) {
         case .needMore:
             // maxBytes consumed and still no answer: the byte limit ends the scan.
             guard reader.byteBudget(options) == 0 else { return .needMore }
-            let failure = FieldReader.byteLimitFailure(parser.format)
-            return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
+            conclude(parser.infoAtEndOfInput(), orFail: FieldReader.byteLimitFailure(parser.format))
         case .done:
-            return .finished(conclude(parser.info, partialReason: nil))
+            conclude(parser.info, partialReason: nil)
         case .failed(let failure):
             // Once the size is known, a later failure only ends the metadata search.
-            return .finished(conclude(parser.infoAtEndOfInput(), orFail: failure))
+            conclude(parser.infoAtEndOfInput(), orFail: failure)
         case .handoff:
             // Only the sniffer hands over.
-            guard let sniffer = parser as? Sniffer else { return .finished(.unsupported(Sniffer.unknown)) }
+            guard let sniffer = parser as? Sniffer else {
+                state = .failed(Sniffer.unknown)
+                return .finished
+            }
             return .handoff(sniffer.detected)
         }
+        return .finished
     }
 
-    /// Makes a terminal status sticky.
+    /// Ends the scan with `info`, made partial by `failure`, if there is one; else `failure`.
     @inlinable
-    mutating func record(_ status: ScanStatus) {
-        switch status {
-        case .done(let info): state = .done(info)
-        case .unsupported(let failure): state = .failed(failure)
-        case .needMore: break
+    mutating func conclude(_ info: ImageInfo?, orFail failure: ScanFailure) {
+        guard let info else {
+            state = .failed(failure)
+            return
         }
+        conclude(info, partialReason: failure)
     }
 
-    /// The terminal status: `info`, made partial by `failure`, if there is one; else `failure`.
+    /// Ends the scan with `info`, unless it is larger than the limits allow.
     @inlinable
-    func conclude(_ info: ImageInfo?, orFail failure: ScanFailure) -> ScanStatus {
-        guard let info else { return .unsupported(failure) }
-        return conclude(info, partialReason: failure)
-    }
-
-    @inlinable
-    func conclude(_ info: ImageInfo, partialReason: ScanFailure?) -> ScanStatus {
+    mutating func conclude(_ info: ImageInfo, partialReason: ScanFailure?) {
         guard info.width <= options.maxWidth && info.height <= options.maxHeight else {
-            return .unsupported(.tooLarge(info.format))
+            state = .failed(.tooLarge(info.format))
+            return
         }
-        var result = info
-        result.partialReason = partialReason
-        return .done(result)
+        guard let partialReason else {
+            state = .done(info)  // parsers leave partialReason nil
+            return
+        }
+        var partial = info
+        partial.partialReason = partialReason
+        state = .done(partial)
     }
 }

@@ -1,42 +1,196 @@
 /// What the scanner learned about an image from its header.
+/// The facts every format reports, stored compactly: parsers keep one in their state while
+/// they scan, and each `feed` moves that state, so its size is speed. `ImageInfo` wraps it.
+@usableFromInline
+struct ImageFacts: Hashable, Sendable {
+    @usableFromInline var storedWidth: UInt32 = 0
+    @usableFromInline var storedHeight: UInt32 = 0
+    @usableFromInline var storedFrameCount: UInt32 = 0
+    @usableFromInline var storedBitDepth: UInt16 = 0
+    /// EXIF orientation 1...8, or 0 for none.
+    @usableFromInline var storedOrientation: UInt8 = 0
+    /// Two bits each for hasAlpha, isProgressive and isAnimated (0 unknown, 1 false, 2 true),
+    /// and bit 6 for "frameCount is known".
+    @usableFromInline var flags: UInt8 = 0
+    @usableFromInline var format: ImageFormat
+
+    @inlinable
+    init(format: ImageFormat, width: Int = 0, height: Int = 0) {
+        self.format = format
+        self.storedWidth = UInt32(clamping: width)
+        self.storedHeight = UInt32(clamping: height)
+    }
+
+    @inlinable
+    var width: Int {
+        get { Int(storedWidth) }
+        set { storedWidth = UInt32(clamping: newValue) }
+    }
+
+    @inlinable
+    var height: Int {
+        get { Int(storedHeight) }
+        set { storedHeight = UInt32(clamping: newValue) }
+    }
+
+    @inlinable
+    var orientation: Orientation? {
+        get { storedOrientation == 0 ? nil : Orientation(unchecked: storedOrientation) }
+        set { storedOrientation = newValue?.rawValue ?? 0 }
+    }
+
+    @inlinable
+    var bitDepth: Int? {
+        get { storedBitDepth == 0 ? nil : Int(storedBitDepth) }
+        set { storedBitDepth = UInt16(clamping: newValue ?? 0) }
+    }
+
+    @inlinable
+    var hasAlpha: Bool? {
+        get { flag(at: 0) }
+        set { setFlag(newValue, at: 0) }
+    }
+
+    @inlinable
+    var isProgressive: Bool? {
+        get { flag(at: 2) }
+        set { setFlag(newValue, at: 2) }
+    }
+
+    @inlinable
+    var isAnimated: Bool? {
+        get { flag(at: 4) }
+        set { setFlag(newValue, at: 4) }
+    }
+
+    @inlinable
+    var frameCount: Int? {
+        get { flags & 0x40 == 0 ? nil : Int(storedFrameCount) }
+        set {
+            storedFrameCount = UInt32(clamping: newValue ?? 0)
+            flags = newValue == nil ? flags & ~0x40 : flags | 0x40
+        }
+    }
+
+    @inlinable
+    func flag(at shift: UInt8) -> Bool? {
+        switch (flags >> shift) & 3 {
+        case 1: false
+        case 2: true
+        default: nil
+        }
+    }
+
+    @inlinable
+    mutating func setFlag(_ value: Bool?, at shift: UInt8) {
+        let bits: UInt8 = value.map { $0 ? 2 : 1 } ?? 0
+        flags = flags & ~(3 << shift) | bits << shift
+    }
+}
+
+/// What the scanner learned about an image from its header.
 public struct ImageInfo: Hashable, Sendable {
+    @usableFromInline var facts: ImageFacts
+    /// The format-specific details, of which a file has at most one kind.
+    @usableFromInline var details: Details = .none
+
+    @usableFromInline
+    enum Details: Hashable, Sendable {
+        case none
+        case cleanAperture(CleanAperture)
+        case svg(SVGSize)
+    }
+
+    @inlinable
+    init(_ facts: ImageFacts) { self.facts = facts }
+
     /// The file format.
-    public var format: ImageFormat
+    @inlinable
+    public var format: ImageFormat {
+        get { facts.format }
+        set { facts.format = newValue }
+    }
 
     /// Stored width in pixels, before any orientation is applied.
-    public var width: Int
+    @inlinable
+    public var width: Int {
+        get { facts.width }
+        set { facts.width = newValue }
+    }
 
     /// Stored height in pixels, before any orientation is applied.
-    public var height: Int
+    @inlinable
+    public var height: Int {
+        get { facts.height }
+        set { facts.height = newValue }
+    }
 
     /// The EXIF orientation the file carries, or nil when it carries none (or an invalid value).
     /// Always nil in dimensions-only mode.
-    public var orientation: Orientation?
+    @inlinable
+    public var orientation: Orientation? {
+        get { facts.orientation }
+        set { facts.orientation = newValue }
+    }
 
     /// Bits per sample as the header states it (JPEG precision, PNG bit depth, TIFF
     /// BitsPerSample); bits per pixel for formats that only state that (BMP, GIF's palette).
     /// Nil when the header doesn't say within the bytes the scanner reads.
-    public var bitDepth: Int?
+    @inlinable
+    public var bitDepth: Int? {
+        get { facts.bitDepth }
+        set { facts.bitDepth = newValue }
+    }
 
     /// Whether the image has an alpha channel, where the header says so.
-    public var hasAlpha: Bool?
+    @inlinable
+    public var hasAlpha: Bool? {
+        get { facts.hasAlpha }
+        set { facts.hasAlpha = newValue }
+    }
 
     /// JPEG progressive coding, PNG Adam7 interlacing; nil when the header doesn't say.
-    public var isProgressive: Bool?
+    @inlinable
+    public var isProgressive: Bool? {
+        get { facts.isProgressive }
+        set { facts.isProgressive = newValue }
+    }
 
     /// Whether the file holds an animation (APNG `acTL`, WebP VP8X animation flag).
-    public var isAnimated: Bool?
+    @inlinable
+    public var isAnimated: Bool? {
+        get { facts.isAnimated }
+        set { facts.isAnimated = newValue }
+    }
 
-    /// Number of frames or entries where the header states it (APNG frames).
-    public var frameCount: Int?
+    /// Number of frames or entries where the header states it (APNG frames, ICO entries).
+    @inlinable
+    public var frameCount: Int? {
+        get { facts.frameCount }
+        set { facts.frameCount = newValue }
+    }
 
     /// HEIF and AVIF: the primary item's clean aperture (`clap`), the crop a decoder applies
     /// before the orientation. Nil when the file has none.
-    public var cleanAperture: CleanAperture? = nil
+    @inlinable
+    public var cleanAperture: CleanAperture? {
+        get {
+            guard case .cleanAperture(let aperture) = details else { return nil }
+            return aperture
+        }
+        set { details = newValue.map(Details.cleanAperture) ?? .none }
+    }
 
     /// SVG: the root element's `width`, `height` and `viewBox` as written, from which `width`
     /// and `height` were computed.
-    public var svg: SVGSize? = nil
+    @inlinable
+    public var svg: SVGSize? {
+        get {
+            guard case .svg(let size) = details else { return nil }
+            return size
+        }
+        set { details = newValue.map(Details.svg) ?? .none }
+    }
 
     /// Why the scanner answered before full mode had settled everything, or nil for a
     /// complete answer: the input ended (`truncated`), a limit stopped the search
@@ -51,10 +205,8 @@ public struct ImageInfo: Hashable, Sendable {
     /// Creates an info value; fields not given are unknown.
     @inlinable
     public init(format: ImageFormat, width: Int, height: Int, orientation: Orientation? = nil) {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.orientation = orientation
+        self.facts = ImageFacts(format: format, width: width, height: height)
+        self.facts.orientation = orientation
     }
 
     /// Width as displayed: after the clean aperture's crop (HEIF, AVIF), then the orientation.

@@ -60,9 +60,11 @@ public struct ScanOptions: Hashable, Sendable {
     /// Whether a size is within `maxWidth` and `maxHeight`. Parsers check as soon as they
     /// learn the size, so an oversized image fails at that byte, whatever else full mode
     /// would still look for.
+    /// Sizes above 2^32 − 1 are never admitted, whatever the limits: no format but BigTIFF
+    /// can state one, and `ImageInfo` stores 32 bits.
     @inlinable
     func admits(width: UInt64, height: UInt64) -> Bool {
-        width <= UInt64(max(0, maxWidth)) && height <= UInt64(max(0, maxHeight))
+        width <= min(UInt64(max(0, maxWidth)), UInt64(UInt32.max)) && height <= min(UInt64(max(0, maxHeight)), UInt64(UInt32.max))
     }
 
     /// Whether the caller wants only the size.

@@ -23,6 +23,10 @@ protocol FormatParser {
     /// the input.
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step
 
+    /// The same, with the scanner's `BoxTables` for parsers that need large tables (HEIF).
+    /// The driver calls this one; its default forwards to `parse(_:at:options:)`.
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step
+
     /// The first step after the sniffer hands over.
     var firstStep: Step { get }
 
@@ -35,6 +39,19 @@ protocol FormatParser {
 
     /// The format, once identified; named in `truncated` failures.
     var format: ImageFormat? { get }
+}
+
+extension FormatParser {
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
+        parse(field, at: offset, options: options)
+    }
+
+    /// Unreachable for a parser that implements the form with tables.
+    @inlinable
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        .failed(ScanFailure(.malformed, "internal: parser without a parse method"))
+    }
 }
 
 /// How a run of the field loop ended.
@@ -132,7 +149,7 @@ struct FieldReader: Sendable {
     /// the caller, which hands in a cursor clamped to the remaining budget.
     @inlinable
     mutating func run<Parser: FormatParser>(
-        _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions
+        _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions, _ tables: inout BoxTables
     ) -> RunResult {
         while true {
             if skipRemaining != 0 {
@@ -146,7 +163,7 @@ struct FieldReader: Sendable {
                 let offset = position
                 let field = input.take(width)
                 fed &+= UInt64(width)
-                step = parser.parse(field, at: offset, options: options)
+                step = parser.parse(field, at: offset, options: options, tables: &tables)
             } else {
                 if input.remaining == 0 { return .needMore }
                 let count = min(width &- Int(carry.count), input.remaining)
@@ -154,7 +171,7 @@ struct FieldReader: Sendable {
                 fed &+= UInt64(count)
                 if Int(carry.count) < width { return .needMore }
                 let offset = position &- UInt64(width)
-                step = carry.withField(width: width) { parser.parse($0, at: offset, options: options) }
+                step = carry.withField(width: width) { parser.parse($0, at: offset, options: options, tables: &tables) }
                 carry.count = 0
             }
             switch step {

@@ -20,7 +20,11 @@ struct BMPParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .fileHeader
-    @usableFromInline var info = ImageInfo(format: .bmp, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .bmp)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable var firstStep: Step { .read(20) }
 
@@ -48,8 +52,8 @@ struct BMPParser: FormatParser, Sendable {
                 let height = field.le16(18)
                 guard width != 0 && height != 0 else { return .failed(.malformed(.bmp, "zero width or height")) }
                 guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.bmp)) }
-                info.width = Int(width)
-                info.height = Int(height)
+                facts.width = Int(width)
+                facts.height = Int(height)
                 if options.dimensionsOnly { return .done }
                 phase = .coreDepth
                 return .read(4)
@@ -60,7 +64,7 @@ struct BMPParser: FormatParser, Sendable {
             }
             let width = Int32(bitPattern: field.le32(16))
             guard width > 0 else { return .failed(.malformed(.bmp, "width is not positive")) }
-            info.width = Int(width)
+            facts.width = Int(width)
             if options.dimensionsOnly {
                 phase = .height
                 return .read(4)
@@ -71,14 +75,14 @@ struct BMPParser: FormatParser, Sendable {
             let height = Int32(bitPattern: field.le32(0))
             // Negative: top-down rows. Int32.min has no positive counterpart.
             guard height != 0 && height != Int32.min else { return .failed(.malformed(.bmp, "bad height")) }
-            guard options.admits(width: UInt64(info.width), height: UInt64(height.magnitude)) else {
+            guard options.admits(width: UInt64(facts.width), height: UInt64(height.magnitude)) else {
                 return .failed(.tooLarge(.bmp))
             }
-            info.height = Int(height.magnitude)
-            if case .heightAndDepth = phase { info.bitDepth = Int(field.le16(6)) }
+            facts.height = Int(height.magnitude)
+            if case .heightAndDepth = phase { facts.bitDepth = Int(field.le16(6)) }
             return .done
         case .coreDepth:
-            info.bitDepth = Int(field.le16(2))
+            facts.bitDepth = Int(field.le16(2))
             return .done
         }
     }

@@ -15,7 +15,11 @@ struct DDSParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .dds, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .dds)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
@@ -53,8 +57,8 @@ struct DDSParser: FormatParser, Sendable {
             let width = field.le32(14)
             guard width != 0 && height != 0 else { return .failed(.malformed(.dds, "zero width or height")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.dds)) }
-            info.width = Int(clamping: width)
-            info.height = Int(clamping: height)
+            facts.width = Int(clamping: width)
+            facts.height = Int(clamping: height)
             if options.dimensionsOnly { return .done }
             phase = .pixelFormat
             // Pitch, depth, mipmap count and the 44 reserved bytes come first.
@@ -75,17 +79,17 @@ struct DDSParser: FormatParser, Sendable {
         if flags & Self.fourCC != 0 {
             switch code {
             case 0x4458_5432, 0x4458_5433, 0x4458_5434, 0x4458_5435:  // "DXT2"..."DXT5"
-                info.hasAlpha = true
+                facts.hasAlpha = true
             case 0x4154_4931, 0x4154_4932, 0x4243_3455, 0x4243_3453, 0x4243_3555, 0x4243_3553:
                 // "ATI1", "ATI2", "BC4U", "BC4S", "BC5U", "BC5S": one or two colour channels.
-                info.hasAlpha = false
+                facts.hasAlpha = false
             default:
                 break
             }
             return
         }
         guard flags & (Self.rgb | Self.yuv | Self.luminance | Self.alphaOnly) != 0 else { return }
-        if bitCount != 0 && bitCount <= 128 { info.bitDepth = Int(bitCount) }
-        info.hasAlpha = flags & (Self.alphaPixels | Self.alphaOnly) != 0
+        if bitCount != 0 && bitCount <= 128 { facts.bitDepth = Int(bitCount) }
+        facts.hasAlpha = flags & (Self.alphaPixels | Self.alphaOnly) != 0
     }
 }

@@ -39,7 +39,11 @@ struct EXRParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .preamble
-    @usableFromInline var info = ImageInfo(format: .exr, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .exr)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var attribute: Attribute = .other
     /// Longest attribute, type or channel name: 31 bytes, 255 with the long-names flag.
     @usableFromInline var maxNameLength = 31
@@ -77,7 +81,7 @@ struct EXRParser: FormatParser, Sendable {
 
     /// A data window is at least 1×1, so a zero width means none has been read.
     @inlinable
-    var sizeKnown: Bool { info.width != 0 }
+    var sizeKnown: Bool { facts.width != 0 }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
@@ -229,8 +233,8 @@ struct EXRParser: FormatParser, Sendable {
         let width = UInt64(Int64(xMax) - Int64(xMin) + 1)
         let height = UInt64(Int64(yMax) - Int64(yMin) + 1)
         guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.exr)) }
-        info.width = Int(clamping: width)
-        info.height = Int(clamping: height)
+        facts.width = Int(clamping: width)
+        facts.height = Int(clamping: height)
         if options.dimensionsOnly || channels.settled { return .done }
         return nextAttribute(skipping: 0, options)
     }
@@ -292,9 +296,9 @@ struct EXRParser: FormatParser, Sendable {
     mutating func channelsEnded(complete: Bool, skipping count: UInt32, _ options: ScanOptions) -> Step {
         channels.settled = true
         if complete && channels.count > 0 {
-            info.hasAlpha = channels.sawAlpha
+            facts.hasAlpha = channels.sawAlpha
             if !channels.sawUnknownType && channels.sawHalf != channels.sawWide {
-                info.bitDepth = channels.sawHalf ? 16 : 32
+                facts.bitDepth = channels.sawHalf ? 16 : 32
             }
         }
         if sizeKnown { return .done }

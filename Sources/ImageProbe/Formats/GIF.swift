@@ -13,7 +13,11 @@ struct GIFParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .gif, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .gif)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable var firstStep: Step { .read(8) }
 
@@ -35,21 +39,22 @@ struct GIFParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("F8", at: 0), field.u8(2) == 0x37 || field.u8(2) == 0x39, field.u8(3) == 0x61
+            // "F87a" or "F89a" after the sniffed "GI".
+            guard field.be32(0) == 0x4638_3761 || field.be32(0) == 0x4638_3961
             else { return .failed(ScanFailure(.unknownFormat, "not a GIF87a or GIF89a signature")) }
             let width = field.le16(4)
             let height = field.le16(6)
             guard width != 0 && height != 0 else { return .failed(.malformed(.gif, "logical screen size is zero")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.gif)) }
-            info.width = Int(width)
-            info.height = Int(height)
+            facts.width = Int(width)
+            facts.height = Int(height)
             if options.dimensionsOnly { return .done }
             phase = .packedFields
             return .read(1)
         case .packedFields:
             let packed = field.u8(0)
             // With a global colour table, its size is 2^(n+1) entries: n+1 bits per pixel.
-            if packed & 0x80 != 0 { info.bitDepth = Int(packed & 0x07) + 1 }
+            if packed & 0x80 != 0 { facts.bitDepth = Int(packed & 0x07) + 1 }
             return .done
         }
     }

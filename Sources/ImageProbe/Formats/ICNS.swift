@@ -38,7 +38,11 @@ struct ICNSParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .familyHeader
-    @usableFromInline var info = ImageInfo(format: .icns, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .icns)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     /// Offset where the family ends, as its header declares.
     @usableFromInline var familyEnd: UInt64 = 0
     /// The largest icon so far; nil before the first.
@@ -104,9 +108,9 @@ struct ICNSParser: FormatParser, Sendable {
     @inlinable
     mutating func finish(_ options: ScanOptions) -> Step {
         guard let largest else { return .failed(.unsupported(.icns, "no icon element of a known type")) }
-        info.width = Int(largest.width)
-        info.height = Int(largest.height)
-        if !options.dimensionsOnly { info.frameCount = icons }
+        facts.width = Int(largest.width)
+        facts.height = Int(largest.height)
+        if !options.dimensionsOnly { facts.frameCount = icons }
         return .done
     }
 

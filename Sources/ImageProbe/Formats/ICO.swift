@@ -19,7 +19,11 @@ struct ICOParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .entrySize
-    @usableFromInline var info: ImageInfo
+    @usableFromInline var facts: ImageFacts
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline let isCursor: Bool
     @usableFromInline let count: UInt16
     /// Index of the entry being read.
@@ -38,15 +42,15 @@ struct ICOParser: FormatParser, Sendable {
     init(isCursor: Bool, count: UInt16) {
         self.isCursor = isCursor
         self.count = count
-        info = ImageInfo(format: isCursor ? .cur : .ico, width: 0, height: 0)
-        info.frameCount = Int(count)
+        facts = ImageFacts(format: isCursor ? .cur : .ico, width: 0, height: 0)
+        facts.frameCount = Int(count)
     }
 
     @inlinable
     var firstStep: Step { .read(2) }
 
     @inlinable
-    var format: ImageFormat? { info.format }
+    var format: ImageFormat? { facts.format }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
@@ -61,7 +65,7 @@ struct ICOParser: FormatParser, Sendable {
         case .entrySize:
             // Every entry may hold the largest image, so all of them would have to be examined.
             if index == 0 && Int(count) > options.maxEntries {
-                return .failed(.limit(info.format, "more directory entries than maxEntries"))
+                return .failed(.limit(facts.format, "more directory entries than maxEntries"))
             }
             let width = Self.side(field.u8(0))
             let height = Self.side(field.u8(1))
@@ -69,15 +73,15 @@ struct ICOParser: FormatParser, Sendable {
             readingLargest = area > largestArea
             if readingLargest {
                 largestArea = area
-                info.width = Int(width)
-                info.height = Int(height)
-                info.bitDepth = nil
+                facts.width = Int(width)
+                facts.height = Int(height)
+                facts.bitDepth = nil
             }
             if index &+ 1 == count || largestArea == Self.maximumArea {
                 if !sizeKnown {
                     sizeKnown = true
-                    guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
-                        return .failed(.tooLarge(info.format))
+                    guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
+                        return .failed(.tooLarge(facts.format))
                     }
                 }
                 if options.dimensionsOnly { return .done }
@@ -89,11 +93,11 @@ struct ICOParser: FormatParser, Sendable {
             // because some encoders write it there and Windows ignores the byte (SPEC).
             let reserved = field.u8(1)
             guard reserved == 0 || reserved == 0xFF else {
-                return .failed(.malformed(info.format, "directory entry's reserved byte is not 0"))
+                return .failed(.malformed(facts.format, "directory entry's reserved byte is not 0"))
             }
-            guard field.le32(6) != 0 else { return .failed(.malformed(info.format, "directory entry has no image data")) }
+            guard field.le32(6) != 0 else { return .failed(.malformed(facts.format, "directory entry has no image data")) }
             guard field.le32(10) >= directoryEnd else {
-                return .failed(.malformed(info.format, "image data overlaps the directory"))
+                return .failed(.malformed(facts.format, "image data overlaps the directory"))
             }
             // A cursor keeps its hotspot where an icon keeps planes and bit count. Old icons
             // leave the bit count 0 and give only the palette size, 2^bits colours.
@@ -101,9 +105,9 @@ struct ICOParser: FormatParser, Sendable {
                 let bitCount = field.le16(4)
                 let colours = field.u8(0)
                 if bitCount != 0 {
-                    info.bitDepth = Int(bitCount)
+                    facts.bitDepth = Int(bitCount)
                 } else if colours >= 2 && colours & (colours &- 1) == 0 {
-                    info.bitDepth = colours.trailingZeroBitCount
+                    facts.bitDepth = colours.trailingZeroBitCount
                 }
             }
             index &+= 1

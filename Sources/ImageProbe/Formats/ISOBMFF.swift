@@ -1,3 +1,17 @@
+/// HEIF's fixed tables: the relevant item properties and their clean apertures, the primary's
+/// associations that came before the properties, and the items seen before `pitm`. They live
+/// in the scanner beside `state` (`HeaderScanner.tables`), which every `feed` moves whole.
+@usableFromInline
+struct BoxTables: Sendable {
+    @usableFromInline var properties = Slots16(repeating: ISOBMFFParser.Property())
+    @usableFromInline var apertures = (ISOBMFFParser.Aperture(), ISOBMFFParser.Aperture())
+    @usableFromInline var pending = Slots8(repeating: UInt16(0))
+    @usableFromInline var summaries = Slots8(repeating: ISOBMFFParser.ItemSummary())
+
+    @inlinable
+    init() {}
+}
+
 /// HEIF and AVIF (ISO/IEC 23008-12, MIAF ISO/IEC 23000-22, AV1 Image File Format): boxes of
 /// ISO/IEC 14496-12.
 ///
@@ -164,12 +178,12 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @usableFromInline var boxes = 0
 
     // Properties from ipco.
-    @usableFromInline var properties = Slots16(repeating: Property())
     @usableFromInline var propertyCount = 0
     @usableFromInline var propertiesSeen: UInt16 = 0
     /// The index of the first relevant property that didn't fit in the table, or 0.
     @usableFromInline var firstDroppedProperty: UInt16 = 0
-    @usableFromInline var apertures: (Aperture, Aperture) = (Aperture(), Aperture())
+    /// The primary item's clean aperture, copied out of the tables once it is known.
+    @usableFromInline var primaryAperture: Aperture? = nil
     @usableFromInline var apertureCount = 0
     @usableFromInline var ipcoDone = false
 
@@ -181,13 +195,11 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// The item whose associations are being read, when it matters.
     @usableFromInline var current = ItemSummary()
     /// Associations of the primary item that arrived before ipco ended.
-    @usableFromInline var pending = Slots8(repeating: UInt16(0))
     @usableFromInline var pendingCount = 0
     /// The primary item, once its associations are read.
     @usableFromInline var primary = ItemSummary()
     @usableFromInline var primaryResolved = false
     /// Every item's summary while `pitm` is still unknown (it may come after `iprp`).
-    @usableFromInline var summaries = Slots8(repeating: ItemSummary())
     @usableFromInline var summaryCount = 0
     @usableFromInline var summariesOverflowed = false
 
@@ -220,7 +232,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     // MARK: - Parsing
 
     @inlinable
-    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
         let position = offset &+ UInt64(field.count)
         switch phase {
         case .ftypLargeSize:
@@ -232,12 +244,12 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard end >= position else { return .failed(.malformed(.heif, "ftyp box too small")) }
             majorBrand = field.tag(0)
             noteBrand(majorBrand)
-            return nextBrand(at: position, end: end, options: options)
+            return nextBrand(at: position, end: end, options: options, tables: &tables)
         case .compatibleBrand(let end):
             let brand = field.tag(0)
             noteBrand(brand)
             if brand == Brand.avif { compatibleWithAVIF = true }
-            return nextBrand(at: position, end: end, options: options)
+            return nextBrand(at: position, end: end, options: options, tables: &tables)
         case .header(let level):
             let size = UInt64(field.be32(0))
             let type = field.tag(4)
@@ -246,37 +258,37 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 phase = .largeSize(level, type: type, start: offset)
                 return .read(8)
             case 0:
-                return enter(type, in: level, payload: position, end: containerEnd(level, options), options: options)
+                return enter(type, in: level, payload: position, end: containerEnd(level, options), options: options, tables: &tables)
             default:
                 guard size >= 8 else { return .failed(.malformed(.heif, "box smaller than its header")) }
-                return enter(type, in: level, payload: position, end: offset &+ size, options: options)
+                return enter(type, in: level, payload: position, end: offset &+ size, options: options, tables: &tables)
             }
         case .largeSize(let level, let type, let start):
             let size = field.be64(0)
             guard size >= 16, size <= UInt64.max &- start else {
                 return .failed(.malformed(.heif, "bad 64-bit box size"))
             }
-            return enter(type, in: level, payload: position, end: start &+ size, options: options)
+            return enter(type, in: level, payload: position, end: start &+ size, options: options, tables: &tables)
         case .fullBox(let box, let end):
-            return fullBox(box, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options)
+            return fullBox(box, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options, tables: &tables)
         case .primaryItem(let wide, let end):
             primaryID = wide ? field.be32(0) : UInt32(field.be16(0))
             hasPrimary = true
             if summaryCount > 0 || summariesOverflowed {
-                if let step = adoptSummary(options: options) { return step }
+                if let step = adoptSummary(options: options, tables: &tables) { return step }
             }
-            return finishBox(at: position, end: end, in: .meta, options: options)
+            return finishBox(at: position, end: end, in: .meta, options: options, tables: &tables)
         case .itemInfo(let wide, let end):
             let id = wide ? field.be32(0) : UInt32(field.be16(0))
             let type = field.tag(wide ? 6 : 4)
             noteItem(id: id, type: type)
-            return finishBox(at: position, end: end, in: .iinf, options: options)
+            return finishBox(at: position, end: end, in: .iinf, options: options, tables: &tables)
         case .property(let kind, let end):
-            recordProperty(kind, field)
-            return finishBox(at: position, end: end, in: .ipco, options: options)
+            recordProperty(kind, field, tables: &tables)
+            return finishBox(at: position, end: end, in: .ipco, options: options, tables: &tables)
         case .associationCount(let end):
             entriesLeft = field.be32(0)
-            return nextEntry(at: position, end: end, options: options)
+            return nextEntry(at: position, end: end, options: options, tables: &tables)
         case .associationEntry(let end):
             let id = longItemIDs ? field.be32(0) : UInt32(field.be16(0))
             let count = field.u8(longItemIDs ? 4 : 2)
@@ -285,8 +297,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard entryBytes <= end &- position else { return .failed(.malformed(.heif, "ipma entry overruns its box")) }
             let relevant = hasPrimary ? id == primaryID : true
             if !relevant || count == 0 {
-                if relevant, let step = resolveEntry(ItemSummary(id: id), options: options) { return step }
-                return nextEntry(at: position &+ entryBytes, skipFrom: position, end: end, options: options)
+                if relevant, let step = resolveEntry(ItemSummary(id: id), options: options, tables: &tables) { return step }
+                return nextEntry(at: position &+ entryBytes, skipFrom: position, end: end, options: options, tables: &tables)
             }
             current = ItemSummary(id: id)
             associationsLeft = count
@@ -298,18 +310,18 @@ struct ISOBMFFParser: FormatParser, Sendable {
             while index < field.count {
                 let raw = wideIndices ? field.be16(index) : UInt16(field.u8(index))
                 let property = raw & (wideIndices ? 0x7FFF : 0x7F)  // the top bit is "essential"
-                if let failure = associate(property) { return .failed(failure) }
+                if let failure = associate(property, tables: &tables) { return .failed(failure) }
                 index &+= width
                 associationsLeft &-= 1
             }
             // Dimensions only: the primary's ispe settles the answer; later associations can't
             // change the size (the first ispe wins).
             if options.dimensionsOnly && ipcoDone && hasPrimary && current.hasSize {
-                if let step = resolveEntry(current, options: options) { return step }
+                if let step = resolveEntry(current, options: options, tables: &tables) { return step }
             }
             if associationsLeft > 0 { return associationRun(end: end, options: options) }
-            if let step = resolveEntry(current, options: options) { return step }
-            return nextEntry(at: position, end: end, options: options)
+            if let step = resolveEntry(current, options: options, tables: &tables) { return step }
+            return nextEntry(at: position, end: end, options: options, tables: &tables)
         }
     }
 
@@ -337,7 +349,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// A box of `type` whose payload starts at `payload` and which ends at `end`.
     @inlinable
-    mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
+    mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
         guard end >= payload, end <= containerEnd(level, options) || level == .top else {
             return .failed(.malformed(.heif, "box overruns its container"))
         }
@@ -364,7 +376,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             case Box.iprp:
                 guard Level.iprp.depth <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
                 iprpEnd = end
-                return nextHeader(in: .iprp, at: payload, skipFrom: payload, options: options)
+                return nextHeader(in: .iprp, at: payload, skipFrom: payload, options: options, tables: &tables)
             default: break
             }
         case .iinf:
@@ -375,7 +387,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 guard Level.ipco.depth <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
                 ipcoEnd = end
                 propertiesSeen = 0
-                return nextHeader(in: .ipco, at: payload, skipFrom: payload, options: options)
+                return nextHeader(in: .ipco, at: payload, skipFrom: payload, options: options, tables: &tables)
             case Box.ipma where room >= 8: return readFullBox(.ipma, end: end)
             default: break
             }
@@ -399,7 +411,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             default: break
             }
         }
-        return finishBox(at: payload, end: end, in: level, options: options)
+        return finishBox(at: payload, end: end, in: level, options: options, tables: &tables)
     }
 
     @inlinable
@@ -410,26 +422,26 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable
     mutating func fullBox(
-        _ box: FullBox, version: UInt8, flags: UInt32, at position: UInt64, end: UInt64, options: ScanOptions
+        _ box: FullBox, version: UInt8, flags: UInt32, at position: UInt64, end: UInt64, options: ScanOptions, tables: inout BoxTables
     ) -> Step {
         let room = end &- position
         switch box {
         case .meta:
-            return nextHeader(in: .meta, at: position, skipFrom: position, options: options)
+            return nextHeader(in: .meta, at: position, skipFrom: position, options: options, tables: &tables)
         case .pitm:
             let wide = version != 0
-            guard room >= (wide ? 4 : 2) else { return finishBox(at: position, end: end, in: .meta, options: options) }
+            guard room >= (wide ? 4 : 2) else { return finishBox(at: position, end: end, in: .meta, options: options, tables: &tables) }
             phase = .primaryItem(wide: wide, end: end)
             return .read(wide ? 4 : 2)
         case .iinf:
             // The entry count is implied by the infe boxes that follow.
             let countWidth: UInt64 = version == 0 ? 2 : 4
-            guard room >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options) }
-            return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options)
+            guard room >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options, tables: &tables) }
+            return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options, tables: &tables)
         case .infe:
             // Versions 0 and 1 have no item type.
             let wide = version >= 3
-            guard version >= 2, room >= (wide ? 10 : 8) else { return finishBox(at: position, end: end, in: .iinf, options: options) }
+            guard version >= 2, room >= (wide ? 10 : 8) else { return finishBox(at: position, end: end, in: .iinf, options: options, tables: &tables) }
             phase = .itemInfo(wide: wide, end: end)
             return .read(wide ? 10 : 8)
         case .ipma:
@@ -448,20 +460,20 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// Skips the rest of a box ending at `end`, then continues in `level`.
     @inlinable
-    mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions) -> Step {
-        nextHeader(in: level, at: end, skipFrom: position, options: options)
+    mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions, tables: inout BoxTables) -> Step {
+        nextHeader(in: level, at: end, skipFrom: position, options: options, tables: &tables)
     }
 
     /// The next box header in `level` at `start`, closing every container that ends there.
     @inlinable
-    mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
+    mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
         var level = level
         // Each round closes one container, so this runs at most four times.
         while level != .top {
             let end = containerEnd(level, options)
             // Fewer than 8 bytes left cannot hold another box: treat them as padding.
             guard start >= end || end &- start < 8 else { break }
-            if let step = close(level, options: options) { return step }
+            if let step = close(level, options: options, tables: &tables) { return step }
             level = Self.parent(level)
         }
         if level == .top, let length = options.inputLength, start >= length || length &- start < 8 {
@@ -474,7 +486,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// Called when a container ends; returns a step when that settles the scan.
     @inlinable
-    mutating func close(_ level: Level, options: ScanOptions) -> Step? {
+    mutating func close(_ level: Level, options: ScanOptions, tables: inout BoxTables) -> Step? {
         switch level {
         case .top:
             return nil
@@ -484,10 +496,11 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard pendingCount > 0 else { return nil }
             var summary = current
             for slot in 0..<pendingCount {
-                if let failure = apply(pending[slot], to: &summary) { return .failed(failure) }
+                let index = tables.pending[slot]
+                if let failure = apply(index, to: &summary, tables: &tables) { return .failed(failure) }
             }
             pendingCount = 0
-            return resolveEntry(summary, options: options)
+            return resolveEntry(summary, options: options, tables: &tables)
         case .iinf:
             itemInfoDone = true
             return answerIfReady(final: false)
@@ -504,10 +517,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
     // MARK: - ftyp
 
     @inlinable
-    mutating func nextBrand(at position: UInt64, end: UInt64, options: ScanOptions) -> Step {
+    mutating func nextBrand(at position: UInt64, end: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
         guard end &- position >= 4, end > position else {
             guard hasImageBrand else { return .failed(Self.unknownBrand) }
-            return nextHeader(in: .top, at: end, skipFrom: position, options: options)
+            return nextHeader(in: .top, at: end, skipFrom: position, options: options, tables: &tables)
         }
         boxes &+= 1
         guard boxes <= options.maxEntries else { return .failed(.limit(.heif, "more brands than maxEntries")) }
@@ -533,7 +546,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     @inlinable
-    mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes) {
+    mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes, tables: inout BoxTables) {
         var property = Property()
         property.index = propertiesSeen
         property.kind = kind
@@ -565,7 +578,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             aperture.horizontalD = field.be32(20)
             aperture.verticalN = field.be32(24)
             aperture.verticalD = field.be32(28)
-            if apertureCount == 0 { apertures.0 = aperture } else { apertures.1 = aperture }
+            if apertureCount == 0 { tables.apertures.0 = aperture } else { tables.apertures.1 = aperture }
             property.first = UInt32(apertureCount)
             apertureCount &+= 1
         }
@@ -573,7 +586,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             drop(property.index)
             return
         }
-        properties[propertyCount] = property
+        tables.properties[propertyCount] = property
         propertyCount &+= 1
     }
 
@@ -586,9 +599,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// One association of the item being read.
     @inlinable
-    mutating func associate(_ index: UInt16) -> ScanFailure? {
+    mutating func associate(_ index: UInt16, tables: inout BoxTables) -> ScanFailure? {
         guard index != 0 else { return nil }
-        if ipcoDone { return apply(index, to: &current) }
+        if ipcoDone { return apply(index, to: &current, tables: &tables) }
         // Associations before the properties (against the specification's order): keep them.
         guard hasPrimary && current.id == primaryID else {
             return ScanFailure(.unsupportedFeature, "ipma before ipco, and pitm after both", format: decideFormat())
@@ -596,16 +609,16 @@ struct ISOBMFFParser: FormatParser, Sendable {
         guard pendingCount < Slots8<UInt16>.capacity else {
             return .limit(decideFormat(), "too many associations before ipco")
         }
-        pending[pendingCount] = index
+        tables.pending[pendingCount] = index
         pendingCount &+= 1
         return nil
     }
 
     /// Applies property `index` to `summary`, in association order.
     @inlinable
-    func apply(_ index: UInt16, to summary: inout ItemSummary) -> ScanFailure? {
+    func apply(_ index: UInt16, to summary: inout ItemSummary, tables: inout BoxTables) -> ScanFailure? {
         for slot in 0..<propertyCount {
-            let property = properties[slot]
+            let property = tables.properties[slot]
             guard property.index == index else { continue }
             switch property.kind {
             case .none:
@@ -644,9 +657,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     @inlinable
-    mutating func nextEntry(at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions) -> Step {
+    mutating func nextEntry(at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
         let from = skipFrom ?? position
-        guard entriesLeft > 0 else { return finishBox(at: from, end: end, in: .iprp, options: options) }
+        guard entriesLeft > 0 else { return finishBox(at: from, end: end, in: .iprp, options: options, tables: &tables) }
         let entryWidth: UInt64 = longItemIDs ? 5 : 3
         guard position <= end, end &- position >= entryWidth else {
             return .failed(.malformed(decideFormat(), "ipma entries overrun their box"))
@@ -659,30 +672,31 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// The associations of `summary`'s item are all read.
     @inlinable
-    mutating func resolveEntry(_ summary: ItemSummary, options: ScanOptions) -> Step? {
+    mutating func resolveEntry(_ summary: ItemSummary, options: ScanOptions, tables: inout BoxTables) -> Step? {
         if !ipcoDone && hasPrimary && summary.id == primaryID && pendingCount > 0 {
             current = summary
             return nil  // resolved when ipco ends
         }
         if hasPrimary {
             guard summary.id == primaryID else { return nil }
-            return adopt(summary, options: options)
+            return adopt(summary, options: options, tables: &tables)
         }
         // pitm comes later: remember every item.
         guard summaryCount < Slots8<ItemSummary>.capacity else {
             summariesOverflowed = true
             return nil
         }
-        summaries[summaryCount] = summary
+        tables.summaries[summaryCount] = summary
         summaryCount &+= 1
         return nil
     }
 
     /// `pitm` arrived after the associations: pick the primary's summary.
     @inlinable
-    mutating func adoptSummary(options: ScanOptions) -> Step? {
-        for slot in 0..<summaryCount where summaries[slot].id == primaryID {
-            return adopt(summaries[slot], options: options)
+    mutating func adoptSummary(options: ScanOptions, tables: inout BoxTables) -> Step? {
+        for slot in 0..<summaryCount where tables.summaries[slot].id == primaryID {
+            let summary = tables.summaries[slot]
+            return adopt(summary, options: options, tables: &tables)
         }
         if summariesOverflowed { return .failed(.limit(decideFormat(), "more items than the scanner tracks before pitm")) }
         return nil
@@ -691,7 +705,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// Takes `summary` as the primary item's, once its size passes the checks: only then does
     /// the size count as known (for partial answers too).
     @inlinable
-    mutating func adopt(_ summary: ItemSummary, options: ScanOptions) -> Step? {
+    mutating func adopt(_ summary: ItemSummary, options: ScanOptions, tables: inout BoxTables) -> Step? {
         if summary.hasSize {
             guard summary.width != 0 && summary.height != 0 else { return .failed(.malformed(decideFormat(), "ispe size is zero")) }
             guard options.admits(width: UInt64(summary.width), height: UInt64(summary.height)) else {
@@ -700,6 +714,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
         primary = summary
         primaryResolved = true
+        if summary.aperture >= 0 { primaryAperture = summary.aperture == 0 ? tables.apertures.0 : tables.apertures.1 }
         return answerIfReady(final: false)
     }
 
@@ -738,8 +753,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         info.orientation = primary.orientation
         if primary.bitDepth != 0 { info.bitDepth = Int(primary.bitDepth) }
         if majorBrand == Brand.avis || majorBrand == Brand.msf1 { info.isAnimated = true }
-        if primary.aperture >= 0 {
-            let box = primary.aperture == 0 ? apertures.0 : apertures.1
+        if let box = primaryAperture {
             info.cleanAperture = CleanAperture(
                 widthN: box.widthN, widthD: box.widthD, heightN: box.heightN, heightD: box.heightD,
                 horizontalOffsetN: Int32(bitPattern: box.horizontalN), horizontalOffsetD: box.horizontalD,

@@ -23,7 +23,11 @@ struct JPEGParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .marker
-    @usableFromInline var info = ImageInfo(format: .jpeg, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .jpeg)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var exifSeen = false
     @usableFromInline var segments = 0
 
@@ -78,11 +82,11 @@ struct JPEGParser: FormatParser, Sendable {
             }
             guard width != 0 else { return .failed(.malformed(.jpeg, "frame width is zero")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.jpeg)) }
-            info.width = Int(width)
-            info.height = Int(height)
-            info.bitDepth = Int(field.u8(2))
+            facts.width = Int(width)
+            facts.height = Int(height)
+            facts.bitDepth = Int(field.u8(2))
             // SOF2, SOF6, SOF10 and SOF14 are the progressive processes.
-            info.isProgressive = marker & 0x03 == 0x02
+            facts.isProgressive = marker & 0x03 == 0x02
             return .done
         case .exif(var reader):
             switch reader.parse(field, at: offset, options: options) {
@@ -93,7 +97,7 @@ struct JPEGParser: FormatParser, Sendable {
                 // Only the first Exif segment counts, even when it proves unreadable.
                 if reader.sawIdentifier {
                     exifSeen = true
-                    info.orientation = orientation
+                    facts.orientation = orientation
                 }
                 return skipRest(from: offset &+ UInt64(field.count), to: reader.end)
             }

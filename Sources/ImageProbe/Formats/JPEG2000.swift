@@ -28,7 +28,11 @@ struct JPEG2000Parser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase
-    @usableFromInline var info: ImageInfo
+    @usableFromInline var facts: ImageFacts
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     /// The size of the file's first box, as the sniffer read it (it must be 12).
     @usableFromInline var signatureBoxSize: UInt32 = 12
@@ -48,14 +52,14 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @inlinable
     init(codestream: ()) {
         phase = .imageSize(withStartMarker: false)
-        info = ImageInfo(format: .j2k, width: 0, height: 0)
+        facts = ImageFacts(format: .j2k, width: 0, height: 0)
     }
 
     /// A JP2 family file: the sniffer consumed the first box's size and type `jP  `.
     @inlinable
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
-        info = ImageInfo(format: .jp2, width: 0, height: 0)
+        facts = ImageFacts(format: .jp2, width: 0, height: 0)
         self.signatureBoxSize = signatureBoxSize
     }
 
@@ -68,7 +72,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     }
 
     @inlinable
-    var format: ImageFormat? { info.format }
+    var format: ImageFormat? { facts.format }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
@@ -79,18 +83,18 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .imageSize(let withStartMarker):
             let base = withStartMarker ? 2 : 0
             if withStartMarker && field.be16(0) != 0xFF4F {
-                return .failed(.malformed(info.format, "jp2c box does not start with SOC"))
+                return .failed(.malformed(facts.format, "jp2c box does not start with SOC"))
             }
-            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(info.format, "SIZ does not follow SOC")) }
+            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(facts.format, "SIZ does not follow SOC")) }
             // 38 bytes of fixed fields, then 3 per component, at least one.
             let segmentLength = field.be16(base + 2)
-            guard segmentLength >= 41 else { return .failed(.malformed(info.format, "SIZ segment too short")) }
+            guard segmentLength >= 41 else { return .failed(.malformed(facts.format, "SIZ segment too short")) }
             let gridWidth = field.be32(base + 6)
             let gridHeight = field.be32(base + 10)
             let imageX = field.be32(base + 14)
             let imageY = field.be32(base + 18)
             guard imageX < gridWidth && imageY < gridHeight else {
-                return .failed(.malformed(info.format, "image offset not below the grid size"))
+                return .failed(.malformed(facts.format, "image offset not below the grid size"))
             }
             if let failure = setSize(width: gridWidth &- imageX, height: gridHeight &- imageY, options) {
                 return .failed(failure)
@@ -101,10 +105,10 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .tilesAndFirstComponent(let segmentLength):
             let components = field.be16(16)
             guard components >= 1 && UInt32(segmentLength) == 38 + 3 * UInt32(components) else {
-                return .failed(.malformed(info.format, "SIZ length does not match its component count"))
+                return .failed(.malformed(facts.format, "SIZ length does not match its component count"))
             }
             // Ssiz: bit depth minus 1 in the low 7 bits; the top bit marks signed samples.
-            info.bitDepth = Int(field.u8(18) & 0x7F) + 1
+            facts.bitDepth = Int(field.u8(18) & 0x7F) + 1
             return .done
         case .signatureAndFileType:
             switch JPEG2000Box.fileStart(field, signatureBoxSize: signatureBoxSize, format: .jp2) {
@@ -155,16 +159,16 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .componentsAndDepth:
             // BPC: bit depth minus 1 in the low 7 bits, or 255 when the components differ.
             let bitsPerComponent = field.u8(2)
-            if bitsPerComponent != 0xFF { info.bitDepth = Int(bitsPerComponent & 0x7F) + 1 }
+            if bitsPerComponent != 0xFF { facts.bitDepth = Int(bitsPerComponent & 0x7F) + 1 }
             return .done
         }
     }
 
     @inlinable
     mutating func setSize(width: UInt32, height: UInt32, _ options: ScanOptions) -> ScanFailure? {
-        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .tooLarge(info.format) }
-        info.width = Int(clamping: width)
-        info.height = Int(clamping: height)
+        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .tooLarge(facts.format) }
+        facts.width = Int(clamping: width)
+        facts.height = Int(clamping: height)
         sizeKnown = true
         return nil
     }

@@ -25,7 +25,11 @@ struct JXLParser: FormatParser, Sendable {
 
     @usableFromInline var phase: Phase
     @usableFromInline var header: JXLHeaderReader
-    @usableFromInline var info = ImageInfo(format: .jxl, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .jxl)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     /// The size of the container's first box, as the sniffer read it (it must be 12).
     @usableFromInline var signatureBoxSize: UInt32 = 12
     /// Codestream bytes left in the current `jxlc`/`jxlp` box; nil when it runs to the end.
@@ -113,17 +117,17 @@ struct JXLParser: FormatParser, Sendable {
             if let left = codestreamLeft { codestreamLeft = left &- UInt64(field.count) }
             let progress = header.consume(field, options: options)
             if header.sizeKnown {
-                info.width = Int(clamping: header.width)
-                info.height = Int(clamping: header.height)
+                facts.width = Int(clamping: header.width)
+                facts.height = Int(clamping: header.height)
             }
             switch progress {
             case .finished:
                 if !options.dimensionsOnly {
-                    info.orientation = Orientation(rawValue: header.orientation)
+                    facts.orientation = Orientation(rawValue: header.orientation)
                     if header.metadataAllDefault {
-                        info.bitDepth = 8
-                        info.hasAlpha = false
-                        info.isAnimated = false
+                        facts.bitDepth = 8
+                        facts.hasAlpha = false
+                        facts.isAnimated = false
                     }
                 }
                 return .done

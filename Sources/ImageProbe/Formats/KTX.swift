@@ -20,7 +20,11 @@ struct KTXParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .identifier
-    @usableFromInline var info = ImageInfo(format: .ktx, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .ktx)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
@@ -54,12 +58,12 @@ struct KTXParser: FormatParser, Sendable {
             }
             if field.matches("11", at: 3) {
                 phase = .version1
-                info.format = .ktx
+                facts.format = .ktx
                 return .read(32)
             }
             if field.matches("20", at: 3) {
                 phase = .version2
-                info.format = .ktx2
+                facts.format = .ktx2
                 return .read(16)
             }
             return .failed(ScanFailure(.unknownFormat, "KTX identifier of an unknown version"))
@@ -80,14 +84,14 @@ struct KTXParser: FormatParser, Sendable {
             let step = size(
                 width: field.u32(24, bigEndian: bigEndian), height: field.u32(28, bigEndian: bigEndian),
                 format: .ktx, options)
-            info.bitDepth = Self.bitsPerChannel(glType: glType)
-            info.hasAlpha = Self.hasAlpha(glBaseInternalFormat: field.u32(20, bigEndian: bigEndian))
+            facts.bitDepth = Self.bitsPerChannel(glType: glType)
+            facts.hasAlpha = Self.hasAlpha(glBaseInternalFormat: field.u32(20, bigEndian: bigEndian))
             return step
         case .version2:
             let step = size(width: field.le32(8), height: field.le32(12), format: .ktx2, options)
             let (bits, alpha) = Self.describe(vkFormat: field.le32(0))
-            info.bitDepth = bits
-            info.hasAlpha = alpha
+            facts.bitDepth = bits
+            facts.hasAlpha = alpha
             return step
         }
     }
@@ -99,8 +103,8 @@ struct KTXParser: FormatParser, Sendable {
         // pixelHeight 0: a 1D texture, a single row.
         let rows = max(height, 1)
         guard options.admits(width: UInt64(width), height: UInt64(rows)) else { return .failed(.tooLarge(format)) }
-        info.width = Int(clamping: width)
-        info.height = Int(clamping: rows)
+        facts.width = Int(clamping: width)
+        facts.height = Int(clamping: rows)
         return .done
     }
 

@@ -5,7 +5,11 @@
 /// per pixel (per plane) come with it. The sniffer consumed 0x0A and the version byte.
 @usableFromInline
 struct PCXParser: FormatParser, Sendable {
-    @usableFromInline var info = ImageInfo(format: .pcx, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .pcx)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init(version: UInt8) {}
@@ -39,9 +43,9 @@ struct PCXParser: FormatParser, Sendable {
         let width = UInt64(xMax &- xMin) &+ 1
         let height = UInt64(yMax &- yMin) &+ 1
         guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.pcx)) }
-        info.width = Int(width)
-        info.height = Int(height)
-        info.bitDepth = Int(bitsPerPixel)
+        facts.width = Int(width)
+        facts.height = Int(height)
+        facts.bitDepth = Int(bitsPerPixel)
         return .done
     }
 }

@@ -23,7 +23,11 @@ struct PNGParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .signature
-    @usableFromInline var info = ImageInfo(format: .png, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .png)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     @usableFromInline var sawImageData = false
     @usableFromInline var chunks = 0
@@ -53,7 +57,8 @@ struct PNGParser: FormatParser, Sendable {
         switch phase {
         case .signature:
             // Bytes 2...7 of "\x89PNG\r\n\x1a\n".
-            guard field.matches("NG\r\n\u{1A}\n", at: 0) else {
+            // Bytes 2...7 of "\x89PNG\r\n\x1a\n": "NG\r\n" and "\x1a\n".
+            guard field.be32(0) == 0x4E47_0D0A && field.be16(4) == 0x1A0A else {
                 return .failed(ScanFailure(.unknownFormat, "PNG signature damaged"))
             }
             let length = field.be32(6)
@@ -78,18 +83,18 @@ struct PNGParser: FormatParser, Sendable {
         case .headerTail:
             let depth = field.u8(0)
             let colourType = field.u8(1)
-            info.bitDepth = Int(depth)
+            facts.bitDepth = Int(depth)
             // Colour types 4 and 6 carry alpha; a tRNS chunk may add it to the others.
-            info.hasAlpha = colourType == 4 || colourType == 6
-            info.isProgressive = field.u8(4) == 1
+            facts.hasAlpha = colourType == 4 || colourType == 6
+            facts.isProgressive = field.u8(4) == 1
             phase = .chunkHeader
             return .skipThenRead(4, 8)  // IHDR's CRC, then the next chunk header
         case .chunkHeader:
             return chunk(length: field.be32(0), type: field.tag(4), at: offset, options: options)
         case .animationControl:
             let frames = field.be32(0)
-            info.isAnimated = true
-            info.frameCount = Int(frames)
+            facts.isAnimated = true
+            facts.frameCount = Int(frames)
             phase = .chunkHeader
             return .skipThenRead(4, 8)
         case .exif(var reader):
@@ -98,7 +103,7 @@ struct PNGParser: FormatParser, Sendable {
                 phase = .exif(reader)
                 return step
             case .finished(let orientation):
-                info.orientation = orientation
+                facts.orientation = orientation
                 return .done
             }
         }
@@ -111,8 +116,8 @@ struct PNGParser: FormatParser, Sendable {
             return .failed(.malformed(.png, "IHDR size out of range"))
         }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.png)) }
-        info.width = Int(width)
-        info.height = Int(height)
+        facts.width = Int(width)
+        facts.height = Int(height)
         sizeKnown = true
         if options.dimensionsOnly { return .done }
         phase = .headerTail
@@ -134,7 +139,7 @@ struct PNGParser: FormatParser, Sendable {
             phase = .animationControl
             return .read(8)
         case Self.trns where !sawImageData:
-            info.hasAlpha = true
+            facts.hasAlpha = true
         case Self.exif:
             let start = offset &+ 8
             let reader = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)

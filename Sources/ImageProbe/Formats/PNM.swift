@@ -54,7 +54,11 @@ struct PNMParser: FormatParser, Sendable {
 
     @usableFromInline let magic: UInt8
     @usableFromInline var phase: Phase
-    @usableFromInline var info: ImageInfo
+    @usableFromInline var facts: ImageFacts
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     /// Set once width and height are both read (PAM fills them in one at a time).
     @usableFromInline var sizeKnown = false
 
@@ -68,7 +72,7 @@ struct PNMParser: FormatParser, Sendable {
         self.magic = magic
         self.phase = .afterMagic
         let float = magic == 0x46 || magic == 0x66
-        self.info = ImageInfo(format: float ? .pfm : .pnm, width: 0, height: 0)
+        self.facts = ImageFacts(format: float ? .pfm : .pnm, width: 0, height: 0)
     }
 
     /// After `P` and the magic byte, which the sniffer consumed.
@@ -76,13 +80,13 @@ struct PNMParser: FormatParser, Sendable {
     var firstStep: Step { .read(1) }
 
     @inlinable
-    var format: ImageFormat? { info.format }
+    var format: ImageFormat? { facts.format }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
     @inlinable
-    var isFloat: Bool { info.format == .pfm }
+    var isFloat: Bool { facts.format == .pfm }
 
     /// P1 and P4 (bitmaps) have no maxval.
     @inlinable
@@ -94,7 +98,7 @@ struct PNMParser: FormatParser, Sendable {
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
-            return .failed(.limit(info.format, "header longer than 8 KiB"))
+            return .failed(.limit(facts.format, "header longer than 8 KiB"))
         }
         let byte = field.u8(0)
         switch phase {
@@ -210,7 +214,7 @@ struct PNMParser: FormatParser, Sendable {
         case .pamTupleType(var tail, var trimmed):
             guard byte != ASCII.newline else {
                 // Several TUPLTYPE lines are joined with spaces: the last one decides.
-                info.hasAlpha = trimmed.hasSuffix("_ALPHA")
+                facts.hasAlpha = trimmed.hasSuffix("_ALPHA")
                 phase = .pamLineStart
                 return .read(1)
             }
@@ -230,7 +234,7 @@ struct PNMParser: FormatParser, Sendable {
 
     @inlinable
     func malformed(_ message: StaticString) -> Step {
-        .failed(.malformed(info.format, message))
+        .failed(.malformed(facts.format, message))
     }
 
     /// A P1–P6 or PFM number has ended at `terminator` (white space or `#`).
@@ -240,32 +244,32 @@ struct PNMParser: FormatParser, Sendable {
         switch token {
         case .width:
             guard value != 0 else { return malformed("zero width") }
-            info.width = Int(value)
+            facts.width = Int(value)
             next = .height
         case .height:
             guard value != 0 else { return malformed("zero height") }
-            info.height = Int(value)
-            guard options.admits(width: UInt64(info.width), height: UInt64(value)) else {
-                return .failed(.tooLarge(info.format))
+            facts.height = Int(value)
+            guard options.admits(width: UInt64(facts.width), height: UInt64(value)) else {
+                return .failed(.tooLarge(facts.format))
             }
             sizeKnown = true
             if options.dimensionsOnly { return .done }
             if isFloat {
-                info.bitDepth = 32  // IEEE single-precision samples
-                info.hasAlpha = false
+                facts.bitDepth = 32  // IEEE single-precision samples
+                facts.hasAlpha = false
                 phase = .scaleGap
                 return .read(1)
             }
-            info.hasAlpha = false  // only PAM can carry alpha
+            facts.hasAlpha = false  // only PAM can carry alpha
             if isBitmap {
-                info.bitDepth = 1
+                facts.bitDepth = 1
                 return .done
             }
             next = .maxval
         case .maxval:
             // Netpbm: "greater than zero and less than 65536".
             guard value != 0 && value <= 65535 else { return malformed("maxval outside 1...65535") }
-            info.bitDepth = Self.bits(for: value)
+            facts.bitDepth = Self.bits(for: value)
             return .done
         }
         phase = terminator == ASCII.hash ? .comment(next) : .gap(next)
@@ -317,10 +321,10 @@ struct PNMParser: FormatParser, Sendable {
         case .width, .height:
             guard value != 0 else { return malformed(field == .width ? "zero width" : "zero height") }
             // A repeated line changes nothing: the size may already have been answered.
-            if field == .width && info.width == 0 { info.width = Int(value) }
-            if field == .height && info.height == 0 { info.height = Int(value) }
-            if !sizeKnown && info.width != 0 && info.height != 0 {
-                guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+            if field == .width && facts.width == 0 { facts.width = Int(value) }
+            if field == .height && facts.height == 0 { facts.height = Int(value) }
+            if !sizeKnown && facts.width != 0 && facts.height != 0 {
+                guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
                     return .failed(.tooLarge(.pnm))
                 }
                 sizeKnown = true
@@ -330,7 +334,7 @@ struct PNMParser: FormatParser, Sendable {
             guard value != 0 else { return malformed("zero depth") }
         case .maxval:
             guard value <= 65535 && value != 0 else { return malformed("maxval outside 1...65535") }
-            info.bitDepth = Self.bits(for: value)
+            facts.bitDepth = Self.bits(for: value)
         }
         phase = terminator == ASCII.newline ? .pamLineStart : .pamLineTail
         return .read(1)

@@ -16,7 +16,11 @@ struct PSDParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .psd, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .psd)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable var firstStep: Step { .read(20) }
 
@@ -49,8 +53,8 @@ struct PSDParser: FormatParser, Sendable {
             // The reserved bytes are not checked: they say nothing about the size.
             guard width != 0 && height != 0 else { return .failed(.malformed(.psd, "zero width or height")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.psd)) }
-            info.width = Int(truncatingIfNeeded: width)
-            info.height = Int(truncatingIfNeeded: height)
+            facts.width = Int(truncatingIfNeeded: width)
+            facts.height = Int(truncatingIfNeeded: height)
             if options.dimensionsOnly { return .done }
             phase = .depthAndMode
             return .read(4)
@@ -65,7 +69,7 @@ struct PSDParser: FormatParser, Sendable {
             case 0, 1, 2, 3, 4, 7, 8, 9: break
             default: return .failed(.malformed(.psd, "unknown colour mode"))
             }
-            info.bitDepth = Int(depth)
+            facts.bitDepth = Int(depth)
             return .done
         }
     }

@@ -13,7 +13,11 @@ struct QOIParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .qoi, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .qoi)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable var firstStep: Step { .read(10) }
 
@@ -40,8 +44,8 @@ struct QOIParser: FormatParser, Sendable {
             let height = field.be32(6)
             guard width != 0 && height != 0 else { return .failed(.malformed(.qoi, "zero width or height")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.qoi)) }
-            info.width = Int(truncatingIfNeeded: width)
-            info.height = Int(truncatingIfNeeded: height)
+            facts.width = Int(truncatingIfNeeded: width)
+            facts.height = Int(truncatingIfNeeded: height)
             if options.dimensionsOnly { return .done }
             phase = .channels
             return .read(2)
@@ -49,8 +53,8 @@ struct QOIParser: FormatParser, Sendable {
             let channels = field.u8(0)
             guard channels == 3 || channels == 4 else { return .failed(.malformed(.qoi, "channels is not 3 or 4")) }
             guard field.u8(1) <= 1 else { return .failed(.malformed(.qoi, "colour space is not 0 or 1")) }
-            info.hasAlpha = channels == 4
-            info.bitDepth = 8
+            facts.hasAlpha = channels == 4
+            facts.bitDepth = 8
             return .done
         }
     }

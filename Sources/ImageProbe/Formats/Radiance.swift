@@ -62,7 +62,11 @@ struct RadianceParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .programName(ShortWord())
-    @usableFromInline var info = ImageInfo(format: .hdr, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .hdr)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var axes = Axes()
     @usableFromInline var sawFormat = false
 
@@ -162,7 +166,7 @@ struct RadianceParser: FormatParser, Sendable {
             guard ASCII.isSpace(byte) else { return malformed("resolution is not a decimal number") }
             guard number.value != 0 else { return malformed("zero resolution") }
             if index == 0 {
-                info.height = Int(number.value)  // the number of scanlines
+                facts.height = Int(number.value)  // the number of scanlines
                 guard byte != ASCII.newline else { return malformed("resolution string has one axis") }
                 phase = .axisGap
                 return .read(1)
@@ -207,14 +211,14 @@ struct RadianceParser: FormatParser, Sendable {
     /// The second number has ended: the size is known.
     @inlinable
     mutating func size(scanlineLength: UInt32, options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(scanlineLength), height: UInt64(info.height)) else {
+        guard options.admits(width: UInt64(scanlineLength), height: UInt64(facts.height)) else {
             return .failed(.tooLarge(.hdr))
         }
-        info.width = Int(scanlineLength)
+        facts.width = Int(scanlineLength)
         if !options.dimensionsOnly {
-            info.orientation = axes.orientation
-            info.hasAlpha = false
-            if sawFormat { info.bitDepth = 32 }  // "32-bit": three mantissas and an exponent
+            facts.orientation = axes.orientation
+            facts.hasAlpha = false
+            if sawFormat { facts.bitDepth = 32 }  // "32-bit": three mantissas and an exponent
         }
         return .done
     }

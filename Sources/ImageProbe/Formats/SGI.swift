@@ -17,7 +17,11 @@ struct SGIParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .sgi, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .sgi)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
@@ -29,7 +33,7 @@ struct SGIParser: FormatParser, Sendable {
     var format: ImageFormat? { .sgi }
 
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { info.height != 0 ? info : nil }
+    func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -44,10 +48,10 @@ struct SGIParser: FormatParser, Sendable {
             guard dimension >= 1 && dimension <= 3 else { return .failed(.malformed(.sgi, "dimension is not 1, 2 or 3")) }
             let width = field.be16(4)
             guard width != 0 else { return .failed(.malformed(.sgi, "zero width")) }
-            info.width = Int(width)
-            info.bitDepth = Int(bytesPerChannel) &* 8
+            facts.width = Int(width)
+            facts.bitDepth = Int(bytesPerChannel) &* 8
             // One and two dimensions: a single greyscale channel.
-            if !options.dimensionsOnly && dimension < 3 { info.hasAlpha = false }
+            if !options.dimensionsOnly && dimension < 3 { facts.hasAlpha = false }
             if dimension == 1 { return sized(height: 1, options: options) }
             if dimension == 3 && !options.dimensionsOnly {
                 phase = .heightAndChannels
@@ -64,8 +68,8 @@ struct SGIParser: FormatParser, Sendable {
             // after the size, so a zero ends the scan with a partial answer.
             switch field.be16(2) {
             case 0: return .failed(.malformed(.sgi, "zero channels"))
-            case 1, 3: info.hasAlpha = false
-            case 4: info.hasAlpha = true
+            case 1, 3: facts.hasAlpha = false
+            case 4: facts.hasAlpha = true
             default: break
             }
             return .done
@@ -75,8 +79,8 @@ struct SGIParser: FormatParser, Sendable {
     @inlinable
     mutating func sized(height: UInt16, options: ScanOptions) -> Step {
         guard height != 0 else { return .failed(.malformed(.sgi, "zero height")) }
-        guard options.admits(width: UInt64(info.width), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
-        info.height = Int(height)
+        guard options.admits(width: UInt64(facts.width), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
+        facts.height = Int(height)
         return .done
     }
 }

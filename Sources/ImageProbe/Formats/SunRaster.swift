@@ -13,7 +13,11 @@ struct SunRasterParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .sun, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .sun)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
@@ -43,15 +47,15 @@ struct SunRasterParser: FormatParser, Sendable {
             let height = field.be32(6)
             guard width != 0 && height != 0 else { return .failed(.malformed(.sun, "zero width or height")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.sun)) }
-            info.width = Int(truncatingIfNeeded: width)
-            info.height = Int(truncatingIfNeeded: height)
+            facts.width = Int(truncatingIfNeeded: width)
+            facts.height = Int(truncatingIfNeeded: height)
             if options.dimensionsOnly { return .done }
             phase = .depth
             return .read(4)
         case .depth:
             let depth = field.be32(0)
             switch depth {
-            case 1, 8, 24, 32: info.bitDepth = Int(depth)
+            case 1, 8, 24, 32: facts.bitDepth = Int(depth)
             default: return .failed(.malformed(.sun, "depth is not 1, 8, 24 or 32"))
             }
             return .done

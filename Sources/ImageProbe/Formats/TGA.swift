@@ -32,7 +32,11 @@ struct TGAParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var info = ImageInfo(format: .tga, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .tga)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline let known: KnownBytes
     /// Whether the header broke a soft rule, so the footer must confirm it.
     @usableFromInline var needsFooter = false
@@ -80,7 +84,7 @@ struct TGAParser: FormatParser, Sendable {
                 needsFooter = true
             case .valid:
                 confirmed = true
-                guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+                guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
                     return .failed(.tooLarge(.tga))
                 }
             }
@@ -94,7 +98,7 @@ struct TGAParser: FormatParser, Sendable {
             let alphaBits = descriptor & 0x0F
             // Bits 6-7: TGA 1.0's interleaving (0, 1 or 2; 3 is reserved). TGA 2.0 wants 0.
             descriptorIsBad = descriptor >> 6 == 3 || alphaBits > attributeLimit
-            if !descriptorIsBad { info.hasAlpha = alphaBits > 0 }
+            if !descriptorIsBad { facts.hasAlpha = alphaBits > 0 }
             if needsFooter { return footerStep(after: offset &+ 1, options: options) }
             return finish()
         case .footer:
@@ -102,7 +106,7 @@ struct TGAParser: FormatParser, Sendable {
                 return .failed(ScanFailure(.unknownFormat, "not a TGA: header breaks a rule and the footer is missing"))
             }
             confirmed = true
-            guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else {
+            guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
                 return .failed(.tooLarge(.tga))
             }
             return finish()
@@ -174,9 +178,9 @@ struct TGAParser: FormatParser, Sendable {
         }
         guard width != 0 && height != 0 else { return .invalid("not a TGA: zero width or height") }
 
-        info.width = Int(width)
-        info.height = Int(height)
-        info.bitDepth = Int(depth)
+        facts.width = Int(width)
+        facts.height = Int(height)
+        facts.bitDepth = Int(depth)
         attributeLimit = mapped ? entrySize : depth
 
         // Soft rules: a header that says "no colour map" should leave the colour map fields

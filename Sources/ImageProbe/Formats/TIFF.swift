@@ -16,7 +16,11 @@ struct TIFFParser: FormatParser, Sendable {
 
     @usableFromInline var phase: Phase = .header
     @usableFromInline let bigEndian: Bool
-    @usableFromInline var info = ImageInfo(format: .tiff, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .tiff)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable var firstStep: Step { .read(6) }
 
@@ -33,9 +37,9 @@ struct TIFFParser: FormatParser, Sendable {
         guard case .directory(let walker) = phase, walker.found.isSuperset(of: [.width, .height]),
             walker.width != 0 && walker.height != 0
         else { return nil }
-        var partial = info
+        var partial = facts
         apply(walker, to: &partial)
-        return partial
+        return ImageInfo(partial)
     }
 
     @inlinable
@@ -90,7 +94,7 @@ struct TIFFParser: FormatParser, Sendable {
             guard walker.width != 0 && walker.height != 0 else {
                 return .failed(.malformed(.tiff, "zero width or height"))
             }
-            apply(walker, to: &info)
+            apply(walker, to: &facts)
             return .done
         case .invalid(let message):
             return .failed(.malformed(.tiff, message))
@@ -100,11 +104,11 @@ struct TIFFParser: FormatParser, Sendable {
     }
 
     @inlinable
-    func apply(_ walker: TIFFDirectoryReader, to info: inout ImageInfo) {
+    func apply(_ walker: TIFFDirectoryReader, to facts: inout ImageFacts) {
         // Values past Int.max only exist on 32-bit targets; maxWidth rejects them anyway.
-        info.width = Int(clamping: walker.width)
-        info.height = Int(clamping: walker.height)
-        if walker.orientation != 0 { info.orientation = Orientation(unchecked: walker.orientation) }
-        if walker.bitsPerSample != 0 { info.bitDepth = Int(walker.bitsPerSample) }
+        facts.width = Int(clamping: walker.width)
+        facts.height = Int(clamping: walker.height)
+        if walker.orientation != 0 { facts.orientation = Orientation(unchecked: walker.orientation) }
+        if walker.bitsPerSample != 0 { facts.bitDepth = Int(walker.bitsPerSample) }
     }
 }

@@ -23,7 +23,11 @@ struct WebPParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .riffHeader
-    @usableFromInline var info = ImageInfo(format: .webp, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .webp)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
     @usableFromInline var riffEnd: UInt64 = 0
@@ -49,8 +53,8 @@ struct WebPParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .riffHeader:
-            guard field.matches("FF", at: 0) else { return .failed(ScanFailure(.unknownFormat, "not a RIFF file")) }
-            guard field.matches("WEBP", at: 6) else {
+            guard field.be16(0) == 0x4646 else { return .failed(ScanFailure(.unknownFormat, "not a RIFF file")) }  // "FF"
+            guard field.tag(6) == 0x5745_4250 else {  // "WEBP"
                 return .failed(ScanFailure(.unknownFormat, "RIFF file is not WebP"))
             }
             riffEnd = 8 &+ UInt64(field.le32(2))
@@ -77,9 +81,9 @@ struct WebPParser: FormatParser, Sendable {
             let height = field.le16(8) & 0x3FFF
             guard width != 0 && height != 0 else { return .failed(.malformed(.webp, "zero width or height")) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.webp)) }
-            info.width = Int(width)
-            info.height = Int(height)
-            info.hasAlpha = false
+            facts.width = Int(width)
+            facts.height = Int(height)
+            facts.hasAlpha = false
             return .done
         case .lossless:
             guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, "VP8L signature missing")) }
@@ -88,19 +92,19 @@ struct WebPParser: FormatParser, Sendable {
             let width = UInt64(bits & 0x3FFF) + 1
             let height = UInt64((bits >> 14) & 0x3FFF) + 1
             guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
-            info.width = Int(width)
-            info.height = Int(height)
-            info.hasAlpha = (bits >> 28) & 1 == 1
+            facts.width = Int(width)
+            facts.height = Int(height)
+            facts.hasAlpha = (bits >> 28) & 1 == 1
             return .done
         case .extended(let chunkSize):
             let flags = field.u8(0)
             let width = UInt64(field.le24(4)) + 1
             let height = UInt64(field.le24(7)) + 1
             guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
-            info.width = Int(width)
-            info.height = Int(height)
-            info.hasAlpha = flags & 0x10 != 0
-            info.isAnimated = flags & 0x02 != 0
+            facts.width = Int(width)
+            facts.height = Int(height)
+            facts.hasAlpha = flags & 0x10 != 0
+            facts.isAnimated = flags & 0x02 != 0
             sizeKnown = true
             if options.dimensionsOnly || flags & 0x08 == 0 { return .done }
             guard chunkSize >= 10 else { return .failed(.malformed(.webp, "VP8X chunk too short")) }
@@ -125,7 +129,7 @@ struct WebPParser: FormatParser, Sendable {
                 phase = .exif(reader)
                 return step
             case .finished(let orientation):
-                info.orientation = orientation
+                facts.orientation = orientation
                 return .done
             }
         }

@@ -32,7 +32,11 @@ struct XBMParser: FormatParser, Sendable {
 
     @usableFromInline var phase: Phase = .directive(matched: 2)
     /// Width and height are 0 until their defines are read.
-    @usableFromInline var info = ImageInfo(format: .xbm, width: 0, height: 0)
+    @usableFromInline var facts = ImageFacts(format: .xbm)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
 
     /// Bytes of text the scanner reads before giving up: the two defines come first in every
     /// writer's output.
@@ -106,9 +110,9 @@ struct XBMParser: FormatParser, Sendable {
             guard ASCII.isSpace(byte) else { return malformed("width or height is not a decimal number") }
             guard number.value != 0 else { return malformed(dimension == .width ? "zero width" : "zero height") }
             // A repeated define changes nothing: the size may already have been answered.
-            if dimension == .width && info.width == 0 { info.width = Int(number.value) }
-            if dimension == .height && info.height == 0 { info.height = Int(number.value) }
-            if info.width != 0 && info.height != 0 { return size(options: options) }
+            if dimension == .width && facts.width == 0 { facts.width = Int(number.value) }
+            if dimension == .height && facts.height == 0 { facts.height = Int(number.value) }
+            if facts.width != 0 && facts.height != 0 { return size(options: options) }
             return skipLine(byte)
         case .skipLine:
             return skipLine(byte)
@@ -143,10 +147,10 @@ struct XBMParser: FormatParser, Sendable {
 
     @inlinable
     mutating func size(options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(info.width), height: UInt64(info.height)) else { return .failed(.tooLarge(.xbm)) }
+        guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else { return .failed(.tooLarge(.xbm)) }
         if !options.dimensionsOnly {
-            info.bitDepth = 1
-            info.hasAlpha = false
+            facts.bitDepth = 1
+            facts.hasAlpha = false
         }
         return .done
     }
