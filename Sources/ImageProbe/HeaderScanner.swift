@@ -29,6 +29,14 @@ enum ParserState: Sendable {
     case done(ImageInfo)
     case failed(ScanFailure)
 
+    /// Whether the scan is over. Matches the tag only, so no payload is copied.
+    @inlinable
+    var isTerminal: Bool {
+        if case .done = self { return true }
+        if case .failed = self { return true }
+        return false
+    }
+
     /// The sticky result, or nil while a parser runs.
     @inlinable
     var terminal: ScanStatus? {
@@ -80,7 +88,7 @@ public struct HeaderScanner: Sendable {
     /// Stops consuming at the byte that completes the answer: `bytesConsumed` then tells where
     /// the header ended. After a terminal status it consumes nothing.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
-        if let terminal = state.terminal { return terminal }
+        if state.isTerminal, let terminal = state.terminal { return terminal }
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
         // consumed maxBytes without an answer.
@@ -249,7 +257,7 @@ public struct HeaderScanner: Sendable {
     /// A reader that can seek (a file, an HTTP range request) can jump over them and call
     /// `skip(_:)` instead of reading them. Zero once the scan is over.
     public var pendingSkip: UInt64 {
-        state.terminal == nil ? reader.skipRemaining : 0
+        state.isTerminal ? 0 : reader.skipRemaining
     }
 
     /// Tells the scanner that the caller jumped over up to `count` upcoming bytes instead of

@@ -41,6 +41,9 @@ struct Input {
     var bytes: [UInt8]
 }
 
+/// A value the optimizer cannot see through, so the measured work is not removed.
+nonisolated(unsafe) var sink = 0
+
 /// The loop callgrind measures: create a scanner, feed the whole buffer, finish if needed.
 @inline(never)
 func repeatScans(_ buffers: [UnsafeRawBufferPointer], count: Int, options: ScanOptions) -> Int {
@@ -58,13 +61,58 @@ func repeatScans(_ buffers: [UnsafeRawBufferPointer], count: Int, options: ScanO
     return total
 }
 
+// The peer protocol of Benchmarks/compare.py, for ImageProbe itself (dimensions-only mode,
+// like the peers): `time MS FILE...` prints "path<TAB>ns<TAB>width<TAB>height" from a loop of at
+// least MS milliseconds; `minbytes FILE...` prints bytesRead (read straight through, no seeking:
+// the prefix a streaming reader needs) in place of ns.
+// `robustbytes` is the same number: a streaming scanner never answers from bytes it hasn't seen.
+if CommandLine.arguments.count > 2 && ["time", "minbytes", "robustbytes"].contains(CommandLine.arguments[1]) {
+    let timing = CommandLine.arguments[1] == "time"
+    let paths = Array(CommandLine.arguments.dropFirst(timing ? 3 : 2))
+    let budget = Duration.milliseconds(Double(CommandLine.arguments[2]) ?? 10)
+    let options = ScanOptions(mode: .dimensionsOnly)
+    for path in paths {
+        guard let data = FileManager.default.contents(atPath: path) else { print("\(path)\t-1\t-1\t-1"); continue }
+        let bytes = [UInt8](data)
+        var scanner = HeaderScanner(options: options)
+        var status = bytes.withUnsafeBytes { scanner.feed($0) }
+        if !status.isTerminal { status = scanner.finish() }
+        guard case .done(let info) = status else { print("\(path)\t-1\t-1\t-1"); continue }
+        if timing {
+            let clock = ContinuousClock()
+            let start = clock.now
+            var iterations = 0
+            while clock.now - start < budget {
+                iterations += 16
+                bytes.withUnsafeBytes { buffer in
+                    for _ in 0..<16 {
+                        var scanner = HeaderScanner(options: options)
+                        let status = scanner.feed(buffer)
+                        if case .done(let info) = status { sink &+= info.width }
+                    }
+                }
+            }
+            let (seconds, attoseconds) = (clock.now - start).components
+            let nanoseconds = (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations)
+            print("\(path)\t\(nanoseconds)\t\(info.width)\t\(info.height)")
+        } else {
+            print("\(path)\t\(scanner.bytesRead)\t\(info.width)\t\(info.height)")
+        }
+    }
+    exit(0)
+}
+
 // `imageprobe-bench repeat N [--dimensions-only] FILE...`: scans the files N times and
 // nothing else, for instruction counts under callgrind (see Benchmarks/compare.sh).
-if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "repeat" {
+// `repeat-dims` is the same in dimensions-only mode.
+if CommandLine.arguments.count > 2 && (CommandLine.arguments[1] == "repeat" || CommandLine.arguments[1] == "repeat-dims") {
     let count = Int(CommandLine.arguments[2]) ?? 1
     var rest = Array(CommandLine.arguments.dropFirst(3))
-    let mode: ScanOptions.Mode = rest.first == "--dimensions-only" ? .dimensionsOnly : .full
-    if rest.first == "--dimensions-only" { rest.removeFirst() }
+    var mode: ScanOptions.Mode = CommandLine.arguments[1] == "repeat-dims" ? .dimensionsOnly : .full
+    if rest.first == "--dimensions-only" {
+        mode = .dimensionsOnly
+        rest.removeFirst()
+    }
     let files = rest.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
     // Raw buffers, so the loop below retains nothing: only the scans are measured.
     let buffers = files.map { bytes -> UnsafeRawBufferPointer in
@@ -130,8 +178,6 @@ func inputs() -> [Input] {
 
 // MARK: - Timing
 
-/// A value the optimizer cannot see through, so the measured work is not removed.
-nonisolated(unsafe) var sink = 0
 
 func consume(_ status: ScanStatus) {
     switch status {
