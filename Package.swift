@@ -5,6 +5,7 @@ let package = Package(
     name: "ImageProbe",
     products: [
         .library(name: "ImageProbe", targets: ["ImageProbe"]),
+        .library(name: "ImageProbeFetch", targets: ["ImageProbeFetch"]),
         .executable(name: "imageprobe", targets: ["ImageProbeCLI"]),
     ],
     targets: [
@@ -12,9 +13,13 @@ let package = Package(
         // so it also builds in Embedded Swift (see .ci/run).
         .target(name: "ImageProbe"),
 
+        // Sizes from URLs: Range requests, early stop, cache, timeouts. Foundation is allowed
+        // here (URLSession for https), never in the core.
+        .target(name: "ImageProbeFetch", dependencies: ["ImageProbe"]),
+
         // The command-line tool. The target name differs from the library's only by more
         // than case, so the two source folders don't collide on case-insensitive disks.
-        .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe"]),
+        .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe", "ImageProbeFetch"]),
 
         // Byte builders for every format and the chunking verifier. Shared by the tests,
         // the fuzzer's seed generator and the benchmarks; not a product.
@@ -30,13 +35,15 @@ let package = Package(
         // Throughput and allocation benchmarks.
         .executableTarget(
             name: "imageprobe-bench",
-            dependencies: ["ImageProbe", "ImageProbeFixtures", "MallocCounter"],
+            dependencies: ["ImageProbe", "ImageProbeFetch", "ImageProbeFixtures", "MallocCounter"],
             path: "Benchmarks/Sources/ImageProbeBench"
         ),
         // Interposes malloc and friends (glibc) to count the benchmark's heap allocations.
         .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),
 
         .testTarget(name: "ImageProbeTests", dependencies: ["ImageProbe", "ImageProbeFixtures"]),
+        // The fetcher and the command line against real processes: nginx on loopback, pipes.
+        .testTarget(name: "ImageProbeFetchTests", dependencies: ["ImageProbeFetch", "ImageProbeFixtures", "ImageProbeCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

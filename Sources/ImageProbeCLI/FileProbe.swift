@@ -8,13 +8,17 @@ import Darwin
 import ImageProbe
 
 /// The answer for one input, with the byte counts the output reports.
-struct ProbeResult {
+struct InputResult {
     var path: String
     var status: ScanStatus
     var bytesRead: UInt64
     var bytesSkipped: UInt64
     /// An I/O failure (unreadable path), instead of a scan status.
     var ioError: String? = nil
+    /// For a URL: bytes received and requests sent.
+    var network: (bytesTransferred: Int, requests: Int)? = nil
+    /// For a URL that failed before scanning: the fetch error's kind, message and HTTP status.
+    var fetchError: (kind: String, message: String, status: Int?)? = nil
 }
 
 /// Reads a file descriptor just far enough to answer.
@@ -32,7 +36,7 @@ struct DescriptorProber {
     var chunkSize: Int?
     var seek: Bool
 
-    func probe(descriptor: Int32, path: String) -> ProbeResult {
+    func probe(descriptor: Int32, path: String) -> InputResult {
         var info = stat()
         let regular = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         let seekable = seek && regular
@@ -57,7 +61,7 @@ struct DescriptorProber {
                 } else {
                     let beyond = skip - buffered
                     guard beyond <= UInt64(Int64.max), lseek(descriptor, off_t(beyond), SEEK_CUR) >= 0 else {
-                        return ProbeResult(path: path, status: status, bytesRead: scanner.bytesRead,
+                        return InputResult(path: path, status: status, bytesRead: scanner.bytesRead,
                                            bytesSkipped: scanner.bytesSkipped, ioError: "cannot seek: \(errorText())")
                     }
                     start = end
@@ -69,7 +73,7 @@ struct DescriptorProber {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return ProbeResult(path: path, status: status, bytesRead: scanner.bytesRead,
+                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead,
                                        bytesSkipped: scanner.bytesSkipped, ioError: "cannot read: \(errorText())")
                 }
                 if count == 0 {
@@ -83,11 +87,11 @@ struct DescriptorProber {
             status = buffer.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[start..<(start + take)])) }
             start += take
         }
-        return ProbeResult(path: path, status: status, bytesRead: scanner.bytesRead, bytesSkipped: scanner.bytesSkipped)
+        return InputResult(path: path, status: status, bytesRead: scanner.bytesRead, bytesSkipped: scanner.bytesSkipped)
     }
 
     /// Opens and probes a regular file; directories and unreadable paths become I/O errors.
-    func probe(path: String) -> ProbeResult {
+    func probe(path: String) -> InputResult {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .ioFailure(path, "cannot open: \(errorText())") }
         defer { close(descriptor) }
@@ -99,13 +103,13 @@ struct DescriptorProber {
     }
 }
 
-extension ProbeResult {
-    static func ioFailure(_ path: String, _ message: String) -> ProbeResult {
-        ProbeResult(path: path, status: .needMore(1), bytesRead: 0, bytesSkipped: 0, ioError: message)
+extension InputResult {
+    static func ioFailure(_ path: String, _ message: String) -> InputResult {
+        InputResult(path: path, status: .needMore(1), bytesRead: 0, bytesSkipped: 0, ioError: message)
     }
 
     var recognised: Bool {
-        guard ioError == nil, case .done = status else { return false }
+        guard ioError == nil, fetchError == nil, case .done = status else { return false }
         return true
     }
 }
@@ -114,9 +118,9 @@ func errorText() -> String { String(cString: strerror(errno)) }
 
 /// Every regular file under `directory`, depth first, in byte order of names, without
 /// following symbolic links to directories (no cycles).
-func filesUnder(_ directory: String) -> (files: [String], errors: [ProbeResult]) {
+func filesUnder(_ directory: String) -> (files: [String], errors: [InputResult]) {
     var files: [String] = []
-    var errors: [ProbeResult] = []
+    var errors: [InputResult] = []
     var pending = [directory]
     while let current = pending.popLast() {
         guard let handle = opendir(current) else {

@@ -8,6 +8,8 @@ struct CommandLineOptions {
     var chunkSize: Int? = nil
     var scan = ScanOptions()
     var seek = true
+    var jobs = 8
+    var timeout: Double = 10
     var showHelp = false
     var showVersion = false
 
@@ -15,7 +17,7 @@ struct CommandLineOptions {
         usage: imageprobe [options] PATH...
 
         Reads just enough of each image to report its format, size and orientation.
-        PATH is a file, a directory (with -r), or - for standard input.
+        PATH is a file, a directory (with -r), - for standard input, or an http(s) URL.
 
         options:
           --json               one JSON object per input, one per line
@@ -24,6 +26,8 @@ struct CommandLineOptions {
           --max-bytes N        give up after N bytes without an answer (default 16 MiB)
           --chunk-size N       feed the scanner at most N bytes at a time (for testing)
           --no-seek            read skipped bytes instead of seeking over them
+          -j N                 probe up to N URLs at once (default 8)
+          --timeout SECONDS    per-request timeout for URLs (default 10)
           -h, --help           show this help
           --version            show the version
 
@@ -66,6 +70,16 @@ struct CommandLineOptions {
             case "--chunk-size":
                 switch value(argument) {
                 case .success(let number): options.chunkSize = number
+                case .failure(let error): return .failure(error)
+                }
+            case "-j", "--jobs":
+                switch value(argument) {
+                case .success(let number): options.jobs = number
+                case .failure(let error): return .failure(error)
+                }
+            case "--timeout":
+                switch value(argument) {
+                case .success(let number): options.timeout = Double(number)
                 case .failure(let error): return .failure(error)
                 }
             default:

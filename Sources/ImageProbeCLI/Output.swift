@@ -1,15 +1,18 @@
 import ImageProbe
 
 /// One line of output for `result`: a JSON object (`--json`) or a sentence.
-func render(_ result: ProbeResult, json: Bool) -> String {
+func render(_ result: InputResult, json: Bool) -> String {
     json ? jsonLine(result) : humanLine(result)
 }
 
 /// The JSON object described in ../shared/README.md ("The output contract"), plus extra
 /// fields readers may ignore.
-func jsonLine(_ result: ProbeResult) -> String {
+func jsonLine(_ result: InputResult) -> String {
     var fields: [(String, String)] = [("path", jsonString(result.path))]
-    if let ioError = result.ioError {
+    if let fetchError = result.fetchError {
+        fields += [("error", jsonString(fetchError.kind)), ("message", jsonString(fetchError.message))]
+        if let status = fetchError.status { fields.append(("status", "\(status)")) }
+    } else if let ioError = result.ioError {
         fields += [("error", jsonString("io")), ("message", jsonString(ioError))]
     } else {
         switch result.status {
@@ -39,15 +42,26 @@ func jsonLine(_ result: ProbeResult) -> String {
             fields += [("error", jsonString("truncated")), ("message", jsonString("input ended inside the header"))]
         }
     }
-    fields.append(("bytesRead", "\(result.bytesRead)"))
-    if result.bytesSkipped > 0 { fields.append(("bytesSkipped", "\(result.bytesSkipped)")) }
+    if let network = result.network {
+        fields.append(("bytesTransferred", "\(network.bytesTransferred)"))
+        fields.append(("requests", "\(network.requests)"))
+    } else {
+        fields.append(("bytesRead", "\(result.bytesRead)"))
+        if result.bytesSkipped > 0 { fields.append(("bytesSkipped", "\(result.bytesSkipped)")) }
+    }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
 }
 
-func humanLine(_ result: ProbeResult) -> String {
+func humanLine(_ result: InputResult) -> String {
     if let ioError = result.ioError { return "\(result.path): error: \(ioError)" }
+    if let fetchError = result.fetchError {
+        return "\(result.path): error: \(fetchError.kind)\(fetchError.status.map { " \($0)" } ?? ""): \(fetchError.message)"
+    }
     var counts = "\(result.bytesRead) bytes read"
     if result.bytesSkipped > 0 { counts += ", \(result.bytesSkipped) skipped" }
+    if let network = result.network {
+        counts = "\(network.bytesTransferred) bytes transferred in \(network.requests) request\(network.requests == 1 ? "" : "s")"
+    }
     switch result.status {
     case .done(let info):
         var text = "\(result.path): \(info)"

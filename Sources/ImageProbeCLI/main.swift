@@ -39,27 +39,63 @@ if options.showVersion {
 }
 
 let prober = DescriptorProber(options: options.scan, chunkSize: options.chunkSize, seek: options.seek)
-var allRecognised = true
 
-@MainActor
-func report(_ result: ProbeResult) {
-    if !result.recognised { allRecognised = false }
-    if let ioError = result.ioError { emit("imageprobe: \(result.path): \(ioError)", to: 2) }
-    emit(render(result, json: options.json))
+/// One input, in the order given: a path, standard input, or a URL.
+enum Input {
+    case path(String)
+    case standardInput
+    case url(String)
+    case failed(InputResult)
 }
 
+var inputs: [Input] = []
 for path in options.paths {
     if path == "-" {
-        report(prober.probe(descriptor: 0, path: path))
-        continue
+        inputs.append(.standardInput)
+    } else if isURL(path) {
+        inputs.append(.url(path))
+    } else {
+        var info = stat()
+        if options.recursive && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            let (files, errors) = filesUnder(path)
+            inputs += errors.map(Input.failed) + files.map(Input.path)
+        } else {
+            inputs.append(.path(path))
+        }
     }
-    var info = stat()
-    if options.recursive && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-        let (files, errors) = filesUnder(path)
-        errors.forEach(report)
-        for file in files { report(prober.probe(path: file)) }
-        continue
-    }
-    report(prober.probe(path: path))
 }
-exit(allRecognised ? 0 : 1)
+
+/// Prints results in input order as they come in; remembers whether all were recognised.
+actor OrderedPrinter {
+    private var waiting: [Int: InputResult] = [:]
+    private var next = 0
+    private(set) var allRecognised = true
+    let json: Bool
+
+    init(json: Bool) { self.json = json }
+
+    func add(_ index: Int, _ result: InputResult) {
+        waiting[index] = result
+        while let ready = waiting.removeValue(forKey: next) {
+            if !ready.recognised { allRecognised = false }
+            if let ioError = ready.ioError { emit("imageprobe: \(ready.path): \(ioError)", to: 2) }
+            emit(render(ready, json: json))
+            next += 1
+        }
+    }
+}
+
+let printer = OrderedPrinter(json: options.json)
+var urls: [(index: Int, url: String)] = []
+for (index, input) in inputs.enumerated() {
+    switch input {
+    case .path(let path): await printer.add(index, prober.probe(path: path))
+    case .standardInput: await printer.add(index, prober.probe(descriptor: 0, path: "-"))
+    case .failed(let result): await printer.add(index, result)
+    case .url(let url): urls.append((index, url))
+    }
+}
+if !urls.isEmpty {
+    await probeURLs(urls, options: options) { index, result in await printer.add(index, result) }
+}
+exit(await printer.allRecognised ? 0 : 1)

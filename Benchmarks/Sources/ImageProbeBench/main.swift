@@ -61,6 +61,10 @@ func repeatScans(_ buffers: [UnsafeRawBufferPointer], count: Int, options: ScanO
     return total
 }
 
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "network" {
+    networkSweep(Array(CommandLine.arguments.dropFirst()))
+}
+
 // The peer protocol of Benchmarks/compare.py, for ImageProbe itself (dimensions-only mode,
 // like the peers): `time MS FILE...` prints "path<TAB>ns<TAB>width<TAB>height" from a loop of at
 // least MS milliseconds; `minbytes FILE...` prints bytesRead (read straight through, no seeking:

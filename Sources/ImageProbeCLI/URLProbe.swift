@@ -1,0 +1,43 @@
+import Foundation
+import ImageProbe
+import ImageProbeFetch
+
+/// Whether an argument names a URL rather than a path.
+func isURL(_ argument: String) -> Bool {
+    argument.hasPrefix("http://") || argument.hasPrefix("https://")
+}
+
+/// Probes `urls` with up to `jobs` at once; `report` is called in input order.
+func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
+               report: @escaping @Sendable (Int, InputResult) async -> Void) async {
+    var configuration = FetchConfiguration()
+    configuration.scanOptions = options.scan
+    configuration.maxConcurrentRequests = options.jobs
+    configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
+    let fetcher = ImageProbeFetcher(configuration: configuration)
+    await withTaskGroup(of: (Int, InputResult).self) { group in
+        for (index, text) in urls {
+            group.addTask {
+                guard let url = URL(string: text) else {
+                    return (index, .ioFailure(text, "not a valid URL"))
+                }
+                do throws(FetchError) {
+                    let result = try await fetcher.probe(url)
+                    var probed = InputResult(path: text, status: .done(result.info), bytesRead: 0, bytesSkipped: 0)
+                    probed.network = (result.bytesTransferred, result.requests)
+                    return (index, probed)
+                } catch {
+                    var failed = InputResult(path: text, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
+                    if let scanFailure = error.scanFailure {
+                        failed.status = .unsupported(scanFailure)
+                    } else {
+                        failed.fetchError = (error.kind.name, error.message, error.status)
+                    }
+                    failed.network = (0, 0)
+                    return (index, failed)
+                }
+            }
+        }
+        for await (index, result) in group { await report(index, result) }
+    }
+}
