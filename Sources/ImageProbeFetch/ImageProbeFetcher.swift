@@ -7,7 +7,12 @@ public struct FetchConfiguration: Sendable {
     public var scanOptions = ScanOptions()
     /// The longest wait for one request, from sending it to the end of its body.
     public var requestTimeout: Duration = .seconds(10)
-    /// Most bytes one probe may receive (heads included) before it gives up.
+    /// The longest time one probe may take, all its requests and redirects together.
+    public var probeTimeout: Duration = .seconds(30)
+    /// Most requests one probe may send, redirects included.
+    public var maxRequests = 32
+    /// Most bytes one probe may receive before it gives up (heads included over sockets;
+    /// URLSession reports bodies only).
     public var maxBytes = 16 << 20
     /// Most probes running at once on one fetcher.
     public var maxConcurrentRequests = 8
@@ -122,16 +127,14 @@ public final class ImageProbeFetcher: Sendable {
 
     /// The blocking part, on a thread of its own: the transfer and the scan.
     private static func run(_ url: URL, _ configuration: FetchConfiguration, _ cancellation: Cancellation) -> Result<ProbeResult, FetchError> {
-        let timeout = Double(configuration.requestTimeout.components.seconds)
-            + Double(configuration.requestTimeout.components.attoseconds) / 1e18
-        let transport: ProbeTransport =
-            url.scheme == "http" && configuration.transport == .sockets
-            ? SocketTransport(cancellation: cancellation)
-            : URLSessionTransport(cancellation: cancellation, timeout: timeout)
+        let transport = RoutingTransport(configuration: configuration, cancellation: cancellation)
+        defer { transport.close() }
         let probe = RangeProbe(configuration: configuration, transport: transport, cancellation: cancellation)
         do throws(FetchError) {
             let outcome = try probe.run(url)
             transport.abandon()
+            // A cancel can end a read as if the body ended; never report (or cache) that.
+            if cancellation.isCancelled { return .failure(FetchError(.cancelled, "cancelled")) }
             return .success(ProbeResult(info: outcome.info, bytesTransferred: transport.bytesReceived,
                                         requests: transport.requests, finalURL: outcome.finalURL, fromCache: false))
         } catch {

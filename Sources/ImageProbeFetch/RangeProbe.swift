@@ -4,10 +4,11 @@ import ImageProbe
 /// One probe of one URL: the transfer strategy of SPEC.md §6.
 ///
 /// 1. `GET` with `Range: bytes=0-(initialRangeLength−1)`, feeding the scanner as bytes arrive.
-/// 2. On 206, ask next for what the scanner still needs (at least `minimumRequest` bytes, to
-///    save round trips). A pending skip of `jumpThreshold` bytes or more is jumped: the next
-///    Range starts past it, and the scanner is told with `skip(_:)`.
-/// 3. On 200 (Range ignored), stream the body and stop reading at the answer.
+/// 2. On 206, ask next for what the scanner still needs (at least `minimumRequest` bytes, and
+///    growing). A pending skip of `jumpThreshold` bytes or more is jumped: the next Range
+///    starts past it, and the scanner is told with `skip(_:)`.
+/// 3. On 200 (Range ignored, or the resource changed: `If-Range`), scan the body from its
+///    start and stop reading at the answer.
 /// 4. Follow redirects up to `maxRedirects`, refusing loops; fail clearly on HTTP errors,
 ///    content codings, and a missing or wrong Content-Range.
 struct RangeProbe {
@@ -20,29 +21,47 @@ struct RangeProbe {
         var finalURL: URL
     }
 
+    /// What has been learnt of the resource so far; reset when a redirect moves the probe.
+    private struct Progress {
+        var scanner: HeaderScanner? = nil
+        /// The offset the next request starts at.
+        var position: UInt64 = 0
+        var want: UInt64
+        /// The length from the first Content-Range, when the server said it.
+        var totalLength: UInt64? = nil
+        /// The first response's validator, sent as If-Range so ranges of two versions of the
+        /// resource are never mixed.
+        var validator: String? = nil
+    }
+
     func run(_ url: URL) throws(FetchError) -> Outcome {
         var current = url
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
-        var scanner: HeaderScanner? = nil
-        var position: UInt64 = 0
-        var want = UInt64(max(1, configuration.initialRangeLength))
-        var totalLength: UInt64? = nil
+        let initialWant = UInt64(max(1, configuration.initialRangeLength))
+        var progress = Progress(want: initialWant)
+        let probeDeadline = ContinuousClock.now + configuration.probeTimeout.clampedForDeadline
 
         while true {
             if cancellation.isCancelled { throw FetchError(.cancelled, "cancelled") }
-            if let total = totalLength, position >= total {
-                return try conclude(&scanner, at: current, ended: true)
+            if let total = progress.totalLength, progress.position >= total {
+                return try conclude(&progress.scanner, at: current, ended: true)
             }
-            if let total = totalLength { want = min(want, total - position) }
+            guard transport.requests < max(1, configuration.maxRequests) else {
+                throw FetchError(.limitExceeded, "more than \(configuration.maxRequests) requests without an answer")
+            }
+            if let total = progress.totalLength { progress.want = min(progress.want, total - progress.position) }
             // Every request is a Range request: a server that ignores Range ends the probe (200).
             // A jump can point anywhere in 2^64 (a crafted TIFF offset): past the end of offsets,
             // the input ends there.
-            let (last, overflow) = position.addingReportingOverflow(want - 1)
-            if overflow { return try conclude(&scanner, at: current, ended: true) }
-            let range = (first: position, last: last)
-            let deadline = ContinuousClock.now + configuration.requestTimeout
-            let head = try transport.send(HTTPRequest(url: current, range: range, userAgent: configuration.userAgent), until: deadline)
+            let (last, overflow) = progress.position.addingReportingOverflow(progress.want - 1)
+            if overflow { return try conclude(&progress.scanner, at: current, ended: true) }
+            let range = (first: progress.position, last: last)
+            let now = ContinuousClock.now
+            if now >= probeDeadline { throw FetchError(.timeout, "no answer within the probe's time limit") }
+            let deadline = min(probeDeadline, now + configuration.requestTimeout.clampedForDeadline)
+            let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent)
+            let head = try transport.send(request, until: deadline)
 
             switch head.status {
             case 301, 302, 303, 307, 308:
@@ -62,55 +81,52 @@ struct RangeProbe {
                 }
                 visited.insert(next.absoluteString)
                 current = next
+                // Another URL may be another resource: start over there.
+                progress = Progress(want: initialWant)
                 continue
             case 416:
                 // Nothing at or after `position`: the resource ends there.
                 transport.abandon()
-                return try conclude(&scanner, at: current, ended: true)
+                return try conclude(&progress.scanner, at: current, ended: true)
             case 200:
                 try checkCoding(head)
-                // The server ignores Range and sends the whole resource from byte 0.
-                var active = scanner ?? makeScanner(length: head.contentLength)
-                var discard = position
-                let end = try stream(into: &active, deadline: deadline, discard: &discard)
-                scanner = active
-                return try conclude(&scanner, at: current, ended: end != .stopped)
+                // The whole resource from byte 0: Range ignored, or If-Range found it changed.
+                // What was scanned so far may be another version, so scan afresh.
+                var active = makeScanner(length: head.contentLength)
+                let end = try stream(into: &active, limit: nil, deadline: deadline)
+                progress.scanner = active
+                return try conclude(&progress.scanner, at: current, ended: end != .stopped)
             case 206:
                 try checkCoding(head)
-                guard let contentRange = head.contentRange else {
-                    transport.abandon()
-                    throw FetchError(.badContentRange, "206 response without a Content-Range", status: 206)
-                }
-                guard contentRange.first == range.first, contentRange.last <= range.last else {
-                    transport.abandon()
-                    throw FetchError(.badContentRange, "Content-Range \(contentRange.first)-\(contentRange.last) answers a request for \(range.first)-\(range.last)", status: 206)
-                }
-                if totalLength == nil { totalLength = contentRange.total }
-                var active = scanner ?? makeScanner(length: contentRange.total)
-                var discard: UInt64 = 0
-                let end = try stream(into: &active, deadline: deadline, discard: &discard)
-                scanner = active
-                if end == .stopped { return try conclude(&scanner, at: current, ended: false) }
-                let received = contentRange.last - contentRange.first + 1
-                guard end == .complete, let scanned = scanner, scanned.bytesConsumed == position + received else {
+                let received = try checkedRange(head, asked: range, known: progress.totalLength)
+                if progress.totalLength == nil { progress.totalLength = head.contentRange?.total }
+                if progress.validator == nil { progress.validator = head.rangeValidator }
+                var active = progress.scanner ?? makeScanner(length: head.contentRange?.total)
+                let end = try stream(into: &active, limit: received, deadline: deadline)
+                progress.scanner = active
+                if end == .stopped { return try conclude(&progress.scanner, at: current, ended: false) }
+                // Content-Range ends at most at UInt64.max: the next offset may not exist.
+                let (after, pastEnd) = range.first.addingReportingOverflow(received)
+                guard end == .complete, !pastEnd, active.bytesConsumed == after else {
                     // The connection closed inside the range: the input ends here.
-                    return try conclude(&scanner, at: current, ended: true)
+                    return try conclude(&progress.scanner, at: current, ended: true)
                 }
-                position += received
-                var next = scanned
+                progress.position = after
                 var floor = UInt64(max(1, configuration.minimumRequest))
-                if next.pendingSkip >= UInt64(configuration.jumpThreshold) {
-                    position += next.skip(next.pendingSkip)
+                if active.pendingSkip >= UInt64(max(0, configuration.jumpThreshold)) {
+                    let (jumped, overflow) = progress.position.addingReportingOverflow(active.skip(active.pendingSkip))
+                    if overflow { return try conclude(&progress.scanner, at: current, ended: true) }
+                    progress.position = jumped
                 } else if configuration.requestGrowth > 0 {
                     // Reading on where the last request ended: the header is longer than it
                     // looked, so grow the requests, to bound the round trips.
                     let (grown, overflow) = received.multipliedReportingOverflow(by: UInt64(configuration.requestGrowth))
                     floor = max(floor, overflow ? UInt64.max >> 1 : grown)
                 }
-                scanner = next
+                progress.scanner = active
                 // Asked after the jump: `needMore` counts the skip and is capped by `maxBytes`.
-                guard case .needMore(let needed) = next.status else { return try conclude(&scanner, at: current, ended: false) }
-                want = max(UInt64(needed), floor)
+                guard case .needMore(let needed) = active.status else { return try conclude(&progress.scanner, at: current, ended: false) }
+                progress.want = max(UInt64(needed), floor)
             default:
                 transport.abandon()
                 if head.status >= 400 {
@@ -119,6 +135,29 @@ struct RangeProbe {
                 throw FetchError(.invalidResponse, "unexpected status", status: head.status)
             }
         }
+    }
+
+    /// The number of body bytes a 206 response carries, once its Content-Range is checked
+    /// against the request, the resource's length seen so far and the Content-Length.
+    private func checkedRange(
+        _ head: HTTPResponseHead, asked range: (first: UInt64, last: UInt64), known total: UInt64?
+    ) throws(FetchError) -> UInt64 {
+        func refuse(_ message: String) -> FetchError {
+            transport.abandon()
+            return FetchError(.badContentRange, message, status: 206)
+        }
+        guard let contentRange = head.contentRange else { throw refuse("206 response without a valid Content-Range") }
+        guard contentRange.first == range.first, contentRange.last <= range.last else {
+            throw refuse("Content-Range \(contentRange.first)-\(contentRange.last) answers a request for \(range.first)-\(range.last)")
+        }
+        if let total, let now = contentRange.total, now != total {
+            throw refuse("the resource's length changed from \(total) to \(now) during the probe")
+        }
+        let received = contentRange.last - contentRange.first + 1
+        if let length = head.contentLength, length != received {
+            throw refuse("Content-Length \(length) disagrees with Content-Range \(contentRange.first)-\(contentRange.last)")
+        }
+        return received
     }
 
     private func makeScanner(length: UInt64?) -> HeaderScanner {
@@ -134,26 +173,30 @@ struct RangeProbe {
         }
     }
 
-    /// Feeds the body to the scanner until it answers (then stops reading at once), after
-    /// passing over `discard` bytes already scanned.
+    /// Feeds the body to the scanner until it answers (then stops reading at once). With a
+    /// `limit`, a body longer than it is refused: those bytes are not the range asked for.
     private func stream(
-        into scanner: inout HeaderScanner, deadline: ContinuousClock.Instant, discard: inout UInt64
+        into scanner: inout HeaderScanner, limit: UInt64?, deadline: ContinuousClock.Instant
     ) throws(FetchError) -> BodyEnd {
         var overLimit = false
-        let end = try transport.readBody(until: deadline) { bytes in
-            var chunk = bytes
-            if discard > 0 {
-                let drop = Int(min(discard, UInt64(chunk.count)))
-                discard -= UInt64(drop)
-                chunk = UnsafeRawBufferPointer(rebasing: chunk[drop...])
-                if chunk.isEmpty { return true }
+        var tooLong = false
+        var left = limit ?? .max
+        let end = try transport.readBody(until: deadline) { chunk in
+            guard UInt64(chunk.count) <= left else {
+                tooLong = true
+                return false
             }
+            left -= UInt64(chunk.count)
             let status = scanner.feed(chunk)
             if transport.bytesReceived > configuration.maxBytes {
                 overLimit = true
                 return false
             }
             return !status.isTerminal
+        }
+        if tooLong {
+            transport.abandon()
+            throw FetchError(.badContentRange, "the body is longer than its Content-Range", status: 206)
         }
         if overLimit, !scanner.status.isTerminal {
             throw FetchError(.limitExceeded, "more than \(configuration.maxBytes) bytes without an answer")

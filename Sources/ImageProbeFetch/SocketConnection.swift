@@ -19,22 +19,23 @@ final class Cancellation: @unchecked Sendable {
     var isCancelled: Bool { lock.withLock { cancelled } }
 
     func cancel() {
-        let (descriptor, action): (Int32, (@Sendable () -> Void)?) = lock.withLock {
+        // The shutdown happens under the lock: the probe thread unwatches (under the lock)
+        // before it closes the descriptor, so its number can't have been reused meanwhile.
+        let action: (@Sendable () -> Void)? = lock.withLock {
             cancelled = true
-            return (socket, onCancel)
+            if socket >= 0 { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            return onCancel
         }
-        if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
         action?()
     }
 
-    /// The socket to shut down on cancellation, or -1. Shut down at once if the probe was
-    /// cancelled before the socket existed.
+    /// The socket to shut down on cancellation, or -1 before closing it. Shut down at once if
+    /// the probe was cancelled before the socket existed.
     func watch(socket descriptor: Int32) {
-        let already = lock.withLock {
+        lock.withLock {
             socket = descriptor
-            return cancelled
+            if cancelled && descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
-        if already && descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
     /// Something else to stop on cancellation (a URLSession task); nil to forget it. Run at
@@ -78,10 +79,21 @@ final class SocketConnection {
             throw FetchError(.connection, "cannot resolve \(host)")
         }
         defer { freeaddrinfo(list) }
-        var lastError = "cannot connect to \(host):\(port)"
+        var lastError = FetchError(.connection, "cannot connect to \(host):\(port)")
+        var addressesLeft = 0
+        var counting: UnsafeMutablePointer<addrinfo>? = first
+        while let address = counting {
+            addressesLeft += 1
+            counting = address.pointee.ai_next
+        }
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let address = entry {
             entry = address.pointee.ai_next
+            // Each address gets an equal share of the time left, so one that black-holes
+            // (an unreachable IPv6 route) leaves time for the next.
+            let share = (deadline - ContinuousClock.now) / max(1, addressesLeft)
+            addressesLeft -= 1
+            let attemptDeadline = min(deadline, ContinuousClock.now + max(share, .zero))
             let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
             guard descriptor >= 0 else { continue }
             var size = Self.receiveBuffer
@@ -96,7 +108,7 @@ final class SocketConnection {
             cancellation.watch(socket: descriptor)
             if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
                 do {
-                    try Self.wait(descriptor, for: Int16(POLLOUT), until: deadline, cancellation)
+                    try Self.wait(descriptor, for: Int16(POLLOUT), until: attemptDeadline, cancellation)
                     var error: Int32 = 0
                     var length = socklen_t(MemoryLayout<Int32>.size)
                     _ = getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
@@ -104,17 +116,19 @@ final class SocketConnection {
                         self.descriptor = descriptor
                         return
                     }
-                    lastError = "cannot connect to \(host):\(port): \(String(cString: strerror(error)))"
+                    lastError = FetchError(.connection, "cannot connect to \(host):\(port): \(String(cString: strerror(error)))")
+                } catch where error.kind == .timeout {
+                    lastError = error
                 } catch {
-                    close(descriptor)
                     cancellation.watch(socket: -1)
+                    close(descriptor)
                     throw error
                 }
             }
-            close(descriptor)
             cancellation.watch(socket: -1)
+            close(descriptor)
         }
-        throw FetchError(.connection, lastError)
+        throw lastError
     }
 
     deinit {
@@ -146,6 +160,8 @@ final class SocketConnection {
         while true {
             try Self.wait(descriptor, for: Int16(POLLIN), until: deadline, cancellation)
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            // A cancel shuts the socket down, which reads as the end of the stream.
+            if count == 0 && cancellation.isCancelled { throw FetchError(.cancelled, "cancelled") }
             if count >= 0 { return count }
             if errno == EAGAIN || errno == EINTR { continue }
             if cancellation.isCancelled { throw FetchError(.cancelled, "cancelled") }
@@ -160,7 +176,7 @@ final class SocketConnection {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw FetchError(.timeout, "no response within the timeout") }
             let (seconds, attoseconds) = left.components
-            let milliseconds = Int32(min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            let milliseconds = Int32(min(Int64(2_000_000), seconds) * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
             var poller = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&poller, 1, milliseconds)
             if ready > 0 { return }

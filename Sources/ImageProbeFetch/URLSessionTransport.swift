@@ -24,6 +24,8 @@ final class URLSessionTransport: NSObject, ProbeTransport, URLSessionDataDelegat
     private(set) var requests = 0
     private let cancellation: Cancellation
 
+    /// Body bytes received, including those dropped after `abandon()`; URLSession doesn't
+    /// expose the heads' sizes, so unlike the socket transport they are not counted.
     var bytesReceived: Int { condition.withLock { received } }
 
     init(cancellation: Cancellation, timeout: TimeInterval) {
@@ -36,7 +38,10 @@ final class URLSessionTransport: NSObject, ProbeTransport, URLSessionDataDelegat
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    deinit {
+    /// The session holds its delegate (this object) strongly until invalidated: `close()`
+    /// breaks that cycle, so the transport's owner must call it.
+    func close() {
+        abandon()
         session.invalidateAndCancel()
     }
 
@@ -45,6 +50,7 @@ final class URLSessionTransport: NSObject, ProbeTransport, URLSessionDataDelegat
         urlRequest.setValue(request.userAgent, forHTTPHeaderField: "User-Agent")
         urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let range = request.range { urlRequest.setValue("bytes=\(range.first)-\(range.last)", forHTTPHeaderField: "Range") }
+        if let validator = request.ifRange { urlRequest.setValue(validator, forHTTPHeaderField: "If-Range") }
         let task = session.dataTask(with: urlRequest)
         condition.withLock {
             self.task = task

@@ -59,6 +59,55 @@ import Testing
         }
     }
 
+    @Test func headerRulesAgainstSmuggling() throws {
+        func parse(_ text: String) throws -> HTTPResponseHead? { try HTTPHeadParser.parse(Array(text.utf8)[...])?.0 }
+        // Two different lengths leave the body's end unknowable.
+        #expect(throws: FetchError.self) { try parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n") }
+        #expect(throws: FetchError.self) { try parse("HTTP/1.1 200 OK\r\nContent-Length: five\r\n\r\n") }
+        #expect(try parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n")?.contentLength == 5)
+        // Only exactly "chunked" is a transfer coding the probe can undo.
+        #expect(try parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n")?.isChunked() == true)
+        for coding in ["gzip, chunked", "notchunked", "chunked, gzip"] {
+            let head = try #require(try parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: \(coding)\r\n\r\n"))
+            #expect(throws: FetchError.self) { try head.isChunked() }
+        }
+        // Repeated headers are joined; HTTP/1.0 and Connection: close end the connection.
+        #expect(try parse("HTTP/1.1 200 OK\r\nVary: a\r\nVary: b\r\n\r\n")?.header("vary") == "a, b")
+        #expect(try parse("HTTP/1.0 200 OK\r\n\r\n")?.keepsConnection == false)
+        #expect(try parse("HTTP/1.1 200 OK\r\nConnection: Close\r\n\r\n")?.keepsConnection == false)
+        #expect(try parse("HTTP/1.1 200 OK\r\n\r\n")?.keepsConnection == true)
+        // A total that doesn't extend past the range contradicts it.
+        #expect(HTTPResponseHead(status: 206, headers: ["content-range": "bytes 0-99/50"]).contentRange == nil)
+    }
+
+    @Test func headSearchResumesWhereItStopped() throws {
+        let text = Array("HTTP/1.1 200 OK\r\nA: b\r\n\r\n".utf8)
+        var scanned = 0
+        for length in 0..<text.count {
+            #expect(try HTTPHeadParser.parse(text[0..<length], scanned: &scanned) == nil)
+            #expect(scanned == length)
+        }
+        #expect(try HTTPHeadParser.parse(text[...], scanned: &scanned)?.1 == text.count)
+    }
+
+    @Test func chunkFramingBounds() throws {
+        func decode(_ wire: String) throws -> (body: [UInt8], leftover: Int, finished: Bool) {
+            var decoder = ChunkedDecoder()
+            var body: [UInt8] = []
+            var leftover = 0
+            _ = try Array(wire.utf8).withUnsafeBytes { raw in try decoder.decode(raw, leftover: &leftover) { body += $0; return true } }
+            return (body, leftover, decoder.isFinished)
+        }
+        // Leading zeros are digits too.
+        #expect(try decode("0000000000000000003\r\nabc\r\n0\r\n\r\n").body == Array("abc".utf8))
+        // Bytes after the last chunk are reported, so the connection isn't reused.
+        let sloppy = try decode("1\r\nx\r\n0\r\n\r\nHTTP/1.1 200")
+        #expect(sloppy.finished && sloppy.leftover == 12)
+        #expect(throws: FetchError.self) { try decode("1;" + String(repeating: "e", count: 5000) + "\r\n") }
+        #expect(throws: FetchError.self) { try decode("0\r\n" + String(repeating: "T: v\r\n", count: 5000)) }
+        #expect(throws: FetchError.self) { try decode("10000000000000000\r\n") }
+    }
+
     @Test func cacheEvictsTheLeastRecentlyUsed() throws {
         let cache = ProbeCache(capacity: 2)
         func result(_ width: Int) -> ProbeResult {

@@ -4,19 +4,23 @@ import Foundation
 import Glibc
 #endif
 
-/// A one-connection TCP server on loopback that answers with canned bytes, for failures nginx
-/// can't be configured to produce: a body cut short of its Content-Length, a silent server.
+/// A TCP server on loopback that answers with canned bytes, for what nginx can't be made to
+/// do: a body cut short of its Content-Length, a silent server, malformed or hostile answers.
 final class RawServer: @unchecked Sendable {
     enum Behaviour {
         /// Sends `bytes`, then closes the connection.
         case sendThenClose([UInt8])
         /// Accepts, reads the request, and never answers until the server is stopped.
         case silent
+        /// Answers each request (its head, counted from 0) with what `answer` returns, on a
+        /// kept-alive connection or new ones; nil closes the connection.
+        case respond(@Sendable (_ head: String, _ index: Int) -> [UInt8]?)
     }
 
     let port: Int
     private let listener: Int32
     private let thread: Thread
+    private let recorder: Recorder
 
     init(_ behaviour: Behaviour) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -35,29 +39,85 @@ final class RawServer: @unchecked Sendable {
             throw POSIXError(.EADDRNOTAVAIL)
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        let descriptor = listener
-        thread = Thread {
-            let connection = accept(descriptor, nil, nil)
-            guard connection >= 0 else { return }
-            var request = [UInt8](repeating: 0, count: 4096)
-            _ = read(connection, &request, request.count)
-            switch behaviour {
-            case .sendThenClose(let bytes):
-                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(connection)
-            case .silent:
-                // Wait for the client to give up (read returns 0) or the server to stop.
-                while read(connection, &request, request.count) > 0 {}
-                close(connection)
-            }
-        }
+        let box = Recorder()
+        thread = Thread { Self.serve(listener, behaviour, box) }
+        recorder = box
         thread.start()
+    }
+
+    /// Request heads, shared with the serving thread.
+    final class Recorder: @unchecked Sendable {
+        let lock = NSLock()
+        var heads: [String] = []
+    }
+
+    /// The request heads received, in order.
+    var requestHeads: [String] { recorder.lock.withLock { recorder.heads } }
+
+    private static func serve(_ listener: Int32, _ behaviour: Behaviour, _ recorder: Recorder) {
+        var index = 0
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                // Closed here, not in stop(): a number closed there could be reused by another
+                // test's listener while this thread still accepts on it.
+                close(listener)
+                return
+            }
+            while let head = readHead(connection) {
+                recorder.lock.withLock { recorder.heads.append(head) }
+                var answer: [UInt8]? = nil
+                switch behaviour {
+                case .sendThenClose(let bytes):
+                    answer = bytes
+                case .silent:
+                    var byte: UInt8 = 0
+                    while read(connection, &byte, 1) > 0 {}  // until the client gives up
+                case .respond(let respond):
+                    answer = respond(head, index)
+                }
+                index += 1
+                guard let answer else { break }
+                _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if case .sendThenClose = behaviour { break }
+            }
+            close(connection)
+        }
+    }
+
+    /// The `bytes=first-last` of a request head.
+    static func range(in head: String) -> (first: UInt64, last: UInt64)? {
+        guard let line = head.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("range: bytes=") }) else { return nil }
+        let bounds = line.dropFirst("range: bytes=".count).split(separator: "-").compactMap { UInt64($0) }
+        return bounds.count == 2 ? (bounds[0], bounds[1]) : nil
+    }
+
+    /// Reads one request head, byte by byte (requests are small); nil when the client closed.
+    private static func readHead(_ connection: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(connection, &byte, 1) == 1 {
+            bytes.append(byte)
+            if bytes.count >= 4 && bytes.suffix(4) == [13, 10, 13, 10] { return String(decoding: bytes, as: UTF8.self) }
+            if bytes.count > 65536 { return nil }
+        }
+        return nil
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/image")! }
 
+    /// Stops accepting; the serving thread closes the listener once it sees that.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+    }
+
+    /// An HTTP/1.1 response with `headers` and `body`, Content-Length set unless given.
+    static func response(_ status: String, _ headers: [String] = [], _ body: [UInt8] = []) -> [UInt8] {
+        var text = "HTTP/1.1 \(status)\r\n"
+        for header in headers { text += header + "\r\n" }
+        if !headers.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") }) {
+            text += "Content-Length: \(body.count)\r\n"
+        }
+        return Array((text + "\r\n").utf8) + body
     }
 }
