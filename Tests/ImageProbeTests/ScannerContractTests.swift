@@ -72,13 +72,27 @@ import Testing
         let signatures: [[UInt8]] = [
             [0xFF, 0xD8], [0xFF, 0xD8, 0xFF], PNGBuilder.signature, ascii("GIF89a"), ascii("BM"), ascii("RIFF"),
             ascii("RIFF") + [1, 0, 0, 0] + ascii("WEBPVP8X"), ascii("II*\0"), ascii("MM\0*"), ascii("II+\0\u{8}\0\0\0"),
+            // Every other format's signature, or for TGA the start of a plausible header.
+            [0, 0, 0, 0x18] + ascii("ftypheic"), [0, 0, 0, 0x18] + ascii("ftypavif"), [0, 0, 0, 0x14] + ascii("ftypmif1"),
+            [0xFF, 0x0A], [0, 0, 0, 0x0C] + ascii("JXL ") + [0x0D, 0x0A, 0x87, 0x0A],
+            [0, 0, 0, 0x0C] + ascii("jP  ") + [0x0D, 0x0A, 0x87, 0x0A], [0xFF, 0x4F, 0xFF, 0x51],
+            [0, 0, 1, 0], [0, 0, 2, 0], [0, 0, 2, 0, 0, 0, 0, 0], [0, 0, 10, 0, 0, 0, 0, 0],
+            ascii("8BPS\0\u{1}"), ascii("8BPS\0\u{2}"), ascii("qoif"), ascii("DDS "), ascii("icns"),
+            [0xAB] + ascii("KTX 11") + [0xBB, 0x0D, 0x0A, 0x1A, 0x0A], [0xAB] + ascii("KTX 20") + [0xBB, 0x0D, 0x0A, 0x1A, 0x0A],
+            [0x76, 0x2F, 0x31, 0x01], ascii("#?RADIANCE\n"), ascii("#?RGBE\n"), ascii("#define "),
+            ascii("P1\n"), ascii("P4 "), ascii("P6\n"), ascii("P7\n"), ascii("PF\n"), ascii("Pf\n"),
+            ascii("<svg "), ascii("<?xml "), [0xEF, 0xBB, 0xBF] + ascii("<svg"),
+            [0x0A, 0x05, 0x01], [0x01, 0xDA], [0x59, 0xA6, 0x6A, 0x95],
         ]
         for signature in signatures {
-            for length in [0, 1, 5, 40, 400] {
-                for _ in 0..<10 {
+            for (length, repeats) in [(0, 1), (1, 10), (5, 10), (40, 10), (400, 3)] {
+                for _ in 0..<repeats {
                     verified(signature + random.bytes(length))
                 }
             }
+            // Longer garbage reaches deeper states; a sample of chunkings keeps it quick.
+            let report = ChunkingVerifier().verify(signature + random.bytes(3000), coverage: .sampled(seed: random.next()))
+            #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
         }
     }
 

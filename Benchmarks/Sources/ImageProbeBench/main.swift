@@ -44,15 +44,26 @@ struct Input {
 /// A value the optimizer cannot see through, so the measured work is not removed.
 nonisolated(unsafe) var sink = 0
 
-/// The loop callgrind measures: create a scanner, feed the whole buffer, finish if needed.
+/// The loop callgrind measures: create a scanner, feed the whole buffer (or `chunk` bytes at
+/// a time, when above 0), finish if needed.
 @inline(never)
-func repeatScans(_ buffers: [UnsafeRawBufferPointer], count: Int, options: ScanOptions) -> Int {
+func repeatScans(_ buffers: [UnsafeRawBufferPointer], count: Int, options: ScanOptions, chunk: Int = 0) -> Int {
     var total = 0
     buffers.withUnsafeBufferPointer { list in
         for _ in 0..<count {
             for buffer in list {
                 var scanner = HeaderScanner(options: options)
-                var status = scanner.feed(buffer)
+                var status: ScanStatus
+                if chunk > 0 {
+                    var offset = 0
+                    repeat {
+                        let end = min(buffer.count, offset + chunk)
+                        status = scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
+                        offset = end
+                    } while !status.isTerminal && offset < buffer.count
+                } else {
+                    status = scanner.feed(buffer)
+                }
                 if !status.isTerminal { status = scanner.finish() }
                 if case .done(let info) = status { total &+= info.width }
             }
@@ -113,9 +124,11 @@ if CommandLine.arguments.count > 2 && (CommandLine.arguments[1] == "repeat" || C
     let count = Int(CommandLine.arguments[2]) ?? 1
     var rest = Array(CommandLine.arguments.dropFirst(3))
     var mode: ScanOptions.Mode = CommandLine.arguments[1] == "repeat-dims" ? .dimensionsOnly : .full
-    if rest.first == "--dimensions-only" {
-        mode = .dimensionsOnly
+    var chunk = 0
+    while let flag = rest.first, flag.hasPrefix("--") {
         rest.removeFirst()
+        if flag == "--dimensions-only" { mode = .dimensionsOnly }
+        if flag == "--chunk" { chunk = Int(rest.isEmpty ? "0" : rest.removeFirst()) ?? 0 }
     }
     let files = rest.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
     // Raw buffers, so the loop below retains nothing: only the scans are measured.
@@ -124,7 +137,7 @@ if CommandLine.arguments.count > 2 && (CommandLine.arguments[1] == "repeat" || C
         copy.copyBytes(from: bytes)
         return UnsafeRawBufferPointer(copy)
     }
-    let total = repeatScans(buffers, count: count, options: ScanOptions(mode: mode))
+    let total = repeatScans(buffers, count: count, options: ScanOptions(mode: mode), chunk: chunk)
     print(total)
     exit(0)
 }
