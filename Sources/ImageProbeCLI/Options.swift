@@ -27,7 +27,7 @@ struct CommandLineOptions {
           --chunk-size N       feed the scanner at most N bytes at a time (for testing)
           --no-seek            read skipped bytes instead of seeking over them
           -j N                 probe up to N URLs at once (default 8)
-          --timeout SECONDS    per-request timeout for URLs (default 10)
+          --timeout SECONDS    per-request timeout for URLs, 1 to 86400 (default 10)
           -h, --help           show this help
           --version            show the version
 
@@ -79,7 +79,8 @@ struct CommandLineOptions {
                 }
             case "--timeout":
                 switch value(argument) {
-                case .success(let number): options.timeout = Double(number)
+                case .success(let number) where number <= 86_400: options.timeout = Double(number)
+                case .success: return .failure(UsageError("--timeout is at most 86400 seconds (a day)"))
                 case .failure(let error): return .failure(error)
                 }
             default:

@@ -14,6 +14,8 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
     configuration.scanOptions = options.scan
     configuration.maxConcurrentRequests = options.jobs
     configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
+    // A probe may take a few requests; a longer request timeout must not be cut by the default.
+    configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)
     let fetcher = ImageProbeFetcher(configuration: configuration)
     await withTaskGroup(of: (Int, InputResult).self) { group in
         for (index, text) in urls {

@@ -34,6 +34,7 @@ public struct FetchConfiguration: Sendable {
     /// The transport for http:// URLs: sockets (default), or URLSession. https:// always uses
     /// URLSession.
     public var transport = Transport.sockets
+    /// The User-Agent header sent with every request.
     public var userAgent = "ImageProbe/0.1"
 
     public enum Transport: Sendable {

@@ -101,6 +101,13 @@ import Glibc
         #expect(error["status"] as? Int == 404)
     }
 
+    @Test func outOfRangeOptionsAreUsageErrors() throws {
+        for arguments in [["--timeout", "99999999999999999"], ["--timeout", "0"], ["-j", "-3"], ["--max-bytes", "x"]] {
+            let run = try Self.run(arguments + ["http://127.0.0.1:1/x.jpg"])
+            #expect(run.status == 2, "\(arguments)")
+        }
+    }
+
     @Test(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
     func humanOutputForAURL() throws {
         let server = try NginxServer.require()
