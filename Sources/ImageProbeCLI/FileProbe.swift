@@ -42,9 +42,10 @@ struct DescriptorProber {
         let seekable = seek && regular
         var options = self.options
         // A regular file's size lets formats with information at the end use it (SPEC.md §1.5).
-        // Standard input redirected from a file may start part way in.
+        // Standard input redirected from a file may start part way in. Pseudo-files (procfs)
+        // report a size of 0 whatever they hold: no length then.
         let offset = regular ? lseek(descriptor, 0, SEEK_CUR) : -1
-        if regular && offset >= 0 && offset <= info.st_size && options.inputLength == nil {
+        if regular && info.st_size > 0 && offset >= 0 && offset <= info.st_size && options.inputLength == nil {
             options.inputLength = UInt64(info.st_size - offset)
         }
         var scanner = HeaderScanner(options: options)
@@ -53,20 +54,21 @@ struct DescriptorProber {
         var end = 0
         var status = scanner.status
         while case .needMore(let needed) = status {
-            if seekable && scanner.pendingSkip >= Self.seekThreshold {
+            if seekable && scanner.pendingSkip >= Self.seekThreshold && start == end {
+                // Nothing buffered (what was, the scanner has counted as read): jump the rest.
                 let skip = scanner.pendingSkip
-                let buffered = UInt64(end - start)
-                if skip <= buffered {
-                    start += Int(skip)
-                } else {
-                    let beyond = skip - buffered
-                    guard beyond <= UInt64(Int64.max), lseek(descriptor, off_t(beyond), SEEK_CUR) >= 0 else {
-                        return InputResult(path: path, status: status, bytesRead: scanner.bytesRead,
-                                           bytesSkipped: scanner.bytesSkipped, ioError: "cannot seek: \(errorText())")
+                guard skip <= UInt64(Int64.max), lseek(descriptor, off_t(skip), SEEK_CUR) >= 0 else {
+                    if errno == EINVAL || errno == EOVERFLOW || skip > UInt64(Int64.max) {
+                        // Past any offset a file can have: the input ends before the header does.
+                        scanner.skip(skip)
+                        status = scanner.finish()
+                        break
                     }
-                    start = end
+                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead,
+                                       bytesSkipped: scanner.bytesSkipped, ioError: "cannot seek: \(errorText())")
                 }
                 scanner.skip(skip)
+                status = scanner.status
                 continue
             }
             if start == end {
@@ -92,13 +94,18 @@ struct DescriptorProber {
 
     /// Opens and probes a regular file; directories and unreadable paths become I/O errors.
     func probe(path: String) -> InputResult {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking open: a FIFO without a writer would otherwise block here forever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return .ioFailure(path, "cannot open: \(errorText())") }
         defer { close(descriptor) }
         var info = stat()
-        if fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            return .ioFailure(path, "is a directory (use -r to probe the files in it)")
+        guard fstat(descriptor, &info) == 0 else { return .ioFailure(path, "cannot stat: \(errorText())") }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .ioFailure(path, "is a directory (use -r to probe the files in it)")
+        case S_IFREG, S_IFBLK: break
+        default: return .ioFailure(path, "not a regular file (use - to read a pipe or device from standard input)")
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return probe(descriptor: descriptor, path: path)
     }
 }
@@ -117,40 +124,62 @@ extension InputResult {
 func errorText() -> String { String(cString: strerror(errno)) }
 
 /// Every regular file under `directory`, depth first, in byte order of names, without
-/// following symbolic links to directories (no cycles).
-func filesUnder(_ directory: String) -> (files: [String], errors: [InputResult]) {
-    var files: [String] = []
-    var errors: [InputResult] = []
+/// following symbolic links to directories; entries that can't be read are reported in their
+/// place. A directory met twice (a bind mount inside itself) is not walked again.
+func filesUnder(_ directory: String) -> [Result<String, InputFailure>] {
+    var found: [Result<String, InputFailure>] = []
+    var visited = Set<[UInt64]>()
     var pending = [directory]
     while let current = pending.popLast() {
+        var info = stat()
+        if stat(current, &info) == 0 && !visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { continue }
         guard let handle = opendir(current) else {
-            errors.append(.ioFailure(current, "cannot open directory: \(errorText())"))
+            found.append(.failure(InputFailure(path: current, message: "cannot open directory: \(errorText())")))
             continue
         }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        // Names as bytes, sorted as bytes; one that isn't UTF-8 is reported in its place.
+        var names: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(handle) else {
+                if errno != 0 { found.append(.failure(InputFailure(path: current, message: "cannot list directory: \(errorText())"))) }
+                break
             }
-            if name != "." && name != ".." { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
         }
         closedir(handle)
         var subdirectories: [String] = []
-        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
-            let path = current.hasSuffix("/") ? current + name : current + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
+        for bytes in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let prefix = current.hasSuffix("/") ? current : current + "/"
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                let shown = prefix + String(decoding: bytes, as: UTF8.self)
+                found.append(.failure(InputFailure(path: shown, message: "the name is not valid UTF-8")))
+                continue
+            }
+            let path = prefix + name
+            var entry = stat()
+            guard lstat(path, &entry) == 0 else {
+                found.append(.failure(InputFailure(path: path, message: "cannot stat: \(errorText())")))
+                continue
+            }
+            switch entry.st_mode & S_IFMT {
             case S_IFDIR: subdirectories.append(path)
-            case S_IFREG: files.append(path)
+            case S_IFREG: found.append(.success(path))
             case S_IFLNK:
                 var target = stat()
-                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { files.append(path) }
+                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { found.append(.success(path)) }
             default: break
             }
         }
         // Depth first, in order: push subdirectories reversed so the first pops first.
         pending.append(contentsOf: subdirectories.reversed())
     }
-    return (files, errors)
+    return found
+}
+
+/// A path that could not be probed, and why.
+struct InputFailure: Error {
+    var path: String
+    var message: String
 }

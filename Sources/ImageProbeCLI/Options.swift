@@ -26,7 +26,7 @@ struct CommandLineOptions {
           --max-bytes N        give up after N bytes without an answer (default 16 MiB)
           --chunk-size N       feed the scanner at most N bytes at a time (for testing)
           --no-seek            read skipped bytes instead of seeking over them
-          -j N                 probe up to N URLs at once (default 8)
+          -j N                 probe up to N URLs at once, 1 to 256 (default 8)
           --timeout SECONDS    per-request timeout for URLs, 1 to 86400 (default 10)
           -h, --help           show this help
           --version            show the version
@@ -74,7 +74,8 @@ struct CommandLineOptions {
                 }
             case "-j", "--jobs":
                 switch value(argument) {
-                case .success(let number): options.jobs = number
+                case .success(let number) where number <= 256: options.jobs = number
+                case .success: return .failure(UsageError("-j is at most 256 (each probe uses a thread and a socket)"))
                 case .failure(let error): return .failure(error)
                 }
             case "--timeout":

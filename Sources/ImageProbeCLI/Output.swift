@@ -53,9 +53,10 @@ func jsonLine(_ result: InputResult) -> String {
 }
 
 func humanLine(_ result: InputResult) -> String {
-    if let ioError = result.ioError { return "\(result.path): error: \(ioError)" }
+    let path = printable(result.path)
+    if let ioError = result.ioError { return "\(path): error: \(ioError)" }
     if let fetchError = result.fetchError {
-        return "\(result.path): error: \(fetchError.kind)\(fetchError.status.map { " \($0)" } ?? ""): \(fetchError.message)"
+        return "\(path): error: \(fetchError.kind)\(fetchError.status.map { " \($0)" } ?? ""): \(printable(fetchError.message))"
     }
     var counts = "\(result.bytesRead) bytes read"
     if result.bytesSkipped > 0 { counts += ", \(result.bytesSkipped) skipped" }
@@ -64,14 +65,21 @@ func humanLine(_ result: InputResult) -> String {
     }
     switch result.status {
     case .done(let info):
-        var text = "\(result.path): \(info)"
+        var text = "\(path): \(info)"
         if info.orientation?.swapsWidthAndHeight == true { text += " (displayed \(info.displayWidth)x\(info.displayHeight))" }
         return text + " [\(counts)]"
     case .unsupported(let failure):
-        return "\(result.path): error: \(failure) [\(counts)]"
+        return "\(path): error: \(failure) [\(counts)]"
     case .needMore:
-        return "\(result.path): error: truncated [\(counts)]"
+        return "\(path): error: truncated [\(counts)]"
     }
+}
+
+/// `text` with control characters shown as escapes, so one input stays on one line.
+func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+    let quoted = jsonString(text)
+    return String(quoted.dropFirst().dropLast())
 }
 
 /// A JSON string literal: quotes, backslashes and control characters escaped.

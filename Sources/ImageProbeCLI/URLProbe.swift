@@ -4,7 +4,8 @@ import ImageProbeFetch
 
 /// Whether an argument names a URL rather than a path.
 func isURL(_ argument: String) -> Bool {
-    argument.hasPrefix("http://") || argument.hasPrefix("https://")
+    let lowered = argument.prefix(8).lowercased()
+    return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
 }
 
 /// Probes `urls` with up to `jobs` at once; `report` is called in input order.
@@ -21,7 +22,10 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
         for (index, text) in urls {
             group.addTask {
                 guard let url = URL(string: text) else {
-                    return (index, .ioFailure(text, "not a valid URL"))
+                    var failed = InputResult(path: text, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
+                    failed.fetchError = (FetchError.Kind.unsupportedURL.name, "not a valid URL", nil)
+                    failed.network = (0, 0)
+                    return (index, failed)
                 }
                 do throws(FetchError) {
                     let result = try await fetcher.probe(url)
@@ -35,7 +39,7 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
                     } else {
                         failed.fetchError = (error.kind.name, error.message, error.status)
                     }
-                    failed.network = (0, 0)
+                    failed.network = (error.bytesTransferred, error.requests)
                     return (index, failed)
                 }
             }

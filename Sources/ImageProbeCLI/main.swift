@@ -7,7 +7,11 @@ import Darwin
 #endif
 import ImageProbe
 
-/// Writes all of `text` to a file descriptor; a closed pipe ends the program quietly.
+/// Whether every input so far was recognised: the exit status if output ends early.
+nonisolated(unsafe) var allRecognisedSoFar = true
+
+/// Writes all of `text` to a file descriptor. A reader that has gone (a closed pipe) ends the
+/// program with the status so far; a closed or failing standard error is ignored.
 func emit(_ text: String, to descriptor: Int32 = 1) {
     var bytes = Array(text.utf8)
     bytes.append(0x0A)
@@ -16,7 +20,8 @@ func emit(_ text: String, to descriptor: Int32 = 1) {
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
         if written < 0 {
             if errno == EINTR { continue }
-            exit(errno == EPIPE ? 0 : 1)
+            if descriptor == 2 { return }
+            exit(errno == EPIPE && allRecognisedSoFar ? 0 : 1)
         }
         offset += written
     }
@@ -57,8 +62,12 @@ for path in options.paths {
     } else {
         var info = stat()
         if options.recursive && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            let (files, errors) = filesUnder(path)
-            inputs += errors.map(Input.failed) + files.map(Input.path)
+            for entry in filesUnder(path) {
+                switch entry {
+                case .success(let file): inputs.append(.path(file))
+                case .failure(let failure): inputs.append(.failed(.ioFailure(failure.path, failure.message)))
+                }
+            }
         } else {
             inputs.append(.path(path))
         }
@@ -77,8 +86,11 @@ actor OrderedPrinter {
     func add(_ index: Int, _ result: InputResult) {
         waiting[index] = result
         while let ready = waiting.removeValue(forKey: next) {
-            if !ready.recognised { allRecognised = false }
-            if let ioError = ready.ioError { emit("imageprobe: \(ready.path): \(ioError)", to: 2) }
+            if !ready.recognised {
+                allRecognised = false
+                allRecognisedSoFar = false
+            }
+            if let ioError = ready.ioError { emit("imageprobe: \(printable(ready.path)): \(ioError)", to: 2) }
             emit(render(ready, json: json))
             next += 1
         }
@@ -86,16 +98,23 @@ actor OrderedPrinter {
 }
 
 let printer = OrderedPrinter(json: options.json)
-var urls: [(index: Int, url: String)] = []
+let urls: [(index: Int, url: String)] = inputs.enumerated().compactMap { index, input in
+    if case .url(let url) = input { return (index, url) }
+    return nil
+}
+// URLs start at once, beside the files: a URL before a slow pipe isn't held up by it.
+let fetching = Task {
+    if !urls.isEmpty {
+        await probeURLs(urls, options: options) { index, result in await printer.add(index, result) }
+    }
+}
 for (index, input) in inputs.enumerated() {
     switch input {
     case .path(let path): await printer.add(index, prober.probe(path: path))
     case .standardInput: await printer.add(index, prober.probe(descriptor: 0, path: "-"))
     case .failed(let result): await printer.add(index, result)
-    case .url(let url): urls.append((index, url))
+    case .url: break
     }
 }
-if !urls.isEmpty {
-    await probeURLs(urls, options: options) { index, result in await printer.add(index, result) }
-}
+await fetching.value
 exit(await printer.allRecognised ? 0 : 1)

@@ -42,6 +42,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: Int?
     /// The scanner's failure, for `.scan`.
     public var scanFailure: ScanFailure?
+    /// What the probe had cost when it failed: bytes received and requests sent.
+    public var bytesTransferred = 0
+    public var requests = 0
 
     public init(_ kind: Kind, _ message: String, status: Int? = nil, scanFailure: ScanFailure? = nil) {
         self.kind = kind

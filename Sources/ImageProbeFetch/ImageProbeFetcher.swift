@@ -85,7 +85,7 @@ public final class ImageProbeFetcher: Sendable {
     /// Cancelling the calling task cancels the transfer.
     public func probe(_ url: URL, force: Bool = false) async throws(FetchError) -> ProbeResult {
         if !force, let cached = cache.value(for: url) { return cached }
-        guard url.scheme == "http" || url.scheme == "https" else {
+        guard url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https" else {
             throw FetchError(.unsupportedURL, "only http and https URLs can be probed")
         }
         do {
@@ -141,7 +141,10 @@ public final class ImageProbeFetcher: Sendable {
         } catch {
             transport.abandon()
             // Cancelling shuts the socket down, which surfaces as a connection error.
-            return .failure(cancellation.isCancelled ? FetchError(.cancelled, "cancelled") : error)
+            var failure = cancellation.isCancelled ? FetchError(.cancelled, "cancelled") : error
+            failure.bytesTransferred = transport.bytesReceived
+            failure.requests = transport.requests
+            return .failure(failure)
         }
     }
 }

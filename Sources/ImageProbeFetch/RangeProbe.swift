@@ -76,7 +76,7 @@ struct RangeProbe {
                 guard redirects <= configuration.maxRedirects else {
                     throw FetchError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects", status: head.status)
                 }
-                guard next.scheme == "http" || next.scheme == "https" else {
+                guard next.scheme?.lowercased() == "http" || next.scheme?.lowercased() == "https" else {
                     throw FetchError(.unsupportedURL, "redirect to a non-HTTP URL", status: head.status)
                 }
                 visited.insert(next.absoluteString)

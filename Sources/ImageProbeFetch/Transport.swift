@@ -45,7 +45,7 @@ final class RoutingTransport: ProbeTransport {
     func send(_ request: HTTPRequest, until deadline: ContinuousClock.Instant) throws(FetchError) -> HTTPResponseHead {
         current?.abandon()
         let transport: ProbeTransport
-        if request.url.scheme == "http" && configuration.transport == .sockets {
+        if request.url.scheme?.lowercased() == "http" && configuration.transport == .sockets {
             let made = sockets ?? SocketTransport(cancellation: cancellation, byteLimit: configuration.maxBytes)
             sockets = made
             transport = made
@@ -105,7 +105,7 @@ final class SocketTransport: ProbeTransport {
     }
 
     func send(_ request: HTTPRequest, until deadline: ContinuousClock.Instant) throws(FetchError) -> HTTPResponseHead {
-        guard request.url.scheme == "http" else { throw FetchError(.unsupportedURL, "the socket transport speaks http:// only") }
+        guard request.url.scheme?.lowercased() == "http" else { throw FetchError(.unsupportedURL, "the socket transport speaks http:// only") }
         guard let host = request.url.host, let hostHeader = request.hostHeader, let target = request.target else {
             throw FetchError(.unsupportedURL, "URL without a usable host or path")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageProbeFixtures
 import Testing
 
 #if canImport(Glibc)
@@ -101,8 +102,81 @@ import Glibc
         #expect(error["status"] as? Int == 404)
     }
 
+    /// A scratch directory for one test.
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imageprobe-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func byteCountsDontDependOnTheChunkSize() throws {
+        // IFD0 200 KB in: part of the gap is in the first 64 KiB read (read, counted as read),
+        // the rest is jumped. The same counts whatever the chunk size.
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let layout = TIFFBuilder(entries: [.width(300), .height(200), .orientation(6)], gapBeforeIFD: 200_000)
+        let tiff = layout.build()
+        let file = directory.appendingPathComponent("gap.tif")
+        try Data(tiff).write(to: file)
+        var answers: [String] = []
+        for chunk in [nil, "1", "7", "4096"] {
+            let run = try Self.run(["--json"] + (chunk.map { ["--chunk-size", $0] } ?? []) + [file.path])
+            #expect(run.status == 0)
+            answers.append(run.output)
+        }
+        #expect(Set(answers).count == 1, "\(answers)")
+        let line = try #require(try Self.run(["--json", file.path]).lines.first)
+        // The first 64 KiB block, then IFD0's entries after the jump.
+        #expect(line["bytesRead"] as? Int == 65536 + layout.ifd0End - layout.ifd0Offset)
+        #expect((line["bytesSkipped"] as? Int ?? 0) > 100_000)
+        #expect(line["width"] as? Int == 300)
+    }
+
+    @Test func aJumpBeyondAnyOffsetIsTruncationNotAnIOError() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bigTIFF = ascii("II")
+        bigTIFF.append16(43, .littleEndian)
+        bigTIFF.append16(8, .littleEndian)
+        bigTIFF.append16(0, .littleEndian)
+        bigTIFF.append64(UInt64(1) << 63 + 5, .littleEndian)
+        let file = directory.appendingPathComponent("far.tif")
+        try Data(bigTIFF).write(to: file)
+        let seeking = try #require(try Self.run(["--json", file.path]).lines.first)
+        let reading = try #require(try Self.run(["--json", "--no-seek", file.path]).lines.first)
+        #expect(seeking["error"] as? String == "truncated")
+        #expect(reading["error"] as? String == "truncated")
+    }
+
+    @Test func specialFilesAndOddNames() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A FIFO with no writer is refused at once, not waited on.
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let fifoRun = try Self.run(["--json", fifo])
+        #expect(fifoRun.status == 1)
+        #expect(fifoRun.lines.first?["error"] as? String == "io")
+        // A name with a newline stays on one line; a name that isn't UTF-8 is reported in place.
+        let png = PNGBuilder.image(width: 4, height: 3)
+        try Data(png).write(to: directory.appendingPathComponent("a\nb.png"))
+        let bad: [CChar] = Array((directory.path + "/c\u{1}").utf8CString.dropLast()) + [CChar(bitPattern: 0xFF), 0]
+        let descriptor = open(bad, O_CREAT | O_WRONLY, 0o600)
+        #expect(descriptor >= 0)
+        close(descriptor)
+        try Data(png).write(to: directory.appendingPathComponent("d.png"))
+        let human = try Self.run(["-r", directory.path])
+        let lines = human.output.split(separator: "\n")
+        // a\nb.png, c\u{1}\u{FF}, d.png in byte order; -r passes over the FIFO, as it isn't a regular file.
+        #expect(lines.count == 3, "\(human.output)")
+        #expect(lines.first?.contains("a\\nb.png: png 4x3") == true)
+        #expect(lines.dropFirst().first?.contains("not valid UTF-8") == true)
+        #expect(lines.last?.contains("d.png: png 4x3") == true)
+        #expect(human.status == 1)
+    }
+
     @Test func outOfRangeOptionsAreUsageErrors() throws {
-        for arguments in [["--timeout", "99999999999999999"], ["--timeout", "0"], ["-j", "-3"], ["--max-bytes", "x"]] {
+        for arguments in [["--timeout", "99999999999999999"], ["--timeout", "0"], ["-j", "-3"], ["-j", "100000"], ["--max-bytes", "x"]] {
             let run = try Self.run(arguments + ["http://127.0.0.1:1/x.jpg"])
             #expect(run.status == 2, "\(arguments)")
         }
