@@ -123,26 +123,45 @@ extension InputResult {
 
 func errorText() -> String { String(cString: strerror(errno)) }
 
-/// Every regular file under `directory`, depth first, in byte order of names, without
-/// following symbolic links to directories; entries that can't be read are reported in their
-/// place. A directory met twice (a bind mount inside itself) is not walked again.
-func filesUnder(_ directory: String) -> [Result<String, InputFailure>] {
-    var found: [Result<String, InputFailure>] = []
-    var visited = Set<[UInt64]>()
-    var pending = [directory]
-    while let current = pending.popLast() {
+/// Every regular file under a directory, depth first, in byte order of names, without
+/// following symbolic links to directories; entries that can't be read come in their place.
+/// A directory met twice (a bind mount inside itself) is not walked again.
+///
+/// Lazy: one directory is listed at a time, so results start at once on a huge tree and memory
+/// follows the widest directory and the depth, not the number of files.
+struct DirectoryWalk: IteratorProtocol {
+    private var pending: [String]
+    private var listed: [Result<String, InputFailure>] = []
+    private var nextListed = 0
+    private var visited = Set<[UInt64]>()
+
+    init(_ directory: String) { pending = [directory] }
+
+    mutating func next() -> Result<String, InputFailure>? {
+        while nextListed == listed.count {
+            guard let directory = pending.popLast() else { return nil }
+            listed = []
+            nextListed = 0
+            list(directory)
+        }
+        defer { nextListed += 1 }
+        return listed[nextListed]
+    }
+
+    /// Fills `listed` with the directory's files and failures; queues its subdirectories.
+    private mutating func list(_ current: String) {
         var info = stat()
-        if stat(current, &info) == 0 && !visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { continue }
+        if stat(current, &info) == 0 && !visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return }
         guard let handle = opendir(current) else {
-            found.append(.failure(InputFailure(path: current, message: "cannot open directory: \(errorText())")))
-            continue
+            listed.append(.failure(InputFailure(path: current, message: "cannot open directory: \(errorText())")))
+            return
         }
         // Names as bytes, sorted as bytes; one that isn't UTF-8 is reported in its place.
         var names: [[UInt8]] = []
         while true {
             errno = 0
             guard let entry = readdir(handle) else {
-                if errno != 0 { found.append(.failure(InputFailure(path: current, message: "cannot list directory: \(errorText())"))) }
+                if errno != 0 { listed.append(.failure(InputFailure(path: current, message: "cannot list directory: \(errorText())"))) }
                 break
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
@@ -150,32 +169,31 @@ func filesUnder(_ directory: String) -> [Result<String, InputFailure>] {
         }
         closedir(handle)
         var subdirectories: [String] = []
+        let prefix = current.hasSuffix("/") ? current : current + "/"
         for bytes in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let prefix = current.hasSuffix("/") ? current : current + "/"
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 let shown = prefix + String(decoding: bytes, as: UTF8.self)
-                found.append(.failure(InputFailure(path: shown, message: "the name is not valid UTF-8")))
+                listed.append(.failure(InputFailure(path: shown, message: "the name is not valid UTF-8")))
                 continue
             }
             let path = prefix + name
             var entry = stat()
             guard lstat(path, &entry) == 0 else {
-                found.append(.failure(InputFailure(path: path, message: "cannot stat: \(errorText())")))
+                listed.append(.failure(InputFailure(path: path, message: "cannot stat: \(errorText())")))
                 continue
             }
             switch entry.st_mode & S_IFMT {
             case S_IFDIR: subdirectories.append(path)
-            case S_IFREG: found.append(.success(path))
+            case S_IFREG: listed.append(.success(path))
             case S_IFLNK:
                 var target = stat()
-                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { found.append(.success(path)) }
+                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { listed.append(.success(path)) }
             default: break
             }
         }
         // Depth first, in order: push subdirectories reversed so the first pops first.
         pending.append(contentsOf: subdirectories.reversed())
     }
-    return found
 }
 
 /// A path that could not be probed, and why.

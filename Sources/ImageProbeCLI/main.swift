@@ -7,7 +7,7 @@ import Darwin
 #endif
 import ImageProbe
 
-/// Whether every input so far was recognised: the exit status if output ends early.
+/// Whether every input printed so far was recognised: the exit status, also when output ends early.
 nonisolated(unsafe) var allRecognisedSoFar = true
 
 /// Writes all of `text` to a file descriptor. A reader that has gone (a closed pipe) ends the
@@ -45,76 +45,61 @@ if options.showVersion {
 
 let prober = DescriptorProber(options: options.scan, chunkSize: options.chunkSize, seek: options.seek)
 
-/// One input, in the order given: a path, standard input, or a URL.
-enum Input {
-    case path(String)
-    case standardInput
-    case url(String)
-    case failed(InputResult)
+/// Prints one result; inputs are printed in the order given, as each is known.
+func report(_ result: InputResult) {
+    if !result.recognised { allRecognisedSoFar = false }
+    if let ioError = result.ioError { emit("imageprobe: \(printable(result.path)): \(ioError)", to: 2) }
+    emit(render(result, json: options.json))
 }
 
-var inputs: [Input] = []
-for path in options.paths {
+/// URL results as they arrive, each awaited in its turn by the printing loop.
+actor URLResults {
+    private var results: [Int: InputResult] = [:]
+    private var waiting: [Int: CheckedContinuation<InputResult, Never>] = [:]
+
+    func add(_ index: Int, _ result: InputResult) {
+        if let waiter = waiting.removeValue(forKey: index) {
+            waiter.resume(returning: result)
+        } else {
+            results[index] = result
+        }
+    }
+
+    func result(_ index: Int) async -> InputResult {
+        if let result = results.removeValue(forKey: index) { return result }
+        return await withCheckedContinuation { waiting[index] = $0 }
+    }
+}
+
+let urlResults = URLResults()
+let urls: [(index: Int, url: String)] = options.paths.enumerated().compactMap { index, path in
+    isURL(path) ? (index, path) : nil
+}
+// URLs start at once, beside the files: a URL after a slow pipe or a big tree isn't held up by it.
+let fetching = Task {
+    if !urls.isEmpty {
+        await probeURLs(urls, options: options) { index, result in await urlResults.add(index, result) }
+    }
+}
+for (index, path) in options.paths.enumerated() {
     if path == "-" {
-        inputs.append(.standardInput)
+        report(prober.probe(descriptor: 0, path: "-"))
     } else if isURL(path) {
-        inputs.append(.url(path))
+        report(await urlResults.result(index))
     } else {
         var info = stat()
         if options.recursive && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            for entry in filesUnder(path) {
+            var walk = DirectoryWalk(path)
+            while let entry = walk.next() {
                 switch entry {
-                case .success(let file): inputs.append(.path(file))
-                case .failure(let failure): inputs.append(.failed(.ioFailure(failure.path, failure.message)))
+                case .success(let file): report(prober.probe(path: file))
+                case .failure(let failure): report(.ioFailure(failure.path, failure.message))
                 }
             }
         } else {
-            inputs.append(.path(path))
+            report(prober.probe(path: path))
         }
-    }
-}
-
-/// Prints results in input order as they come in; remembers whether all were recognised.
-actor OrderedPrinter {
-    private var waiting: [Int: InputResult] = [:]
-    private var next = 0
-    private(set) var allRecognised = true
-    let json: Bool
-
-    init(json: Bool) { self.json = json }
-
-    func add(_ index: Int, _ result: InputResult) {
-        waiting[index] = result
-        while let ready = waiting.removeValue(forKey: next) {
-            if !ready.recognised {
-                allRecognised = false
-                allRecognisedSoFar = false
-            }
-            if let ioError = ready.ioError { emit("imageprobe: \(printable(ready.path)): \(ioError)", to: 2) }
-            emit(render(ready, json: json))
-            next += 1
-        }
-    }
-}
-
-let printer = OrderedPrinter(json: options.json)
-let urls: [(index: Int, url: String)] = inputs.enumerated().compactMap { index, input in
-    if case .url(let url) = input { return (index, url) }
-    return nil
-}
-// URLs start at once, beside the files: a URL before a slow pipe isn't held up by it.
-let fetching = Task {
-    if !urls.isEmpty {
-        await probeURLs(urls, options: options) { index, result in await printer.add(index, result) }
-    }
-}
-for (index, input) in inputs.enumerated() {
-    switch input {
-    case .path(let path): await printer.add(index, prober.probe(path: path))
-    case .standardInput: await printer.add(index, prober.probe(descriptor: 0, path: "-"))
-    case .failed(let result): await printer.add(index, result)
-    case .url: break
     }
 }
 await fetching.value
-exit(await printer.allRecognised ? 0 : 1)
+exit(allRecognisedSoFar ? 0 : 1)

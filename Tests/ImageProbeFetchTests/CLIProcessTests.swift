@@ -175,6 +175,37 @@ import Glibc
         #expect(human.status == 1)
     }
 
+    @Test func recursiveOutputStartsBeforeTheWalkEnds() throws {
+        // `a/` prints more than a pipe holds, so the program blocks writing while still in `a/`.
+        // A file made in `z/` after the first line must then be listed: `z/` is read only when
+        // the walk gets there, not up front.
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let early = directory.appendingPathComponent("a")
+        let late = directory.appendingPathComponent("z")
+        try FileManager.default.createDirectory(at: early, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
+        let png = Data(PNGBuilder.image(width: 4, height: 3))
+        let padding = String(repeating: "n", count: 100)
+        for index in 0..<1_000 { try png.write(to: early.appendingPathComponent("\(padding)\(index).png")) }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["-r", directory.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let reader = output.fileHandleForReading
+        var received = Data()
+        while !received.contains(0x0A), let more = try reader.read(upToCount: 1), !more.isEmpty { received += more }
+        try png.write(to: late.appendingPathComponent("made-after-the-first-line.png"))
+        received += reader.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(process.terminationStatus == 0)
+        #expect(lines.count == 1_001)
+        #expect(lines.last?.contains("z/made-after-the-first-line.png: png 4x3") == true, "\(lines.last ?? "")")
+    }
+
     @Test func outOfRangeOptionsAreUsageErrors() throws {
         for arguments in [["--timeout", "99999999999999999"], ["--timeout", "0"], ["-j", "-3"], ["-j", "100000"], ["--max-bytes", "x"]] {
             let run = try Self.run(arguments + ["http://127.0.0.1:1/x.jpg"])
