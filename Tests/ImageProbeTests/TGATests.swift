@@ -47,6 +47,37 @@ import Testing
         }
     }
 
+    @Test func everyImageIDLength() {
+        // The ID length is the first byte, so it can look like a signature: `0A 00` also starts
+        // a version-0 PCX, and the TGA image type in the third byte tells them apart.
+        for idLength in 0...255 {
+            var headers: [Header] = [2, 3, 10, 11].map { type in
+                var header = Header(width: 17, height: 5)
+                header.imageType = type
+                header.depth = type == 3 || type == 11 ? 8 : 24
+                return header
+            }
+            headers.append(.colourMapped(width: 17, height: 5, mapLength: 4))
+            headers.append(.colourMapped(width: 17, height: 5, rle: true, mapLength: 4))
+            for var header in headers {
+                header.idLength = idLength
+                let found = info(ChunkingVerifier.scanWhole(TGABuilder.file(header)))
+                #expect(found?.format == .tga && found?.size == [17, 5], "ID length \(idLength), type \(header.imageType)")
+            }
+        }
+        // The PCX look-alikes through every chunking, against a real version-0 PCX.
+        for type in [2, 3, 10, 11] {
+            var header = Header(width: 17, height: 5)
+            header.idLength = 0x0A
+            header.imageType = type
+            header.depth = type == 3 || type == 11 ? 8 : 24
+            let outcome = verified(TGABuilder.file(header), dimensionsOnly)
+            #expect(info(outcome)?.format == .tga)
+            #expect(outcome.bytesConsumed == 17)
+        }
+        #expect(info(verified(PCXBuilder.file(version: 0, encoding: 0, xMax: 16, yMax: 4)))?.format == .pcx)
+    }
+
     @Test func largestSizeAndOriginBits() {
         var header = Header(width: 65535, height: 65535)
         header.xOrigin = 100

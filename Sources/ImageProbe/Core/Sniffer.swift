@@ -62,6 +62,9 @@ struct Sniffer: FormatParser, Sendable {
         case boxOrTGA(third: UInt8, fourth: UInt8)
         /// After `00 00 01 00` (icon) or `00 00 02 00` (cursor, or a TGA): the image count.
         case iconCount(cursor: Bool)
+        /// After `0A` and a PCX version: the encoding byte. After `0A 00` it is also a TGA's
+        /// image type (a TGA whose image ID is 10 bytes long, without a colour map).
+        case pcxEncoding(version: UInt8)
     }
 
     @usableFromInline
@@ -73,7 +76,7 @@ struct Sniffer: FormatParser, Sendable {
         case isobmff(boxSize: UInt32), jxlContainer(boxSize: UInt32), jp2(boxSize: UInt32)
         case icon(cursor: Bool, count: UInt16)
         case pnm(magic: UInt8)
-        case pcx(version: UInt8)
+        case pcx(version: UInt8, encoding: UInt8)
         case svg(first: UInt8, second: UInt8)
         case tga(KnownBytes)
     }
@@ -141,6 +144,18 @@ struct Sniffer: FormatParser, Sendable {
             // true-colour TGA: only the TGA can be valid.
             if cursor { return decide(.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
             return .failed(.malformed(.ico, "icon directory lists no images"))
+        case .pcxEncoding(let version):
+            let encoding = field.u8(0)
+            // PCX encodings are 0 (none) and 1 (RLE). TGA image types 0 and 1 are impossible
+            // after a colour map type of 0 (no image data; colour-mapped without a map), so
+            // the byte tells the two apart.
+            if encoding <= 1 { return decide(.pcx(version: version, encoding: encoding)) }
+            if version == 0 {
+                var known = KnownBytes(0x0A, 0x00)
+                known.append(encoding)
+                return decide(.tga(known))
+            }
+            return .failed(ScanFailure(.unknownFormat, "not a PCX header: encoding is not 0 or 1"))
         }
     }
 
@@ -178,7 +193,9 @@ struct Sniffer: FormatParser, Sendable {
         case (0x01, 0xDA): return decide(.sgi)
         case (0x59, 0xA6): return decide(.sun)
         case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(.pnm(magic: second))  // "P1"…"P7", "PF", "Pf"
-        case (0x0A, 0x00), (0x0A, 0x02...0x05): return decide(.pcx(version: second))
+        case (0x0A, 0x00), (0x0A, 0x02...0x05):
+            phase = .pcxEncoding(version: second)
+            return .read(1)
         case (0x00, 0x00):
             phase = .zeroPrefix
             return .read(2)

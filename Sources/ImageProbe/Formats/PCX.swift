@@ -2,7 +2,8 @@
 /// window xmin, ymin, xmax, ymax (16-bit little-endian, inclusive).
 ///
 /// The size is xmax − xmin + 1 by ymax − ymin + 1, known at byte 12 in both modes; the bits
-/// per pixel (per plane) come with it. The sniffer consumed 0x0A and the version byte.
+/// per pixel (per plane) come with it. The sniffer consumed 0x0A, the version and the encoding
+/// byte: after `0A 00` that byte is what tells a PCX from a TGA (SPEC.md §3).
 @usableFromInline
 struct PCXParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .pcx)
@@ -12,11 +13,11 @@ struct PCXParser: FormatParser, Sendable {
     var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
-    init(version: UInt8) {}
+    init(version: UInt8, encoding: UInt8) {}
 
-    /// Encoding, bits per pixel, and the window.
+    /// Bits per pixel, and the window.
     @inlinable
-    var firstStep: Step { .read(10) }
+    var firstStep: Step { .read(9) }
 
     @inlinable
     var format: ImageFormat? { .pcx }
@@ -26,19 +27,15 @@ struct PCXParser: FormatParser, Sendable {
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        // The two sniffed bytes are a weak signature; the encoding byte (0 uncompressed, 1 RLE)
-        // is treated as its third byte.
-        let encoding = field.u8(0)
-        guard encoding <= 1 else { return .failed(ScanFailure(.unknownFormat, "not a PCX header: encoding is not 0 or 1")) }
-        let bitsPerPixel = field.u8(1)
+        let bitsPerPixel = field.u8(0)
         switch bitsPerPixel {
         case 1, 2, 4, 8: break
         default: return .failed(.malformed(.pcx, "bits per pixel is not 1, 2, 4 or 8"))
         }
-        let xMin = field.le16(2)
-        let yMin = field.le16(4)
-        let xMax = field.le16(6)
-        let yMax = field.le16(8)
+        let xMin = field.le16(1)
+        let yMin = field.le16(3)
+        let xMax = field.le16(5)
+        let yMax = field.le16(7)
         guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(.pcx, "image window ends before it starts")) }
         let width = UInt64(xMax &- xMin) &+ 1
         let height = UInt64(yMax &- yMin) &+ 1
