@@ -11,6 +11,11 @@ public struct FetchConfiguration: Sendable {
     public var probeTimeout: Duration = .seconds(30)
     /// Most requests one probe may send, redirects included.
     public var maxRequests = 32
+    /// Most requests one probe sends once the size is known, looking for the orientation
+    /// (a PNG walked chunk by chunk to IEND, an animated WebP frame by frame to its EXIF).
+    /// Past it, and past any other limit once the size is known, the answer is partial:
+    /// `ImageInfo.partialReason` is `limitExceeded`. SPEC.md §6.1.
+    public var maxMetadataRequests = 16
     /// Most bytes one probe may receive before it gives up (heads included over sockets;
     /// URLSession reports bodies only).
     public var maxBytes = 16 << 20

@@ -32,7 +32,15 @@ struct RangeProbe {
         /// The first response's validator, sent as If-Range so ranges of two versions of the
         /// resource are never mixed.
         var validator: String? = nil
+        /// The request count when the scanner first knew the size; the metadata search after
+        /// it is bounded by `maxMetadataRequests`.
+        var sizeKnownAtRequest: Int? = nil
     }
+
+    static let metadataLimit = ScanFailure(.limitExceeded, "size known; the metadata search needed more than maxMetadataRequests requests")
+    static let requestLimit = ScanFailure(.limitExceeded, "size known; the metadata search reached maxRequests")
+    static let timeLimit = ScanFailure(.limitExceeded, "size known; the metadata search timed out")
+    static let byteLimit = ScanFailure(.limitExceeded, "size known; the metadata search reached the fetcher's maxBytes")
 
     func run(_ url: URL) throws(FetchError) -> Outcome {
         var current = url
@@ -47,7 +55,13 @@ struct RangeProbe {
             if let total = progress.totalLength, progress.position >= total {
                 return try conclude(&progress.scanner, at: current, ended: true)
             }
+            if let sizeKnownAt = progress.sizeKnownAtRequest,
+               transport.requests - sizeKnownAt >= max(0, configuration.maxMetadataRequests),
+               let partial = partialAnswer(progress.scanner, Self.metadataLimit, at: current) {
+                return partial
+            }
             guard transport.requests < max(1, configuration.maxRequests) else {
+                if let partial = partialAnswer(progress.scanner, Self.requestLimit, at: current) { return partial }
                 throw FetchError(.limitExceeded, "more than \(configuration.maxRequests) requests without an answer")
             }
             if let total = progress.totalLength { progress.want = min(progress.want, total - progress.position) }
@@ -58,10 +72,19 @@ struct RangeProbe {
             if overflow { return try conclude(&progress.scanner, at: current, ended: true) }
             let range = (first: progress.position, last: last)
             let now = ContinuousClock.now
-            if now >= probeDeadline { throw FetchError(.timeout, "no answer within the probe's time limit") }
+            if now >= probeDeadline {
+                if let partial = partialAnswer(progress.scanner, Self.timeLimit, at: current) { return partial }
+                throw FetchError(.timeout, "no answer within the probe's time limit")
+            }
             let deadline = min(probeDeadline, now + configuration.requestTimeout.clampedForDeadline)
             let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent)
-            let head = try transport.send(request, until: deadline)
+            let head: HTTPResponseHead
+            do throws(FetchError) {
+                head = try transport.send(request, until: deadline)
+            } catch {
+                if let partial = partialAnswer(progress.scanner, after: error, at: current) { return partial }
+                throw error
+            }
 
             switch head.status {
             case 301, 302, 303, 307, 308:
@@ -93,7 +116,13 @@ struct RangeProbe {
                 // The whole resource from byte 0: Range ignored, or If-Range found it changed.
                 // What was scanned so far may be another version, so scan afresh.
                 var active = makeScanner(length: head.contentLength)
-                let end = try stream(into: &active, limit: nil, deadline: deadline)
+                let end: BodyEnd
+                do throws(FetchError) {
+                    end = try stream(into: &active, limit: nil, deadline: deadline)
+                } catch {
+                    if let partial = partialAnswer(active, after: error, at: current) { return partial }
+                    throw error
+                }
                 progress.scanner = active
                 return try conclude(&progress.scanner, at: current, ended: end != .stopped)
             case 206:
@@ -102,8 +131,17 @@ struct RangeProbe {
                 if progress.totalLength == nil { progress.totalLength = head.contentRange?.total }
                 if progress.validator == nil { progress.validator = head.rangeValidator }
                 var active = progress.scanner ?? makeScanner(length: head.contentRange?.total)
-                let end = try stream(into: &active, limit: received, deadline: deadline)
+                let end: BodyEnd
+                do throws(FetchError) {
+                    end = try stream(into: &active, limit: received, deadline: deadline)
+                } catch {
+                    if let partial = partialAnswer(active, after: error, at: current) { return partial }
+                    throw error
+                }
                 progress.scanner = active
+                if progress.sizeKnownAtRequest == nil, partialAnswer(active, Self.metadataLimit, at: current) != nil {
+                    progress.sizeKnownAtRequest = transport.requests
+                }
                 if end == .stopped { return try conclude(&progress.scanner, at: current, ended: false) }
                 // Content-Range ends at most at UInt64.max: the next offset may not exist.
                 let (after, pastEnd) = range.first.addingReportingOverflow(received)
@@ -117,9 +155,11 @@ struct RangeProbe {
                     let (jumped, overflow) = progress.position.addingReportingOverflow(active.skip(active.pendingSkip))
                     if overflow { return try conclude(&progress.scanner, at: current, ended: true) }
                     progress.position = jumped
-                } else if configuration.requestGrowth > 0 {
+                } else if configuration.requestGrowth > 0 && progress.sizeKnownAtRequest == nil {
                     // Reading on where the last request ended: the header is longer than it
-                    // looked, so grow the requests, to bound the round trips.
+                    // looked, so grow the requests, to bound the round trips. Not once the
+                    // size is known: the metadata search is bounded by request count instead,
+                    // and growth would read a PNG's pixel data through.
                     let (grown, overflow) = received.multipliedReportingOverflow(by: UInt64(configuration.requestGrowth))
                     floor = max(floor, overflow ? UInt64.max >> 1 : grown)
                 }
@@ -202,6 +242,24 @@ struct RangeProbe {
             throw FetchError(.limitExceeded, "more than \(configuration.maxBytes) bytes without an answer")
         }
         return end
+    }
+
+    /// When a limit ends the probe after the scanner knew the size: the answer the input
+    /// ending here would give, marked partial with `reason`. Nil while the size is unknown.
+    private func partialAnswer(_ scanner: HeaderScanner?, _ reason: ScanFailure, at url: URL) -> Outcome? {
+        guard var copy = scanner, case .needMore = copy.status, case .done(var info) = copy.finish() else { return nil }
+        info.partialReason = reason
+        return Outcome(info: info, finalURL: url)
+    }
+
+    /// The partial answer when a transfer limit or a timeout stops a probe whose scanner
+    /// already knows the size; nil for other errors.
+    private func partialAnswer(_ scanner: HeaderScanner?, after error: FetchError, at url: URL) -> Outcome? {
+        switch error.kind {
+        case .limitExceeded where error.scanFailure == nil: partialAnswer(scanner, Self.byteLimit, at: url)
+        case .timeout: partialAnswer(scanner, Self.timeLimit, at: url)
+        default: nil
+        }
     }
 
     /// The answer: the scanner's terminal status, or what `finish()` makes of the input

@@ -16,7 +16,7 @@ struct LargeFile: Sendable, CustomStringConvertible {
 
     /// Writes every file into `directory`.
     static func writeAll(into directory: URL) throws -> [LargeFile] {
-        try [jpeg(directory), tiff(directory), heif(directory), webp(directory), truncatedJPEG(directory)]
+        try [jpeg(directory), tiff(directory), heif(directory), webp(directory), png(directory), truncatedJPEG(directory)]
     }
 
     /// 5 MB: two 64 KiB ICC-style APP2 segments between the Exif block and the frame header,
@@ -87,6 +87,20 @@ struct LargeFile: Sendable, CustomStringConvertible {
         let bytes = WebPBuilder.extended(width: 640, height: 480, flags: WebPBuilder.flagAnimation | WebPBuilder.flagEXIF, chunks: chunks)
         try Data(bytes).write(to: directory.appendingPathComponent("animated-exif-last.webp"))
         return LargeFile(name: "animated-exif-last.webp", format: .webp, width: 640, height: 480, orientation: .rotate180, size: bytes.count)
+    }
+
+    /// 4.9 MB: IHDR, then 600 IDAT chunks of 8 KiB (as libpng writes them) and no eXIf. Full
+    /// mode walks a PNG to IEND for a late eXIf, so over the network the search must stop at
+    /// `maxMetadataRequests` with a partial answer rather than read the pixels through.
+    private static func png(_ directory: URL) throws -> LargeFile {
+        let idat = PNGBuilder.chunk("IDAT", (0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        var bytes = PNGBuilder.signature
+        bytes += PNGBuilder.chunk("IHDR", [0, 0, 0x0B, 0xB8, 0, 0, 0x07, 0xD0, 8, 2, 0, 0, 0])  // 3000×2000 RGB
+        bytes.reserveCapacity(bytes.count + 600 * idat.count + 12)
+        for _ in 0..<600 { bytes += idat }
+        bytes += PNGBuilder.chunk("IEND", [])
+        try Data(bytes).write(to: directory.appendingPathComponent("idat-chunks.png"))
+        return LargeFile(name: "idat-chunks.png", format: .png, width: 3000, height: 2000, orientation: nil, size: bytes.count)
     }
 
     /// A JPEG cut inside its second APP2 segment: the body ends before the frame header.

@@ -174,6 +174,38 @@ struct NginxIntegrationTests {
         #expect(measured.log.count == result.requests)
     }
 
+    @Test(arguments: transports)
+    func metadataSearchIsBoundedOnceTheSizeIsKnown(transport: FetchConfiguration.Transport) async throws {
+        // A 4.9 MB PNG of 8 KiB IDAT chunks: the size is in the first request; the search for
+        // a late eXIf stops after maxMetadataRequests with the size, marked partial.
+        let file = try NginxServer.require().file("idat-chunks.png")
+        let configuration = Self.configuration(transport)
+        let measured = try await Self.measure("/range/idat-chunks.png", configuration)
+        let result = try measured.result.get()
+        #expect(result.info.format == .png && result.info.width == file.width && result.info.height == file.height)
+        #expect(result.info.orientation == nil)
+        #expect(result.info.partialReason?.code == .limitExceeded)
+        #expect(result.requests == 1 + configuration.maxMetadataRequests)
+        let sent = measured.log.reduce(0) { $0 + $1.bytesSent }
+        #expect(sent < 256 * 1024, "nginx sent \(sent) of \(file.size) bytes")
+        // Dimensions only: one request.
+        let quick = try await Self.measure("/range/idat-chunks.png", Self.configuration(transport) { $0.scanOptions.mode = .dimensionsOnly })
+        #expect(try quick.result.get().requests == 1)
+        #expect(try quick.result.get().info.isPartial == false)
+    }
+
+    @Test func aLimitAfterTheSizeGivesAPartialAnswer() async throws {
+        // The transfer limit and the request limit end the search, not the answer.
+        for limit in [{ (c: inout FetchConfiguration) in c.maxBytes = 20_000 }, { (c: inout FetchConfiguration) in c.maxRequests = 3 }] {
+            let measured = try await Self.measure("/range/idat-chunks.png", Self.configuration(.sockets) { limit(&$0) })
+            let info = try measured.result.get().info
+            #expect(info.width == 3000 && info.partialReason?.code == .limitExceeded)
+        }
+        // Without Range: streamed until maxBytes, then the size, marked partial.
+        let measured = try await Self.measure("/norange/idat-chunks.png", Self.configuration(.sockets) { $0.maxBytes = 100_000 })
+        #expect(try measured.result.get().info.partialReason?.code == .limitExceeded)
+    }
+
     @Test func redirectLimit() async throws {
         let measured = try await Self.measure("/redirect/big.jpg", Self.configuration(.sockets) { $0.maxRedirects = 0 })
         #expect(measured.result.failureKind == .tooManyRedirects)
