@@ -25,8 +25,9 @@ struct InputResult {
 ///
 /// It feeds the scanner no more than `needMore` asks for, so it looks at the scanner's pending
 /// skip at every step boundary; on a seekable file a skip of `seekThreshold` bytes or more is
-/// jumped with `lseek` and reported as skipped. The decision doesn't depend on the chunk size,
-/// so `--chunk-size` changes no answer and no byte count.
+/// jumped with `lseek` and reported as skipped; shorter ones are read, and passed with `skip`
+/// (SPEC.md §4). The decision doesn't depend on the chunk size, so `--chunk-size` changes no
+/// answer and no byte count.
 struct DescriptorProber {
     /// Below this, reading through a skip costs less than a seek and a new read.
     static let seekThreshold: UInt64 = 64 << 10
@@ -53,9 +54,21 @@ struct DescriptorProber {
         var start = 0
         var end = 0
         var status = scanner.status
+        // Skip bytes read anyway (buffered, or a short skip read through) on a seekable input:
+        // passed with `skip`, so they don't count against `maxBytes`, which guards readers that
+        // cannot seek (the file's size bounds them here); reported as read, since they were.
+        var skippedAfterReading: UInt64 = 0
         while case .needMore(let needed) = status {
+            if seekable && scanner.pendingSkip > 0 && start < end {
+                let passed = min(scanner.pendingSkip, UInt64(end - start))
+                scanner.skip(passed)
+                skippedAfterReading += passed
+                start += Int(passed)
+                status = scanner.status
+                continue
+            }
             if seekable && scanner.pendingSkip >= Self.seekThreshold && start == end {
-                // Nothing buffered (what was, the scanner has counted as read): jump the rest.
+                // Nothing buffered: jump the rest.
                 let skip = scanner.pendingSkip
                 guard skip <= UInt64(Int64.max), lseek(descriptor, off_t(skip), SEEK_CUR) >= 0 else {
                     if errno == EINVAL || errno == EOVERFLOW || skip > UInt64(Int64.max) {
@@ -64,8 +77,8 @@ struct DescriptorProber {
                         status = scanner.finish()
                         break
                     }
-                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead,
-                                       bytesSkipped: scanner.bytesSkipped, ioError: "cannot seek: \(errorText())")
+                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
+                                       bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: "cannot seek: \(errorText())")
                 }
                 scanner.skip(skip)
                 status = scanner.status
@@ -75,8 +88,8 @@ struct DescriptorProber {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead,
-                                       bytesSkipped: scanner.bytesSkipped, ioError: "cannot read: \(errorText())")
+                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
+                                       bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: "cannot read: \(errorText())")
                 }
                 if count == 0 {
                     status = scanner.finish()
@@ -89,7 +102,8 @@ struct DescriptorProber {
             status = buffer.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[start..<(start + take)])) }
             start += take
         }
-        return InputResult(path: path, status: status, bytesRead: scanner.bytesRead, bytesSkipped: scanner.bytesSkipped)
+        return InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
+                           bytesSkipped: scanner.bytesSkipped - skippedAfterReading)
     }
 
     /// Opens and probes a regular file; directories and unreadable paths become I/O errors.

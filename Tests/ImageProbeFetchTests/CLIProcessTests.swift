@@ -206,6 +206,30 @@ import Glibc
         #expect(lines.last?.contains("z/made-after-the-first-line.png: png 4x3") == true, "\(lines.last ?? "")")
     }
 
+    @Test func shortSkipsInASeekableFileDontSpendTheByteLimit() throws {
+        // 1 MB of 8 KiB IDAT chunks, then eXIf: every skip is under the seek threshold, so the
+        // chunks are read through. On a file that is bounded by its size, not by --max-bytes;
+        // without seeking (a pipe), the limit ends the metadata search with a partial answer.
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let idat = PNGBuilder.chunk("IDAT", [UInt8](repeating: 0x5A, count: 8192))
+        let chunks = (0..<128).flatMap { _ in idat }
+        let png = PNGBuilder.image(width: 300, height: 200, afterData: chunks + PNGBuilder.exif(TIFFBuilder(entries: [.orientation(6)]).build()))
+        let file = directory.appendingPathComponent("late-exif.png")
+        try Data(png).write(to: file)
+        for chunkSize in ["7", "65536"] {
+            let run = try Self.run(["--json", "--max-bytes", "500000", "--chunk-size", chunkSize, file.path])
+            let line = run.lines.first
+            #expect(line?["orientation"] as? Int == 6, "\(run.output)")
+            #expect(line?["partial"] == nil)
+            #expect((line?["bytesRead"] as? Int ?? 0) + (line?["bytesSkipped"] as? Int ?? 0) > 1_000_000)
+        }
+        // `--no-seek` treats the file like a pipe.
+        let noSeek = try Self.run(["--json", "--no-seek", "--max-bytes", "500000", file.path]).lines.first
+        #expect(noSeek?["partialReason"] as? String == "limitExceeded")
+        #expect(noSeek?["orientation"] is NSNull)
+    }
+
     @Test func outOfRangeOptionsAreUsageErrors() throws {
         for arguments in [["--timeout", "99999999999999999"], ["--timeout", "0"], ["-j", "-3"], ["-j", "100000"], ["--max-bytes", "x"]] {
             let run = try Self.run(arguments + ["http://127.0.0.1:1/x.jpg"])
