@@ -60,8 +60,7 @@ struct DescriptorProber {
         var skippedAfterReading: UInt64 = 0
         while case .needMore(let needed) = status {
             if seekable && scanner.pendingSkip > 0 && start < end {
-                let passed = min(scanner.pendingSkip, UInt64(end - start))
-                scanner.skip(passed)
+                let passed = scanner.skip(min(scanner.pendingSkip, UInt64(end - start)))
                 skippedAfterReading += passed
                 start += Int(passed)
                 status = scanner.status

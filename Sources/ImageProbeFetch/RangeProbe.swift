@@ -38,16 +38,31 @@ struct RangeProbe {
     }
 
     static let metadataLimit = ScanFailure(.limitExceeded, "size known; the metadata search needed more than maxMetadataRequests requests")
-    static let requestLimit = ScanFailure(.limitExceeded, "size known; the metadata search reached maxRequests")
-    static let timeLimit = ScanFailure(.limitExceeded, "size known; the metadata search timed out")
-    static let byteLimit = ScanFailure(.limitExceeded, "size known; the metadata search reached the fetcher's maxBytes")
+    static let transferLimit = ScanFailure(.limitExceeded, "size known; maxRequests or maxBytes ended the metadata search")
+    static let timeLimit = ScanFailure(.limitExceeded, "size known; a time limit ended the metadata search")
 
     func run(_ url: URL) throws(FetchError) -> Outcome {
         var current = url
+        var progress = Progress(want: UInt64(max(1, configuration.initialRangeLength)))
+        do throws(FetchError) {
+            return try follow(url, &current, &progress)
+        } catch {
+            // A transfer limit or a timeout after the scanner knew the size ends only the
+            // metadata search: the answer is partial, not an error.
+            let reason: ScanFailure? = switch error.kind {
+            case .limitExceeded where error.scanFailure == nil: Self.transferLimit
+            case .timeout: Self.timeLimit
+            default: nil
+            }
+            if let reason, let partial = partialAnswer(progress.scanner, reason, at: current) { return partial }
+            throw error
+        }
+    }
+
+    private func follow(_ url: URL, _ current: inout URL, _ progress: inout Progress) throws(FetchError) -> Outcome {
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
-        let initialWant = UInt64(max(1, configuration.initialRangeLength))
-        var progress = Progress(want: initialWant)
+        let initialWant = progress.want
         let probeDeadline = ContinuousClock.now + configuration.probeTimeout.clampedForDeadline
 
         while true {
@@ -61,7 +76,6 @@ struct RangeProbe {
                 return partial
             }
             guard transport.requests < max(1, configuration.maxRequests) else {
-                if let partial = partialAnswer(progress.scanner, Self.requestLimit, at: current) { return partial }
                 throw FetchError(.limitExceeded, "more than \(configuration.maxRequests) requests without an answer")
             }
             if let total = progress.totalLength { progress.want = min(progress.want, total - progress.position) }
@@ -72,19 +86,10 @@ struct RangeProbe {
             if overflow { return try conclude(&progress.scanner, at: current, ended: true) }
             let range = (first: progress.position, last: last)
             let now = ContinuousClock.now
-            if now >= probeDeadline {
-                if let partial = partialAnswer(progress.scanner, Self.timeLimit, at: current) { return partial }
-                throw FetchError(.timeout, "no answer within the probe's time limit")
-            }
+            if now >= probeDeadline { throw FetchError(.timeout, "no answer within the probe's time limit") }
             let deadline = min(probeDeadline, now + configuration.requestTimeout.clampedForDeadline)
             let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent)
-            let head: HTTPResponseHead
-            do throws(FetchError) {
-                head = try transport.send(request, until: deadline)
-            } catch {
-                if let partial = partialAnswer(progress.scanner, after: error, at: current) { return partial }
-                throw error
-            }
+            let head = try transport.send(request, until: deadline)
 
             switch head.status {
             case 301, 302, 303, 307, 308:
@@ -115,30 +120,17 @@ struct RangeProbe {
                 try checkCoding(head)
                 // The whole resource from byte 0: Range ignored, or If-Range found it changed.
                 // What was scanned so far may be another version, so scan afresh.
-                var active = makeScanner(length: head.contentLength)
-                let end: BodyEnd
-                do throws(FetchError) {
-                    end = try stream(into: &active, limit: nil, deadline: deadline)
-                } catch {
-                    if let partial = partialAnswer(active, after: error, at: current) { return partial }
-                    throw error
-                }
-                progress.scanner = active
+                progress.scanner = makeScanner(length: head.contentLength)
+                let end = try stream(into: &progress.scanner, limit: nil, deadline: deadline)
                 return try conclude(&progress.scanner, at: current, ended: end != .stopped)
             case 206:
                 try checkCoding(head)
                 let received = try checkedRange(head, asked: range, known: progress.totalLength)
                 if progress.totalLength == nil { progress.totalLength = head.contentRange?.total }
                 if progress.validator == nil { progress.validator = head.rangeValidator }
-                var active = progress.scanner ?? makeScanner(length: head.contentRange?.total)
-                let end: BodyEnd
-                do throws(FetchError) {
-                    end = try stream(into: &active, limit: received, deadline: deadline)
-                } catch {
-                    if let partial = partialAnswer(active, after: error, at: current) { return partial }
-                    throw error
-                }
-                progress.scanner = active
+                if progress.scanner == nil { progress.scanner = makeScanner(length: head.contentRange?.total) }
+                let end = try stream(into: &progress.scanner, limit: received, deadline: deadline)
+                var active = progress.scanner ?? makeScanner(length: head.contentRange?.total)  // never nil: `stream` sets it
                 if progress.sizeKnownAtRequest == nil, partialAnswer(active, Self.metadataLimit, at: current) != nil {
                     progress.sizeKnownAtRequest = transport.requests
                 }
@@ -215,9 +207,13 @@ struct RangeProbe {
 
     /// Feeds the body to the scanner until it answers (then stops reading at once). With a
     /// `limit`, a body longer than it is refused: those bytes are not the range asked for.
+    /// The scanner's progress is kept in `slot` even when reading fails, so a limit can still
+    /// give the size found so far.
     private func stream(
-        into scanner: inout HeaderScanner, limit: UInt64?, deadline: ContinuousClock.Instant
+        into slot: inout HeaderScanner?, limit: UInt64?, deadline: ContinuousClock.Instant
     ) throws(FetchError) -> BodyEnd {
+        var scanner = slot ?? HeaderScanner(options: configuration.scanOptions)
+        defer { slot = scanner }
         var overLimit = false
         var tooLong = false
         var left = limit ?? .max
@@ -250,16 +246,6 @@ struct RangeProbe {
         guard var copy = scanner, case .needMore = copy.status, case .done(var info) = copy.finish() else { return nil }
         info.partialReason = reason
         return Outcome(info: info, finalURL: url)
-    }
-
-    /// The partial answer when a transfer limit or a timeout stops a probe whose scanner
-    /// already knows the size; nil for other errors.
-    private func partialAnswer(_ scanner: HeaderScanner?, after error: FetchError, at url: URL) -> Outcome? {
-        switch error.kind {
-        case .limitExceeded where error.scanFailure == nil: partialAnswer(scanner, Self.byteLimit, at: url)
-        case .timeout: partialAnswer(scanner, Self.timeLimit, at: url)
-        default: nil
-        }
     }
 
     /// The answer: the scanner's terminal status, or what `finish()` makes of the input
