@@ -35,7 +35,13 @@ final class URLSessionTransport: NSObject, ProbeTransport, URLSessionDataDelegat
         configuration.timeoutIntervalForRequest = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        // Callbacks on a serial queue of their own. The default delegate queue runs them on
+        // the shared dispatch pool, which on Linux also runs Swift's tasks: an app (or a
+        // test run) keeping that pool busy stalled every response until the timeout.
+        let callbacks = OperationQueue()
+        callbacks.maxConcurrentOperationCount = 1
+        callbacks.underlyingQueue = DispatchQueue(label: "ImageProbeFetch.URLSessionTransport")
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: callbacks)
     }
 
     /// The session holds its delegate (this object) strongly until invalidated: `close()`
