@@ -323,6 +323,7 @@ public struct HeaderScanner: Sendable {
         case .sgi: step = begin(SGIParser(), ParserState.sgi)
         case .sun: step = begin(SunRasterParser(), ParserState.sun)
         case .xbm: step = begin(XBMParser(), ParserState.xbm)
+        case .xbmAfterComment: step = begin(XBMParser(afterCommentOpening: ()), ParserState.xbm)
         }
         switch step {
         case .read, .skipThenRead:

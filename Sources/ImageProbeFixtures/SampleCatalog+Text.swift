@@ -23,6 +23,7 @@ extension SampleCatalog {
             .hdr, 480, 640, 6)
 
         add("xbm-cursor", XBMBuilder.image(width: 16, height: 7, hotSpot: (3, 4)).bytes, .xbm, 16, 7)
+        add("xbm-gimp", XBMBuilder.image(width: "48", height: "3", preamble: "/* Created with GIMP */\n").bytes, .xbm, 48, 3)
 
         let size = SVGBuilder.document(prolog: SVGBuilder.fullProlog,
                                        attributes: [SVGBuilder.namespace, ("width", "123px"), ("height", "456px")])

@@ -145,14 +145,14 @@ public enum RadianceBuilder {
 
 /// X BitMaps.
 public enum XBMBuilder {
-    /// `#define <name>_width`, `#define <name>_height` (or the other way round), optional hot
+    /// `preamble` (say, a comment), `#define <name>_width`, `#define <name>_height` (or the other way round), optional hot
     /// spot lines, `extra` lines, and the bits. Both answers come at the byte after the second
     /// dimension's number.
     public static func image(
         name: String = "test", width: String, height: String, heightFirst: Bool = false,
-        hotSpot: (Int, Int)? = nil, between: [String] = [], separator: String = " "
+        hotSpot: (Int, Int)? = nil, between: [String] = [], separator: String = " ", preamble: String = ""
     ) -> TextImage {
-        var bytes: [UInt8] = []
+        var bytes = ascii(preamble)
         var lines = [("\(name)_width", width), ("\(name)_height", height)]
         if heightFirst { lines.reverse() }
         bytes += ascii("#define" + separator + lines[0].0 + separator + lines[0].1 + "\n")

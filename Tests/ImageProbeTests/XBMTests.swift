@@ -36,6 +36,52 @@ import Testing
         #expect(outcome.bytesConsumed == UInt64(image.sizeEnd))
     }
 
+    @Test func anOpeningCommentIsSkipped() {
+        // GIMP opens with a comment. It may span lines and hold anything, "{" and "#define"
+        // included; the rest of its last line is skipped, as X11 skips any non-define line.
+        let preambles = [
+            "/* Created with GIMP */\n",
+            "/**/\n",
+            "/*/ still open */\n",
+            "/***\n * { not data }\n#define test_width 999\n **/ #define test_height 999\n",
+            "/* a */ trailing text\n\n",
+        ]
+        for preamble in preambles {
+            let image = XBMBuilder.image(width: "13", height: "6", preamble: preamble)
+            let quick = verified(image.bytes, dimensionsOnly)
+            #expect(info(quick)?.size == [13, 6], "\(preamble)")
+            #expect(info(quick)?.format == .xbm)
+            #expect(quick.bytesConsumed == UInt64(image.sizeEnd))
+        }
+    }
+
+    @Test func cSourceAfterACommentIsNotCalledABrokenXBM() {
+        // Until a width or height define, a file that opens with a comment is only C source.
+        let notXBM = [
+            "/* XPM */\nstatic char * icon_xpm[] = {\n\"16 16 2 1\",\n",
+            "/* a C file */\nint main(void) { return 0; }\n",
+            "/* " + String(repeating: "z", count: 8200) + " */\n#define a_width 1\n#define a_height 1\n",
+        ]
+        for text in notXBM {
+            let outcome = verifiedLong(ascii(text))
+            #expect(failureCode(outcome) == .unknownFormat, "\(outcome)")
+            guard case .unsupported(let failure) = outcome.status else { continue }
+            #expect(failure.format == nil)
+        }
+        // Once a dimension is known it is an XBM, and the usual errors apply.
+        #expect(failureCode(verified(ascii("/* c */\n#define a_width 4\nstatic char a_bits[] = {0};\n"))) == .malformed)
+        let longTail = "/* c */\n#define a_width 4\n/* " + String(repeating: "z", count: 8200) + " */\n"
+        #expect(failureCode(verifiedLong(ascii(longTail))) == .limitExceeded)
+        // Input that ends in or after the comment, before any define, is truncated.
+        for text in ["/*", "/* open", "/* closed */\n", "/* c */\n#define a_depth 2\n"] {
+            let outcome = verified(ascii(text))
+            #expect(failureCode(outcome) == .truncated, "\(text)")
+            guard case .unsupported(let failure) = outcome.status else { continue }
+            #expect(failure.format == nil)
+        }
+        #expect(failureCode(verified(ascii("/x"))) == .unknownFormat)
+    }
+
     @Test func errors() {
         let malformed = [
             XBMBuilder.image(width: "0", height: "1").bytes,

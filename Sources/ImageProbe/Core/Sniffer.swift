@@ -70,7 +70,8 @@ struct Sniffer: FormatParser, Sendable {
     @usableFromInline
     enum Detected: Sendable {
         case undecided
-        case jpeg, png, gif, bmp, webp, psd, qoi, dds, ktx, icns, exr, hdr, xbm, sgi, sun
+        case jpeg, png, gif, bmp, webp, psd, qoi, dds, ktx, icns, exr, hdr, sgi, sun
+        case xbm, xbmAfterComment
         case tiff(bigEndian: Bool)
         case jxlCodestream, j2kCodestream
         case isobmff(boxSize: UInt32), jxlContainer(boxSize: UInt32), jp2(boxSize: UInt32)
@@ -190,6 +191,7 @@ struct Sniffer: FormatParser, Sendable {
         case (0x76, 0x2F): return decide(.exr)
         case (0x23, 0x3F): return decide(.hdr)  // "#?"
         case (0x23, 0x64): return decide(.xbm)  // "#d"
+        case (0x2F, 0x2A): return decide(.xbmAfterComment)  // "/*": a comment, then an XBM's defines
         case (0x01, 0xDA): return decide(.sgi)
         case (0x59, 0xA6): return decide(.sun)
         case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(.pnm(magic: second))  // "P1"…"P7", "PF", "Pf"

@@ -2,8 +2,12 @@
 /// give the size, in either order, perhaps with `_x_hot`/`_y_hot` lines between.
 ///
 /// As X11's reader (`XReadBitmapFileData`) does, a define counts by the part of its name after
-/// the last underscore: `width`, `height`; any other define is skipped. The answer comes at the
+/// the last underscore: `width`, `height`; any other line is skipped. The answer comes at the
 /// byte after the second of the two numbers (SPEC.md §3, "XBM").
+///
+/// A file may open with a C comment (GIMP writes `/* Created with GIMP */`). Until a width or
+/// height define follows it, the text is only C source: failures then say `unknownFormat`, so
+/// an XPM (`/* XPM */`) or a C file is not called a broken XBM.
 @usableFromInline
 struct XBMParser: FormatParser, Sendable {
     /// Which dimension a `#define` sets.
@@ -28,11 +32,15 @@ struct XBMParser: FormatParser, Sendable {
         case digits(Dimension, DecimalInteger)
         /// The rest of a line that says nothing about the size.
         case skipLine
+        /// Inside the comment that opens the file (after `/*`); `star` when the last byte was `*`.
+        case leadingComment(star: Bool)
     }
 
     @usableFromInline var phase: Phase = .directive(matched: 2)
     /// Width and height are 0 until their defines are read.
     @usableFromInline var facts = ImageFacts(format: .xbm)
+    /// The file opened with a C comment rather than `#define`.
+    @usableFromInline var openedWithComment = false
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
@@ -42,15 +50,27 @@ struct XBMParser: FormatParser, Sendable {
     /// writer's output.
     @usableFromInline static let headerBudget: UInt64 = 8192
 
+    /// After `#d`, which the sniffer consumed.
     @inlinable
     init() {}
 
-    /// After `#d`, which the sniffer consumed.
+    /// After `/*`, which the sniffer consumed.
+    @inlinable
+    init(afterCommentOpening: ()) {
+        phase = .leadingComment(star: false)
+        openedWithComment = true
+    }
+
     @inlinable
     var firstStep: Step { .read(1) }
 
+    /// Whether the text is known to be an XBM: it opened with `#define`, or a width or height
+    /// define followed the opening comment.
     @inlinable
-    var format: ImageFormat? { .xbm }
+    var isKnownXBM: Bool { !openedWithComment || facts.width != 0 || facts.height != 0 }
+
+    @inlinable
+    var format: ImageFormat? { isKnownXBM ? .xbm : nil }
 
     /// The size is complete only at the answer.
     @inlinable
@@ -58,7 +78,10 @@ struct XBMParser: FormatParser, Sendable {
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        guard offset < Self.headerBudget else { return .failed(.limit(.xbm, "no width and height in the first 8 KiB")) }
+        guard offset < Self.headerBudget else {
+            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, "no XBM width or height in the first 8 KiB")) }
+            return .failed(.limit(.xbm, "no width and height in the first 8 KiB"))
+        }
         let byte = field.u8(0)
         switch phase {
         case .directive(let matched):
@@ -116,6 +139,11 @@ struct XBMParser: FormatParser, Sendable {
             return skipLine(byte)
         case .skipLine:
             return skipLine(byte)
+        case .leadingComment(let star):
+            // The rest of the line after "*/" is skipped, as X11 skips any line that is not
+            // a define.
+            phase = star && byte == 0x2F ? .skipLine : .leadingComment(star: byte == 0x2A)
+            return .read(1)
         }
     }
 
@@ -140,7 +168,10 @@ struct XBMParser: FormatParser, Sendable {
     /// dimensions means they are missing.
     @inlinable
     mutating func skipLine(_ byte: UInt8) -> Step {
-        if byte == 0x7B { return malformed("bitmap data before width and height") }
+        if byte == 0x7B {
+            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, "C source without an XBM width or height")) }
+            return malformed("bitmap data before width and height")
+        }
         phase = byte == ASCII.newline ? .lineStart(ShortWord()) : .skipLine
         return .read(1)
     }
