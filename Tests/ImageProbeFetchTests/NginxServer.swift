@@ -127,7 +127,17 @@ final class NginxServer: Sendable {
             do { try process.run() } catch { lastError = "\(error)"; continue }
             if waitUntilListening(port: port, process: process) {
                 runningNginx = process.processIdentifier
-                atexit { if runningNginx > 0 { kill(runningNginx, SIGTERM) } }
+                nginxDirectory = directory.path
+                // At exit: stop nginx and remove its files (17 MB a run, left in /tmp before).
+                atexit {
+                    if runningNginx > 0 {
+                        kill(runningNginx, SIGTERM)
+                        // Up to 2 s for it to exit, so the removal doesn't race its last writes.
+                        var status: Int32 = 0
+                        for _ in 0..<200 where waitpid(runningNginx, &status, WNOHANG) == 0 { usleep(10_000) }
+                    }
+                    if let nginxDirectory { try? FileManager.default.removeItem(atPath: nginxDirectory) }
+                }
                 return .success(NginxServer(port: port, directory: directory, files: files))
             }
             if process.isRunning { process.terminate() }
@@ -216,3 +226,4 @@ final class NginxServer: Sendable {
 
 /// The nginx master's process ID, for the exit handler.
 nonisolated(unsafe) private var runningNginx: pid_t = 0
+nonisolated(unsafe) private var nginxDirectory: String? = nil
