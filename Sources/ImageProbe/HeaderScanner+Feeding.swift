@@ -30,10 +30,14 @@ extension HeaderScanner {
                 if case .needMore(let count) = status { wanted = min(count, buffer.count) } else { wanted = 1 }
                 var filled = 0
                 while filled < wanted, let byte = iterator.next() {
+                    // SAFETY: filled < wanted <= buffer.count, and release builds don't check
+                    // an unsafe buffer's subscript.
                     buffer[filled] = byte
                     filled += 1
                 }
                 if filled == 0 { break }
+                // SAFETY: 0 < filled <= buffer.count, so the slice lies in the allocation, which
+                // outlives this call.
                 status = feed(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<filled])))
             }
             return status
