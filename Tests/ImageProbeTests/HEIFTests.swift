@@ -184,6 +184,29 @@ enum Grid {
         #expect(found?.orientation == .mirrorHorizontal)
     }
 
+    @Test func everyImageWithACropOfItsOwn() {
+        // As libheif writes several images: odd sizes padded to one 64×64 ispe, each image with
+        // its own clap, the primary last. The table keeps 8 claps.
+        func file(images: Int, primary: Int) -> [UInt8] {
+            var properties: [Box.Property] = [.other("hvcC", [1]), .ispe(width: 64, height: 64)]
+            var items: [Box.Item] = []
+            for image in 1...images {
+                properties.append(.clap(widthN: UInt32(20 + image), widthD: 1, heightN: UInt32(40 + image), heightD: 1,
+                                        horizontalN: -Int32(44 - image), horizontalD: 2, verticalN: -Int32(24 - image), verticalD: 2))
+                items.append(Box.Item(id: UInt32(image), type: "hvc1", properties: [1, 2, properties.count]))
+            }
+            return Box.file(major: "heic", compatible: ["mif1", "heic"], meta: Box.meta(primary: UInt32(primary), items: items, properties: properties))
+        }
+        for (images, primary) in [(3, 3), (4, 3), (8, 8), (9, 2), (20, 5)] {
+            let found = info(verified(file(images: images, primary: primary)))
+            #expect(found?.size == [64, 64])
+            #expect([found?.displayWidth, found?.displayHeight] == [20 + primary, 40 + primary], "\(images) images, primary \(primary)")
+            #expect(found?.cleanAperture?.rectangle == CleanAperture.Rectangle(x: 0, y: 0, width: 20 + primary, height: 40 + primary))
+        }
+        // A crop that didn't fit is a clear limit, not a guess.
+        #expect(failureCode(verified(file(images: 9, primary: 9))) == .limitExceeded)
+    }
+
     @Test func moreRelevantPropertiesThanTheTableHolds() {
         // 20 ispe properties; the table keeps 16.
         let properties: [Box.Property] = (1...20).map { .ispe(width: $0, height: $0) }

@@ -135,6 +135,17 @@ import Testing
         #expect(failureCode(outcome) == .unsupportedFeature)
     }
 
+    @Test func jpegLSIsAnotherCodec() {
+        // SOF55, as ITU-T T.87 encoders write it after SOI (and here after an APP segment).
+        let frame = JPEGBuilder.segment(0xF7, [8, 0, 6, 0, 5, 1, 1, 0x11, 0])
+        for bytes in [[0xFF, 0xD8] + frame, [0xFF, 0xD8] + JPEGBuilder.jfif + frame] {
+            let outcome = verified(bytes)
+            #expect(failureCode(outcome) == .unsupportedFeature)
+            guard case .unsupported(let failure) = outcome.status else { continue }
+            #expect(failure.format == .jpeg)
+        }
+    }
+
     @Test func structuralErrors() {
         // EOI or a scan before any frame header, a zero width, a segment length below 2.
         let cases: [[UInt8]] = [

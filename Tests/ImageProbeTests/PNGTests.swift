@@ -63,6 +63,28 @@ import Testing
         }
     }
 
+    @Test func chunksAfterAnEarlyExifStillCount() throws {
+        // Pillow writes eXIf before acTL; acTL and tRNS are only required before IDAT.
+        let exif = PNGBuilder.exif(TIFFBuilder(entries: [.orientation(6)]).build())
+        let later = PNGBuilder.exif(TIFFBuilder(entries: [.orientation(3)]).build())
+        let tiny = PNGBuilder.chunk("eXIf", [0x4D, 0x4D])
+        let transparency = PNGBuilder.chunk("tRNS", [0, 1, 0, 2, 0, 3])
+        for first in [exif, tiny] {
+            let bytes = PNGBuilder.image(width: 30, height: 20, colourType: 2,
+                                         beforeData: first + PNGBuilder.animationControl(frames: 7) + later + transparency)
+            let outcome = verified(bytes)
+            let found = info(outcome)
+            // The first eXIf settles the orientation; a second is skipped.
+            #expect(found?.orientation == (first == exif ? .rotate90Clockwise : nil))
+            #expect(found?.isAnimated == true && found?.frameCount == 7)
+            #expect(found?.hasAlpha == true)
+            #expect(found?.isPartial == false)
+            // The answer comes at IDAT's chunk header, not at IEND.
+            let idat = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + 4, bytes.count)]) == ascii("IDAT") })
+            #expect(outcome.bytesConsumed == UInt64(idat + 4))
+        }
+    }
+
     @Test func exifWithTheJPEGIdentifierCopiedIn() {
         let tiff = TIFFBuilder(entries: [.orientation(3)]).build()
         let bytes = PNGBuilder.image(width: 30, height: 20, beforeData: PNGBuilder.chunk("eXIf", ascii("Exif") + [0, 0] + tiff))

@@ -138,8 +138,8 @@ import Testing
     }
 
     @Test func scannerIsSmallAndFixedSize() {
-        // The carry is 64 bytes; the rest is parser state and counters.
-        #expect(MemoryLayout<HeaderScanner>.size <= 832, "\(MemoryLayout<HeaderScanner>.size)")
+        // The carry is 64 bytes; the rest is parser state, HEIF's tables and counters.
+        #expect(MemoryLayout<HeaderScanner>.size <= 1024, "\(MemoryLayout<HeaderScanner>.size)")
     }
 
     @Test func feedingSequencesStopsAtTheAnswer() {

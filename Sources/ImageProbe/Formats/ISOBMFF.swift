@@ -4,7 +4,9 @@
 @usableFromInline
 struct BoxTables: Sendable {
     @usableFromInline var properties = Slots16(repeating: ISOBMFFParser.Property())
-    @usableFromInline var apertures = (ISOBMFFParser.Aperture(), ISOBMFFParser.Aperture())
+    /// libheif gives every image of a multi-image file its own `clap` (odd sizes are padded
+    /// to the coding block): a file's primary can use the third or a later one.
+    @usableFromInline var apertures = Slots8(repeating: ISOBMFFParser.Aperture())
     @usableFromInline var pending = Slots8(repeating: UInt16(0))
     @usableFromInline var summaries = Slots8(repeating: ISOBMFFParser.ItemSummary())
 
@@ -565,7 +567,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard field.u8(0) >= 1 else { return }
             property.first = UInt32(field.u8(1))
         case .clap:
-            guard apertureCount < 2 else {
+            guard apertureCount < Slots8<Aperture>.capacity else {
                 drop(property.index)
                 return
             }
@@ -578,7 +580,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             aperture.horizontalD = field.be32(20)
             aperture.verticalN = field.be32(24)
             aperture.verticalD = field.be32(28)
-            if apertureCount == 0 { tables.apertures.0 = aperture } else { tables.apertures.1 = aperture }
+            tables.apertures[apertureCount] = aperture
             property.first = UInt32(apertureCount)
             apertureCount &+= 1
         }
@@ -714,7 +716,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
         primary = summary
         primaryResolved = true
-        if summary.aperture >= 0 { primaryAperture = summary.aperture == 0 ? tables.apertures.0 : tables.apertures.1 }
+        if summary.aperture >= 0 { primaryAperture = tables.apertures[Int(summary.aperture)] }
         return answerIfReady(final: false)
     }
 

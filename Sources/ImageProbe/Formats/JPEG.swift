@@ -119,6 +119,8 @@ struct JPEGParser: FormatParser, Sendable {
             return .failed(.malformed(.jpeg, "EOI before any frame header"))
         case 0xDA:
             return .failed(.malformed(.jpeg, "scan before any frame header"))
+        case 0xF7:  // SOF55: a JPEG-LS file shares JPEG's markers but is another codec
+            return .failed(.unsupported(.jpeg, "JPEG-LS (ITU-T T.87) frame, not a JPEG one"))
         case 0x01, 0xD0...0xD7:  // TEM, RSTn: no length
             phase = .marker
             return .read(2)

@@ -4,6 +4,8 @@
 /// then walks the chunk headers, skipping payloads by length, to find `acTL` (animation),
 /// `tRNS` (alpha) and `eXIf` (orientation). PNG 1.2's extension allowed `eXIf` after the
 /// image data, and ImageMagick writes it there, so the walk goes on to IEND (see SPEC.md).
+/// An `eXIf` before the image data ends the walk only at IDAT: `acTL` and `tRNS` may still
+/// follow it (Pillow writes `eXIf` before `acTL`).
 @usableFromInline
 struct PNGParser: FormatParser, Sendable {
     @usableFromInline
@@ -30,6 +32,8 @@ struct PNGParser: FormatParser, Sendable {
     var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     @usableFromInline var sawImageData = false
+    /// The one `eXIf` allowed was read: the orientation is settled.
+    @usableFromInline var exifRead = false
     @usableFromInline var chunks = 0
 
     /// After the two signature bytes the sniffer consumed.
@@ -104,7 +108,7 @@ struct PNGParser: FormatParser, Sendable {
                 return step
             case .finished(let orientation):
                 facts.orientation = orientation
-                return .done
+                return afterExif(from: offset &+ UInt64(field.count), to: reader.end)
             }
         }
     }
@@ -134,17 +138,19 @@ struct PNGParser: FormatParser, Sendable {
         case Self.iend:
             return .done
         case Self.idat:
+            // Nothing read in full mode comes after the image data but an eXIf.
+            if exifRead { return .done }
             sawImageData = true
         case Self.actl where !sawImageData && length == 8:
             phase = .animationControl
             return .read(8)
         case Self.trns where !sawImageData:
             facts.hasAlpha = true
-        case Self.exif:
+        case Self.exif where !exifRead:
             let start = offset &+ 8
             let reader = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
             // At most one eXIf is allowed: whatever it holds settles the orientation.
-            guard let step = reader.firstStep else { return .done }
+            guard let step = reader.firstStep else { return afterExif(from: start, to: reader.end) }
             phase = .exif(reader)
             return step
         default:
@@ -152,5 +158,16 @@ struct PNGParser: FormatParser, Sendable {
         }
         phase = .chunkHeader
         return .skipThenRead(payloadAndCRC, 8)
+    }
+
+    /// After the `eXIf` payload, read up to `position`, that ends at `payloadEnd`: after the
+    /// image data that is the answer; before it, the walk goes on to IDAT for `acTL`/`tRNS`.
+    @inlinable
+    mutating func afterExif(from position: UInt64, to payloadEnd: UInt64) -> Step {
+        exifRead = true
+        if sawImageData { return .done }
+        phase = .chunkHeader
+        let rest = payloadEnd > position ? payloadEnd &- position : 0
+        return .skipThenRead(rest &+ 4, 8)  // the payload's rest and the CRC
     }
 }
