@@ -319,7 +319,7 @@ public struct HeaderScanner: Sendable {
         case .icns: step = begin(ICNSParser(), ParserState.icns)
         case .exr: step = begin(EXRParser(), ParserState.exr)
         case .hdr: step = begin(RadianceParser(), ParserState.hdr)
-        case .pcx(let version, let encoding): step = begin(PCXParser(version: version, encoding: encoding), ParserState.pcx)
+        case .pcx: step = begin(PCXParser(), ParserState.pcx)
         case .sgi: step = begin(SGIParser(), ParserState.sgi)
         case .sun: step = begin(SunRasterParser(), ParserState.sun)
         case .xbm: step = begin(XBMParser(), ParserState.xbm)

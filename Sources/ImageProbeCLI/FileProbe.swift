@@ -58,6 +58,10 @@ struct DescriptorProber {
         // passed with `skip`, so they don't count against `maxBytes`, which guards readers that
         // cannot seek (the file's size bounds them here); reported as read, since they were.
         var skippedAfterReading: UInt64 = 0
+        func result(_ status: ScanStatus, ioError: String? = nil) -> InputResult {
+            InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
+                        bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: ioError)
+        }
         while case .needMore(let needed) = status {
             if seekable && scanner.pendingSkip > 0 && start < end {
                 let passed = scanner.skip(min(scanner.pendingSkip, UInt64(end - start)))
@@ -76,8 +80,7 @@ struct DescriptorProber {
                         status = scanner.finish()
                         break
                     }
-                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
-                                       bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: "cannot seek: \(errorText())")
+                    return result(status, ioError: "cannot seek: \(errorText())")
                 }
                 scanner.skip(skip)
                 status = scanner.status
@@ -87,8 +90,7 @@ struct DescriptorProber {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
-                    return InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
-                                       bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: "cannot read: \(errorText())")
+                    return result(status, ioError: "cannot read: \(errorText())")
                 }
                 if count == 0 {
                     status = scanner.finish()
@@ -101,8 +103,7 @@ struct DescriptorProber {
             status = buffer.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[start..<(start + take)])) }
             start += take
         }
-        return InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
-                           bytesSkipped: scanner.bytesSkipped - skippedAfterReading)
+        return result(status)
     }
 
     /// Opens and probes a regular file; directories and unreadable paths become I/O errors.

@@ -77,7 +77,7 @@ struct Sniffer: FormatParser, Sendable {
         case isobmff(boxSize: UInt32), jxlContainer(boxSize: UInt32), jp2(boxSize: UInt32)
         case icon(cursor: Bool, count: UInt16)
         case pnm(magic: UInt8)
-        case pcx(version: UInt8, encoding: UInt8)
+        case pcx
         case svg(first: UInt8, second: UInt8)
         case tga(KnownBytes)
     }
@@ -150,7 +150,7 @@ struct Sniffer: FormatParser, Sendable {
             // PCX encodings are 0 (none) and 1 (RLE). TGA image types 0 and 1 are impossible
             // after a colour map type of 0 (no image data; colour-mapped without a map), so
             // the byte tells the two apart.
-            if encoding <= 1 { return decide(.pcx(version: version, encoding: encoding)) }
+            if encoding <= 1 { return decide(.pcx) }
             if version == 0 {
                 var known = KnownBytes(0x0A, 0x00)
                 known.append(encoding)

@@ -13,7 +13,7 @@ struct PCXParser: FormatParser, Sendable {
     var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
-    init(version: UInt8, encoding: UInt8) {}
+    init() {}
 
     /// Bits per pixel, and the window.
     @inlinable
