@@ -142,6 +142,73 @@ if CommandLine.arguments.count > 2 && (CommandLine.arguments[1] == "repeat" || C
     exit(0)
 }
 
+// `imageprobe-bench check [--samples] FILE...` (directories are walked; `--samples` adds every
+// sample of the fixtures' catalog): every answer, in both modes, under
+// six ways of delivering the input (whole, 1-, 7- and 1460-byte chunks, seeded random chunks,
+// and a seeking reader that jumps every pending skip), one line each, with the byte counts.
+// Two builds' outputs are diffed to show that a change altered no answer.
+if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "check" {
+    var paths: [String] = []
+    var named: [(String, [UInt8])] = []
+    for argument in CommandLine.arguments.dropFirst(2) {
+        if argument == "--samples" {
+            named += SampleCatalog.all.map { ("sample:" + $0.name, $0.bytes) }
+            continue
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else { continue }
+        if isDirectory.boolValue {
+            let entries = (try? FileManager.default.subpathsOfDirectory(atPath: argument)) ?? []
+            for entry in entries.sorted() {
+                let path = argument + "/" + entry
+                var entryIsDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue {
+                    paths.append(path)
+                }
+            }
+        } else {
+            paths.append(argument)
+        }
+    }
+    named += paths.compactMap { path in FileManager.default.contents(atPath: path).map { (path, [UInt8]($0)) } }
+    for (path, bytes) in named {
+        for mode in [ScanOptions.Mode.full, .dimensionsOnly] {
+            var options = ScanOptions(mode: mode)
+            options.inputLength = UInt64(bytes.count)
+            let modeName = mode == .full ? "full" : "dims"
+            for delivery in ["whole", "1", "7", "1460", "random", "seek"] {
+                var scanner = HeaderScanner(options: options)
+                var status = scanner.status
+                var generator = SeededRandom(seed: UInt64(bytes.count))
+                var offset = 0
+                bytes.withUnsafeBytes { buffer in
+                    while !status.isTerminal && offset < buffer.count {
+                        if delivery == "seek" && scanner.pendingSkip > 0 {
+                            let jumped = Int(clamping: scanner.skip(scanner.pendingSkip))
+                            offset = min(buffer.count, offset + jumped)
+                            status = scanner.status
+                            continue
+                        }
+                        let size: Int
+                        switch delivery {
+                        case "whole": size = buffer.count
+                        case "random": size = 1 + Int(generator.next() % 4096)
+                        case "seek": size = 1460
+                        default: size = Int(delivery)!
+                        }
+                        let end = min(buffer.count, offset + size)
+                        status = scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
+                        offset = end
+                    }
+                }
+                if !status.isTerminal { status = scanner.finish() }
+                print("\(path)\t\(modeName)\t\(delivery)\t\(checkDescription(status))\tconsumed=\(scanner.bytesConsumed) read=\(scanner.bytesRead) skipped=\(scanner.bytesSkipped)")
+            }
+        }
+    }
+    exit(0)
+}
+
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 var report: [String: Any] = [:]
 var problems: [String] = []
@@ -410,3 +477,33 @@ if options.json {
     print("(sink \(sink & 1))")
 }
 exit(problems.isEmpty ? 0 : 1)
+
+/// Every field of a status, in a fixed order, for `check`.
+func checkDescription(_ status: ScanStatus) -> String {
+    func failure(_ failure: ScanFailure) -> String {
+        "\(failure.code.name) \(failure.format.map { "\($0.name)" } ?? "-") \"\(failure.message)\""
+    }
+    switch status {
+    case .needMore(let count):
+        return "needMore \(count)"
+    case .unsupported(let reason):
+        return "unsupported " + failure(reason)
+    case .done(let info):
+        var text = "done \(info.format.name) \(info.width)x\(info.height) display \(info.displayWidth)x\(info.displayHeight)"
+        text += " orientation \(info.orientation.map { "\($0.rawValue)" } ?? "-")"
+        text += " depth \(info.bitDepth.map { "\($0)" } ?? "-") alpha \(info.hasAlpha.map { "\($0)" } ?? "-")"
+        text += " progressive \(info.isProgressive.map { "\($0)" } ?? "-") animated \(info.isAnimated.map { "\($0)" } ?? "-")"
+        text += " frames \(info.frameCount.map { "\($0)" } ?? "-")"
+        if let aperture = info.cleanAperture {
+            text += " clap \(aperture.widthN)/\(aperture.widthD) \(aperture.heightN)/\(aperture.heightD)"
+            text += " \(aperture.horizontalOffsetN)/\(aperture.horizontalOffsetD) \(aperture.verticalOffsetN)/\(aperture.verticalOffsetD)"
+            text += " rect \(aperture.rectangle.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-")"
+        }
+        if let svg = info.svg {
+            text += " svg \(String(describing: svg.width)) \(String(describing: svg.height)) \(String(describing: svg.viewBox))"
+        }
+        if let reason = info.partialReason { text += " partial " + failure(reason) }
+        return text
+    }
+}
+
