@@ -66,6 +66,41 @@ public struct CleanAperture: Hashable, Sendable {
         self.imageHeight = UInt32(clamping: imageHeight)
     }
 
+    /// The eight numbers alone, as `ImageInfo` stores them: the image size is the info's own.
+    @usableFromInline
+    struct Fractions: Hashable, Sendable {
+        @usableFromInline var widthN, widthD, heightN, heightD: UInt32
+        @usableFromInline var horizontalOffsetN: Int32, horizontalOffsetD: UInt32
+        @usableFromInline var verticalOffsetN: Int32, verticalOffsetD: UInt32
+
+        @inlinable
+        init(
+            widthN: UInt32, widthD: UInt32, heightN: UInt32, heightD: UInt32,
+            horizontalOffsetN: Int32, horizontalOffsetD: UInt32, verticalOffsetN: Int32, verticalOffsetD: UInt32
+        ) {
+            (self.widthN, self.widthD, self.heightN, self.heightD) = (widthN, widthD, heightN, heightD)
+            (self.horizontalOffsetN, self.horizontalOffsetD) = (horizontalOffsetN, horizontalOffsetD)
+            (self.verticalOffsetN, self.verticalOffsetD) = (verticalOffsetN, verticalOffsetD)
+        }
+    }
+
+    @inlinable
+    var fractions: Fractions {
+        Fractions(
+            widthN: widthN, widthD: widthD, heightN: heightN, heightD: heightD,
+            horizontalOffsetN: horizontalOffsetN, horizontalOffsetD: horizontalOffsetD,
+            verticalOffsetN: verticalOffsetN, verticalOffsetD: verticalOffsetD)
+    }
+
+    @inlinable
+    init(_ fractions: Fractions, imageWidth: Int, imageHeight: Int) {
+        self.init(
+            widthN: fractions.widthN, widthD: fractions.widthD, heightN: fractions.heightN, heightD: fractions.heightD,
+            horizontalOffsetN: fractions.horizontalOffsetN, horizontalOffsetD: fractions.horizontalOffsetD,
+            verticalOffsetN: fractions.verticalOffsetN, verticalOffsetD: fractions.verticalOffsetD,
+            imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
     /// n / d when it is a positive whole number.
     @inlinable
     static func whole(_ n: UInt32, _ d: UInt32) -> Int? {

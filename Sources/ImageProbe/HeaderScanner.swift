@@ -1,48 +1,45 @@
-/// Which parser is running, or the sticky result.
-@usableFromInline
-enum ParserState: Sendable {
-    case sniff(Sniffer)
-    case jpeg(JPEGParser)
-    case png(PNGParser)
-    case gif(GIFParser)
-    case bmp(BMPParser)
-    case webp(WebPParser)
-    case tiff(TIFFParser)
-    case isobmff(ISOBMFFParser)
-    case jxl(JXLParser)
-    case jpeg2000(JPEG2000Parser)
-    case icon(ICOParser)
-    case tga(TGAParser)
-    case psd(PSDParser)
-    case pnm(PNMParser)
-    case qoi(QOIParser)
-    case svg(SVGParser)
-    case dds(DDSParser)
-    case ktx(KTXParser)
-    case icns(ICNSParser)
-    case exr(EXRParser)
-    case hdr(RadianceParser)
-    case pcx(PCXParser)
-    case sgi(SGIParser)
-    case sun(SunRasterParser)
-    case xbm(XBMParser)
-    case done(ImageInfo)
-    case failed(ScanFailure)
+extension FormatParser {
+    /// Runs the field loop over `input`. When the scan ends, writes the answer and returns
+    /// true; returns false when the chunk is used up and the scan goes on. One function per
+    /// format, with the field loop and the parser inlined into it.
+    @inlinable @inline(never)
+    mutating func drive(
+        _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus
+    ) -> Bool {
+        switch reader.run(&self, &input, options) {
+        case .needMore:
+            // maxBytes consumed and still no answer: the byte limit ends the scan.
+            guard reader.byteBudget(options) == 0 else { return false }
+            answer = ScanStatus.settled(infoAtEndOfInput(), FieldReader.byteLimitFailure(format), options)
+        case .done:
+            answer = ScanStatus.settled(info, options)
+        case .failed(let failure):
+            // Once the size is known, a later failure only ends the metadata search.
+            answer = ScanStatus.settled(infoAtEndOfInput(), failure, options)
+        case .handoff:
+            // Only the sniffer hands over, and it is not driven through here.
+            answer = .unsupported(Sniffer.unknown)
+        }
+        return true
+    }
+}
 
-    /// Whether the scan is over. Matches the tag only, so no payload is copied.
+extension ScanStatus {
+    /// A complete answer, unless the size is beyond the limits.
     @inlinable
-    var isTerminal: Bool {
-        if case .done = self { return true }
-        if case .failed = self { return true }
-        return false
+    static func settled(_ info: ImageInfo, _ options: ScanOptions) -> ScanStatus {
+        guard info.width <= options.maxWidth && info.height <= options.maxHeight else {
+            return .unsupported(.tooLarge(info.format))
+        }
+        return .done(info)  // parsers leave partialReason nil
     }
 
-    /// The sticky result, or nil while a parser runs.
+    /// The answer when `failure` ended the scan: partial if the size is known, else the failure.
     @inlinable
-    var terminal: ScanStatus? {
-        if case .done(let info) = self { return .done(info) }
-        if case .failed(let failure) = self { return .unsupported(failure) }
-        return nil
+    static func settled(_ info: ImageInfo?, _ failure: ScanFailure, _ options: ScanOptions) -> ScanStatus {
+        guard var info else { return .unsupported(failure) }
+        info.partialReason = failure
+        return settled(info, options)
     }
 }
 
@@ -69,18 +66,20 @@ public struct HeaderScanner: Sendable {
     /// The widest field the scanner ever copies: fields that straddle chunks go through a
     /// fixed buffer of this size, and nothing else is kept.
     public static let carryCapacity = Carry.capacity
-    @usableFromInline var state: ParserState
     @usableFromInline var reader: FieldReader
-    /// HEIF's property and item tables. They live outside `state` because every `feed` moves
-    /// `state` as a whole: kept there, they would make every format's scan pay for them.
-    @usableFromInline var tables = BoxTables()
+    /// The running parser, in place; its occupant is the scanner's state.
+    @usableFromInline var slot: ParserSlot
+    /// The sticky answer, once the slot's occupant is `finished`.
+    @usableFromInline var answer: ScanStatus
 
-    /// A scanner at the start of an input.
+    /// A scanner at the start of an input. Creating one writes its fields once, in place.
     @inlinable
     public init(options: ScanOptions = ScanOptions()) {
         self.options = options
-        self.state = .sniff(Sniffer())
         self.reader = FieldReader(firstWidth: Sniffer.firstWidth)
+        self.answer = .needMore(1)
+        self.slot = ParserSlot()
+        _ = slot.store(Sniffer())
     }
 
     /// Consumes `bytes`, the next part of the input, and says what is known.
@@ -88,7 +87,7 @@ public struct HeaderScanner: Sendable {
     /// Stops consuming at the byte that completes the answer: `bytesConsumed` then tells where
     /// the header ended. After a terminal status it consumes nothing.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
-        if state.isTerminal, let terminal = state.terminal { return terminal }
+        if slot.occupant == .finished { return answer }
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
         // consumed maxBytes without an answer.
@@ -96,101 +95,86 @@ public struct HeaderScanner: Sendable {
         // Most small chunks only count down a skip or fill the carry: no parser is involved.
         if reader.absorb(&input) && reader.byteBudget(options) != 0 { return .needMore(neededCount) }
         while true {
-            let outcome: Outcome
-            switch state {
-            case .sniff(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .sniff(parser) }
-            case .jpeg(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .jpeg(parser) }
-            case .png(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .png(parser) }
-            case .gif(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .gif(parser) }
-            case .bmp(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .bmp(parser) }
-            case .webp(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .webp(parser) }
-            case .tiff(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .tiff(parser) }
-            case .isobmff(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .isobmff(parser) }
-            case .jxl(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .jxl(parser) }
-            case .jpeg2000(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .jpeg2000(parser) }
-            case .icon(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .icon(parser) }
-            case .tga(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .tga(parser) }
-            case .psd(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .psd(parser) }
-            case .pnm(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .pnm(parser) }
-            case .qoi(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .qoi(parser) }
-            case .svg(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .svg(parser) }
-            case .dds(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .dds(parser) }
-            case .ktx(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .ktx(parser) }
-            case .icns(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .icns(parser) }
-            case .exr(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .exr(parser) }
-            case .hdr(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .hdr(parser) }
-            case .pcx(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .pcx(parser) }
-            case .sgi(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .sgi(parser) }
-            case .sun(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .sun(parser) }
-            case .xbm(var parser):
-                outcome = run(&parser, &input)
-                if outcome.isRunning { state = .xbm(parser) }
-            case .done(let info):
-                return .done(info)
-            case .failed(let failure):
-                return .unsupported(failure)
-            }
-            switch outcome {
-            case .needMore:
-                return .needMore(neededCount)
-            case .finished:
-                switch state {
-                case .done(let info): return .done(info)
-                case .failed(let failure): return .unsupported(failure)
-                default: return .unsupported(Sniffer.unknown)  // unreachable: run ended the scan
+            let ended: Bool
+            switch slot.occupant {
+            case .sniffer:
+                let outcome = Self.sniff(&slot, &reader, &input, options)
+                switch outcome {
+                case (.handoff, let detected)?:
+                    start(detected)
+                    continue
+                case (.needMore, _)?:
+                    if reader.byteBudget(options) != 0 { return .needMore(neededCount) }
+                    answer = .unsupported(FieldReader.byteLimitFailure(nil))
+                case (.failed(let failure), _)?:
+                    answer = .unsupported(failure)
+                case (.done, _)?, nil:
+                    answer = .unsupported(Sniffer.unknown)  // the sniffer only hands over or fails
                 }
-            case .handoff(let detected):
-                start(detected)
+                ended = true
+            case .jpeg: ended = Self.drive(JPEGParser.self, &slot, &reader, &input, options, &answer)
+            case .png: ended = Self.drive(PNGParser.self, &slot, &reader, &input, options, &answer)
+            case .gif: ended = Self.drive(GIFParser.self, &slot, &reader, &input, options, &answer)
+            case .bmp: ended = Self.drive(BMPParser.self, &slot, &reader, &input, options, &answer)
+            case .webp: ended = Self.drive(WebPParser.self, &slot, &reader, &input, options, &answer)
+            case .tiff: ended = Self.drive(TIFFParser.self, &slot, &reader, &input, options, &answer)
+            case .icon: ended = Self.drive(ICOParser.self, &slot, &reader, &input, options, &answer)
+            case .psd: ended = Self.drive(PSDParser.self, &slot, &reader, &input, options, &answer)
+            case .qoi: ended = Self.drive(QOIParser.self, &slot, &reader, &input, options, &answer)
+            case .dds: ended = Self.drive(DDSParser.self, &slot, &reader, &input, options, &answer)
+            case .ktx: ended = Self.drive(KTXParser.self, &slot, &reader, &input, options, &answer)
+            case .pcx: ended = Self.drive(PCXParser.self, &slot, &reader, &input, options, &answer)
+            case .sgi: ended = Self.drive(SGIParser.self, &slot, &reader, &input, options, &answer)
+            case .sun: ended = Self.drive(SunRasterParser.self, &slot, &reader, &input, options, &answer)
+            case .isobmff: ended = Self.drive(ISOBMFFParser.self, &slot, &reader, &input, options, &answer)
+            case .jxl: ended = Self.drive(JXLParser.self, &slot, &reader, &input, options, &answer)
+            case .jpeg2000: ended = Self.drive(JPEG2000Parser.self, &slot, &reader, &input, options, &answer)
+            case .tga: ended = Self.drive(TGAParser.self, &slot, &reader, &input, options, &answer)
+            case .pnm: ended = Self.drive(PNMParser.self, &slot, &reader, &input, options, &answer)
+            case .svg: ended = Self.drive(SVGParser.self, &slot, &reader, &input, options, &answer)
+            case .icns: ended = Self.drive(ICNSParser.self, &slot, &reader, &input, options, &answer)
+            case .exr: ended = Self.drive(EXRParser.self, &slot, &reader, &input, options, &answer)
+            case .hdr: ended = Self.drive(RadianceParser.self, &slot, &reader, &input, options, &answer)
+            case .xbm: ended = Self.drive(XBMParser.self, &slot, &reader, &input, options, &answer)
+            case .finished:
+                return answer
             }
+            guard ended else { return .needMore(neededCount) }
+            slot.occupant = .finished
+            return answer
         }
+    }
+
+    /// Runs the sniffer the slot holds, in place: how its run ended, and what it detected.
+    @inlinable @inline(__always)
+    static func sniff(
+        _ slot: inout ParserSlot, _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions
+    ) -> (RunResult, Sniffer.Detected)? {
+        slot.withParser(Sniffer.self) { sniffer in
+            (reader.run(&sniffer, &input, options), sniffer.detected)
+        }
+    }
+
+    /// Runs the parser the slot holds, in place.
+    @inlinable @inline(__always)
+    static func drive<Parser: FormatParser>(
+        _ type: Parser.Type, _ slot: inout ParserSlot, _ reader: inout FieldReader,
+        _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus
+    ) -> Bool {
+        let ended = slot.withParser(Parser.self) { parser in
+            parser.drive(&reader, &input, options, &answer)
+        }
+        guard let ended else {
+            answer = .unsupported(missingParser)
+            return true
+        }
+        return ended
+    }
+
+    /// What the parser in the slot knows when the input ends.
+    @inlinable
+    mutating func ending<Parser: FormatParser>(_ type: Parser.Type) -> (ImageInfo?, ImageFormat?) {
+        slot.withParser(Parser.self) { ($0.infoAtEndOfInput(), $0.format) } ?? (nil, nil)
     }
 
     /// Signals the end of the input and returns the final answer.
@@ -201,44 +185,42 @@ public struct HeaderScanner: Sendable {
     public mutating func finish() -> ScanStatus {
         let partial: ImageInfo?
         let format: ImageFormat?
-        switch state {
-        case .done(let info):
-            return .done(info)
-        case .failed(let failure):
-            return .unsupported(failure)
-        case .sniff(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .jpeg(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .png(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .gif(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .bmp(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .webp(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .tiff(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .isobmff(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .jxl(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .jpeg2000(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .icon(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .tga(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .psd(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .pnm(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .qoi(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .svg(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .dds(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .ktx(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .icns(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .exr(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .hdr(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .pcx(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .sgi(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .sun(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
-        case .xbm(let parser): (partial, format) = (parser.infoAtEndOfInput(), parser.format)
+        switch slot.occupant {
+        case .finished: return answer
+        case .sniffer: (partial, format) = ending(Sniffer.self)
+        case .jpeg: (partial, format) = ending(JPEGParser.self)
+        case .png: (partial, format) = ending(PNGParser.self)
+        case .gif: (partial, format) = ending(GIFParser.self)
+        case .bmp: (partial, format) = ending(BMPParser.self)
+        case .webp: (partial, format) = ending(WebPParser.self)
+        case .tiff: (partial, format) = ending(TIFFParser.self)
+        case .icon: (partial, format) = ending(ICOParser.self)
+        case .psd: (partial, format) = ending(PSDParser.self)
+        case .qoi: (partial, format) = ending(QOIParser.self)
+        case .dds: (partial, format) = ending(DDSParser.self)
+        case .ktx: (partial, format) = ending(KTXParser.self)
+        case .pcx: (partial, format) = ending(PCXParser.self)
+        case .sgi: (partial, format) = ending(SGIParser.self)
+        case .sun: (partial, format) = ending(SunRasterParser.self)
+        case .isobmff: (partial, format) = ending(ISOBMFFParser.self)
+        case .jxl: (partial, format) = ending(JXLParser.self)
+        case .jpeg2000: (partial, format) = ending(JPEG2000Parser.self)
+        case .tga: (partial, format) = ending(TGAParser.self)
+        case .pnm: (partial, format) = ending(PNMParser.self)
+        case .svg: (partial, format) = ending(SVGParser.self)
+        case .icns: (partial, format) = ending(ICNSParser.self)
+        case .exr: (partial, format) = ending(EXRParser.self)
+        case .hdr: (partial, format) = ending(RadianceParser.self)
+        case .xbm: (partial, format) = ending(XBMParser.self)
         }
-        conclude(partial, orFail: ScanFailure(.truncated, "input ended inside the header", format: format))
-        return status
+        conclude(partial, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+        return answer
     }
 
     /// The current status without feeding anything.
     public var status: ScanStatus {
-        state.terminal ?? .needMore(neededCount)
+        if slot.occupant == .finished { return answer }
+        return .needMore(neededCount)
     }
 
     /// Bytes of the input accounted for so far: fed through `feed` or passed over with `skip`.
@@ -257,7 +239,8 @@ public struct HeaderScanner: Sendable {
     /// A reader that can seek (a file, an HTTP range request) can jump over them and call
     /// `skip(_:)` instead of reading them. Zero once the scan is over.
     public var pendingSkip: UInt64 {
-        state.isTerminal ? 0 : reader.skipRemaining
+        if slot.occupant == .finished { return 0 }
+        return reader.skipRemaining
     }
 
     /// Tells the scanner that the caller jumped over up to `count` upcoming bytes instead of
@@ -274,73 +257,61 @@ public struct HeaderScanner: Sendable {
     // MARK: - Driving the parsers
 
     @usableFromInline
-    enum Outcome: Sendable {
-        case needMore
-        /// The scan ended; `state` holds the answer.
-        case finished
-        case handoff(Sniffer.Detected)
+    static let missingParser = ScanFailure(.malformed, .internalRunningParserMissing)
 
-        /// Whether the parser runs on, so its state must be kept.
-        @inlinable
-        var isRunning: Bool {
-            switch self {
-            case .needMore: true
-            case .finished, .handoff: false
-            }
-        }
-    }
-
-    /// Starts the parser the sniffer detected, built in place, and sets up its first step. A
+    /// Starts the parser the sniffer detected, in the slot, and sets up its first step. A
     /// parser may fail before reading anything: that ends the scan.
     @inlinable
     mutating func start(_ detected: Sniffer.Detected) {
         let step: Step
         switch detected {
-        case .undecided: state = .failed(Sniffer.unknown); return
-        case .jpeg: step = begin(JPEGParser(), ParserState.jpeg)
-        case .png: step = begin(PNGParser(), ParserState.png)
-        case .gif: step = begin(GIFParser(), ParserState.gif)
-        case .bmp: step = begin(BMPParser(), ParserState.bmp)
-        case .webp: step = begin(WebPParser(), ParserState.webp)
-        case .tiff(let bigEndian): step = begin(TIFFParser(bigEndian: bigEndian), ParserState.tiff)
-        case .isobmff(let size): step = begin(ISOBMFFParser(firstBoxSize: size), ParserState.isobmff)
-        case .jxlCodestream: step = begin(JXLParser(codestream: ()), ParserState.jxl)
-        case .jxlContainer(let size): step = begin(JXLParser(signatureBoxSize: size), ParserState.jxl)
-        case .j2kCodestream: step = begin(JPEG2000Parser(codestream: ()), ParserState.jpeg2000)
-        case .jp2(let size): step = begin(JPEG2000Parser(signatureBoxSize: size), ParserState.jpeg2000)
-        case .icon(let cursor, let count): step = begin(ICOParser(isCursor: cursor, count: count), ParserState.icon)
-        case .tga(let known): step = begin(TGAParser(known: known), ParserState.tga)
-        case .psd: step = begin(PSDParser(), ParserState.psd)
-        case .pnm(let magic): step = begin(PNMParser(magic: magic), ParserState.pnm)
-        case .qoi: step = begin(QOIParser(), ParserState.qoi)
-        case .svg(let first, let second): step = begin(SVGParser(first: first, second: second), ParserState.svg)
-        case .dds: step = begin(DDSParser(), ParserState.dds)
-        case .ktx: step = begin(KTXParser(), ParserState.ktx)
-        case .icns: step = begin(ICNSParser(), ParserState.icns)
-        case .exr: step = begin(EXRParser(), ParserState.exr)
-        case .hdr: step = begin(RadianceParser(), ParserState.hdr)
-        case .pcx: step = begin(PCXParser(), ParserState.pcx)
-        case .sgi: step = begin(SGIParser(), ParserState.sgi)
-        case .sun: step = begin(SunRasterParser(), ParserState.sun)
-        case .xbm: step = begin(XBMParser(), ParserState.xbm)
-        case .xbmAfterComment: step = begin(XBMParser(afterCommentOpening: ()), ParserState.xbm)
+        case .undecided:
+            conclude(nil, Sniffer.unknown)
+            return
+        case .jpeg: step = begin(JPEGParser())
+        case .png: step = begin(PNGParser())
+        case .gif: step = begin(GIFParser())
+        case .bmp: step = begin(BMPParser())
+        case .webp: step = begin(WebPParser())
+        case .tiff(let bigEndian): step = begin(TIFFParser(bigEndian: bigEndian))
+        case .icon(let cursor, let count): step = begin(ICOParser(isCursor: cursor, count: count))
+        case .psd: step = begin(PSDParser())
+        case .qoi: step = begin(QOIParser())
+        case .dds: step = begin(DDSParser())
+        case .ktx: step = begin(KTXParser())
+        case .pcx: step = begin(PCXParser())
+        case .sgi: step = begin(SGIParser())
+        case .sun: step = begin(SunRasterParser())
+        case .isobmff(let size): step = begin(ISOBMFFParser(firstBoxSize: size))
+        case .jxlCodestream: step = begin(JXLParser(codestream: ()))
+        case .jxlContainer(let size): step = begin(JXLParser(signatureBoxSize: size))
+        case .j2kCodestream: step = begin(JPEG2000Parser(codestream: ()))
+        case .jp2(let size): step = begin(JPEG2000Parser(signatureBoxSize: size))
+        case .tga(let known): step = begin(TGAParser(known: known))
+        case .pnm(let magic): step = begin(PNMParser(magic: magic))
+        case .svg(let first, let second): step = begin(SVGParser(first: first, second: second))
+        case .icns: step = begin(ICNSParser())
+        case .exr: step = begin(EXRParser())
+        case .hdr: step = begin(RadianceParser())
+        case .xbm: step = begin(XBMParser())
+        case .xbmAfterComment: step = begin(XBMParser(afterCommentOpening: ()))
         }
         switch step {
         case .read, .skipThenRead:
-            if let failure = reader.apply(step) { state = .failed(failure) }
+            if let failure = reader.apply(step) { conclude(nil, failure) }
         case .failed(let failure):
-            state = .failed(failure)
+            conclude(nil, failure)
         case .done, .handoff:
             break
         }
     }
 
+    /// Puts `parser` in the slot and returns its first step.
     @inlinable
-    mutating func begin<Parser: FormatParser>(_ parser: Parser, _ wrap: (Parser) -> ParserState) -> Step {
-        state = wrap(parser)
+    mutating func begin<Parser: FormatParser>(_ parser: Parser) -> Step {
+        guard slot.store(parser) else { return .failed(Self.missingParser) }
         return parser.firstStep
     }
-
 
     /// `needMore`'s count: the rest of the current step, but never past the byte at which
     /// `maxBytes` stops the scan.
@@ -350,56 +321,11 @@ public struct HeaderScanner: Sendable {
         return Int(clamping: max(1, needed))
     }
 
+    /// Ends the scan with `info`, made partial by `failure`, or with `failure` alone when no
+    /// size is known.
     @inlinable
-    mutating func run<Parser: FormatParser>(
-        _ parser: inout Parser, _ input: inout InputCursor
-    ) -> Outcome {
-        // A terminal answer goes straight into `state`: `feed` returns it from there, so the
-        // (large) ImageInfo is copied as few times as possible.
-        switch reader.run(&parser, &input, options, &tables) {
-        case .needMore:
-            // maxBytes consumed and still no answer: the byte limit ends the scan.
-            guard reader.byteBudget(options) == 0 else { return .needMore }
-            conclude(parser.infoAtEndOfInput(), orFail: FieldReader.byteLimitFailure(parser.format))
-        case .done:
-            conclude(parser.info, partialReason: nil)
-        case .failed(let failure):
-            // Once the size is known, a later failure only ends the metadata search.
-            conclude(parser.infoAtEndOfInput(), orFail: failure)
-        case .handoff:
-            // Only the sniffer hands over.
-            guard let sniffer = parser as? Sniffer else {
-                state = .failed(Sniffer.unknown)
-                return .finished
-            }
-            return .handoff(sniffer.detected)
-        }
-        return .finished
-    }
-
-    /// Ends the scan with `info`, made partial by `failure`, if there is one; else `failure`.
-    @inlinable
-    mutating func conclude(_ info: ImageInfo?, orFail failure: ScanFailure) {
-        guard let info else {
-            state = .failed(failure)
-            return
-        }
-        conclude(info, partialReason: failure)
-    }
-
-    /// Ends the scan with `info`, unless it is larger than the limits allow.
-    @inlinable
-    mutating func conclude(_ info: ImageInfo, partialReason: ScanFailure?) {
-        guard info.width <= options.maxWidth && info.height <= options.maxHeight else {
-            state = .failed(.tooLarge(info.format))
-            return
-        }
-        guard let partialReason else {
-            state = .done(info)  // parsers leave partialReason nil
-            return
-        }
-        var partial = info
-        partial.partialReason = partialReason
-        state = .done(partial)
+    mutating func conclude(_ info: ImageInfo?, _ failure: ScanFailure) {
+        slot.occupant = .finished
+        answer = ScanStatus.settled(info, failure, options)
     }
 }

@@ -1,80 +1,82 @@
-/// What the scanner learned about an image from its header.
-/// The facts every format reports, stored compactly: parsers keep one in their state while
-/// they scan, and each `feed` moves that state, so its size is speed. `ImageInfo` wraps it.
+/// The facts every format reports, packed into two words and a byte: parsers keep one in
+/// their state while they scan, and each `feed` moves that state, so its size is speed.
+/// `ImageInfo` wraps it.
 @usableFromInline
 struct ImageFacts: Hashable, Sendable {
-    @usableFromInline var storedWidth: UInt32 = 0
-    @usableFromInline var storedHeight: UInt32 = 0
-    @usableFromInline var storedFrameCount: UInt32 = 0
-    @usableFromInline var storedBitDepth: UInt16 = 0
-    /// EXIF orientation 1...8, or 0 for none.
-    @usableFromInline var storedOrientation: UInt8 = 0
-    /// Two bits each for hasAlpha, isProgressive and isAnimated (0 unknown, 1 false, 2 true),
-    /// and bit 6 for "frameCount is known".
-    @usableFromInline var flags: UInt8 = 0
+    /// Width in the low 32 bits, height in the high 32.
+    @usableFromInline var size: UInt64 = 0
+    /// Frame count in bits 0–31, bit depth in 32–47, EXIF orientation (1...8, 0 for none) in
+    /// 48–55, and in 56–63 two bits each for hasAlpha, isProgressive and isAnimated (0
+    /// unknown, 1 false, 2 true) and bit 62 for "frame count is known".
+    @usableFromInline var packed: UInt64 = 0
     @usableFromInline var format: ImageFormat
 
     @inlinable
     init(format: ImageFormat, width: Int = 0, height: Int = 0) {
         self.format = format
-        self.storedWidth = UInt32(clamping: width)
-        self.storedHeight = UInt32(clamping: height)
+        self.size = UInt64(UInt32(clamping: width)) | UInt64(UInt32(clamping: height)) << 32
     }
 
     @inlinable
     var width: Int {
-        get { Int(storedWidth) }
-        set { storedWidth = UInt32(clamping: newValue) }
+        get { Int(size & 0xFFFF_FFFF) }
+        set { size = size & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
     }
 
     @inlinable
     var height: Int {
-        get { Int(storedHeight) }
-        set { storedHeight = UInt32(clamping: newValue) }
+        get { Int(size >> 32) }
+        set { size = size & 0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) << 32 }
     }
 
     @inlinable
     var orientation: Orientation? {
-        get { storedOrientation == 0 ? nil : Orientation(unchecked: storedOrientation) }
-        set { storedOrientation = newValue?.rawValue ?? 0 }
+        get {
+            let raw = UInt8(truncatingIfNeeded: packed >> 48)
+            return raw == 0 ? nil : Orientation(unchecked: raw)
+        }
+        set { packed = packed & ~(0xFF << 48) | UInt64(newValue?.rawValue ?? 0) << 48 }
     }
 
     @inlinable
     var bitDepth: Int? {
-        get { storedBitDepth == 0 ? nil : Int(storedBitDepth) }
-        set { storedBitDepth = UInt16(clamping: newValue ?? 0) }
+        get {
+            let raw = UInt16(truncatingIfNeeded: packed >> 32)
+            return raw == 0 ? nil : Int(raw)
+        }
+        set { packed = packed & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue ?? 0)) << 32 }
     }
 
     @inlinable
     var hasAlpha: Bool? {
-        get { flag(at: 0) }
-        set { setFlag(newValue, at: 0) }
+        get { flag(at: 56) }
+        set { setFlag(newValue, at: 56) }
     }
 
     @inlinable
     var isProgressive: Bool? {
-        get { flag(at: 2) }
-        set { setFlag(newValue, at: 2) }
+        get { flag(at: 58) }
+        set { setFlag(newValue, at: 58) }
     }
 
     @inlinable
     var isAnimated: Bool? {
-        get { flag(at: 4) }
-        set { setFlag(newValue, at: 4) }
+        get { flag(at: 60) }
+        set { setFlag(newValue, at: 60) }
     }
 
     @inlinable
     var frameCount: Int? {
-        get { flags & 0x40 == 0 ? nil : Int(storedFrameCount) }
+        get { packed & (1 << 62) == 0 ? nil : Int(packed & 0xFFFF_FFFF) }
         set {
-            storedFrameCount = UInt32(clamping: newValue ?? 0)
-            flags = newValue == nil ? flags & ~0x40 : flags | 0x40
+            packed = packed & ~(0xFFFF_FFFF | 1 << 62)
+            if let newValue { packed |= UInt64(UInt32(clamping: newValue)) | 1 << 62 }
         }
     }
 
     @inlinable
-    func flag(at shift: UInt8) -> Bool? {
-        switch (flags >> shift) & 3 {
+    func flag(at shift: UInt64) -> Bool? {
+        switch (packed >> shift) & 3 {
         case 1: false
         case 2: true
         default: nil
@@ -82,9 +84,9 @@ struct ImageFacts: Hashable, Sendable {
     }
 
     @inlinable
-    mutating func setFlag(_ value: Bool?, at shift: UInt8) {
-        let bits: UInt8 = value.map { $0 ? 2 : 1 } ?? 0
-        flags = flags & ~(3 << shift) | bits << shift
+    mutating func setFlag(_ value: Bool?, at shift: UInt64) {
+        let bits: UInt64 = value.map { $0 ? 2 : 1 } ?? 0
+        packed = packed & ~(3 << shift) | bits << shift
     }
 }
 
@@ -97,7 +99,8 @@ public struct ImageInfo: Hashable, Sendable {
     @usableFromInline
     enum Details: Hashable, Sendable {
         case none
-        case cleanAperture(CleanAperture)
+        /// The fractions only: the image size they apply to is the info's own.
+        case cleanAperture(CleanAperture.Fractions)
         case svg(SVGSize)
     }
 
@@ -175,10 +178,10 @@ public struct ImageInfo: Hashable, Sendable {
     @inlinable
     public var cleanAperture: CleanAperture? {
         get {
-            guard case .cleanAperture(let aperture) = details else { return nil }
-            return aperture
+            guard case .cleanAperture(let fractions) = details else { return nil }
+            return CleanAperture(fractions, imageWidth: facts.width, imageHeight: facts.height)
         }
-        set { details = newValue.map(Details.cleanAperture) ?? .none }
+        set { details = newValue.map { Details.cleanAperture($0.fractions) } ?? .none }
     }
 
     /// SVG: the root element's `width`, `height` and `viewBox` as written, from which `width`

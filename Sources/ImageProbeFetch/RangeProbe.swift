@@ -37,9 +37,9 @@ struct RangeProbe {
         var sizeKnownAtRequest: Int? = nil
     }
 
-    static let metadataLimit = ScanFailure(.limitExceeded, "size known; the metadata search needed more than maxMetadataRequests requests")
-    static let transferLimit = ScanFailure(.limitExceeded, "size known; maxRequests or maxBytes ended the metadata search")
-    static let timeLimit = ScanFailure(.limitExceeded, "size known; a time limit ended the metadata search")
+    static let metadataLimit = ScanFailure(.limitExceeded, .metadataRequestLimit)
+    static let transferLimit = ScanFailure(.limitExceeded, .metadataTransferLimit)
+    static let timeLimit = ScanFailure(.limitExceeded, .metadataTimeLimit)
 
     func run(_ url: URL) throws(FetchError) -> Outcome {
         var current = url
@@ -263,7 +263,7 @@ struct RangeProbe {
         case .unsupported(let failure):
             throw FetchError(.scan, "\(failure.code.name): \(failure.message)", scanFailure: failure)
         case .needMore:
-            throw FetchError(.scan, "the response ended before the header", scanFailure: ScanFailure(.truncated, "input ended inside the header"))
+            throw FetchError(.scan, "the response ended before the header", scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))
         }
     }
 }

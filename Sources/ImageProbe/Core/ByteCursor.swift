@@ -206,3 +206,157 @@ func fourCC(_ text: StaticString) -> UInt32 {
         | UInt32(bytes.load(fromByteOffset: 2, as: UInt8.self)) << 8
         | UInt32(bytes.load(fromByteOffset: 3, as: UInt8.self))
 }
+
+// MARK: - The parser slot: untyped storage that holds the running parser in place
+
+/// Which parser the slot holds, or that the scan is over. This is the scanner's state: a
+/// parser's own fields never move while it runs, because it is reached through the slot.
+@usableFromInline
+enum SlotOccupant: UInt8, Sendable {
+    case sniffer
+    case jpeg, png, gif, bmp, webp, tiff, icon, psd, qoi, dds, ktx, pcx, sgi, sun
+    case isobmff, jxl, jpeg2000, tga, pnm, svg, icns, exr, hdr, xbm
+    /// The scan is over; the answer is the scanner's `answer`.
+    case finished
+}
+
+/// Sixty-four bytes.
+@usableFromInline
+typealias Words8 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+/// Fixed, untyped storage for the running parser, a value of a trivial type, kept in place in
+/// the scanner: 240 bytes, which the largest parser (HEIF's, with its tables) fits.
+///
+/// A typed enum of the parsers would be built as a template and copied whole each time the
+/// scanner is created or its state switched on; this storage is zeroed in place (15 stores)
+/// and each parser is reached through a pointer. `occupant` says which type the bytes hold,
+/// and is checked on every access, so the bytes are never read as a type they don't hold.
+@usableFromInline
+struct ParserSlot: Sendable {
+    @usableFromInline var words: (Words8, Words8, Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))
+    @usableFromInline var occupant: SlotOccupant
+
+    // Initialized here rather than by default values: a default value is built by a separate
+    // function and copied in, which costs more than these stores.
+    @inlinable
+    init() {
+        let zero: Words8 = (0, 0, 0, 0, 0, 0, 0, 0)
+        words = (zero, zero, zero, (0, 0, 0, 0, 0, 0))
+        occupant = .sniffer
+    }
+
+    /// Whether a value of `Value` can live in the slot: trivial, no larger, no more aligned.
+    /// Constant after specialization; `SlotTests` checks every parser.
+    @inlinable
+    static func fits<Value>(_ type: Value.Type) -> Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<(Words8, Words8, Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))>.size
+            && MemoryLayout<Value>.alignment <= 8
+    }
+
+    /// Puts `parser` in the slot, replacing whatever it held. False when the type doesn't
+    /// fit, which leaves the slot's bytes as they were and its occupant `finished`.
+    @inlinable
+    mutating func store<Parser: FormatParser>(_ parser: Parser) -> Bool {
+        guard Self.fits(Parser.self) else {
+            occupant = .finished
+            return false
+        }
+        withUnsafeMutableBytes(of: &words) { storage in
+            // SAFETY: `fits` checked that the storage is at least as large as Parser and
+            // aligned for it (the tuple is 8-byte aligned); Parser is trivial, so overwriting
+            // the bytes needs no deinitialization.
+            storage.baseAddress.unsafelyUnwrapped.withMemoryRebound(to: Parser.self, capacity: 1) {
+                $0.pointee = parser
+            }
+        }
+        occupant = Parser.occupant
+        return true
+    }
+
+    /// Runs `body` on the parser the slot holds, in place; nil when it holds another.
+    @inlinable @inline(__always)
+    mutating func withParser<Parser: FormatParser, Result>(
+        _ type: Parser.Type, _ body: (inout Parser) -> Result
+    ) -> Result? {
+        guard occupant == Parser.occupant && Self.fits(Parser.self) else { return nil }
+        return withUnsafeMutableBytes(of: &words) { storage in
+            // SAFETY: the occupant matches, so the bytes were written by `store` as a Parser
+            // (a trivial type that fits, checked there and again here); rebinding them to
+            // Parser for the duration of `body` reads exactly what was stored, and the
+            // pointer does not escape `body`.
+            storage.baseAddress.unsafelyUnwrapped.withMemoryRebound(to: Parser.self, capacity: 1) {
+                body(&$0.pointee)
+            }
+        }
+    }
+}
+
+// MARK: - Record journal: a small byte log for parsers that must remember a few records
+
+/// A fixed byte log of 120 bytes that a parser appends records to and reads back by offset,
+/// for facts that come before the data saying which of them matter (HEIF's item properties
+/// come before their associations). Numbers are stored as LEB128 varints, so typical records
+/// take a few bytes. Every read is bounds-checked: past the end reads as 0.
+@usableFromInline
+struct RecordJournal: Sendable {
+    @usableFromInline static var capacity: Int { 120 }
+    @usableFromInline var storage: (Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))
+    /// Bytes written so far.
+    @usableFromInline var count: UInt8
+
+    @inlinable
+    init() {
+        storage = ((0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0))
+        count = 0
+    }
+
+    /// The byte at `offset`, or 0 past the written bytes.
+    @inlinable
+    func byte(at offset: Int) -> UInt8 {
+        guard offset >= 0 && offset < Int(count) else { return 0 }
+        return withUnsafeBytes(of: storage) { bytes in
+            // SAFETY: offset < count <= capacity, the storage's size.
+            bytes.load(fromByteOffset: offset, as: UInt8.self)
+        }
+    }
+
+    /// Appends `byte`; false when the journal is full.
+    @inlinable
+    mutating func append(_ byte: UInt8) -> Bool {
+        let offset = Int(count)
+        guard offset < Self.capacity else { return false }
+        withUnsafeMutableBytes(of: &storage) { bytes in
+            // SAFETY: offset < capacity, the storage's size.
+            bytes.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+        }
+        count &+= 1
+        return true
+    }
+
+    /// Appends `value` as an unsigned LEB128 varint (1 to 5 bytes); false when full.
+    @inlinable
+    mutating func appendVarint(_ value: UInt32) -> Bool {
+        var rest = value
+        while rest >= 0x80 {
+            guard append(UInt8(truncatingIfNeeded: rest) | 0x80) else { return false }
+            rest >>= 7
+        }
+        return append(UInt8(truncatingIfNeeded: rest))
+    }
+
+    /// The varint at `offset`, advancing `offset` past it. At most five bytes are read, so a
+    /// damaged journal can't loop; past the end reads as 0.
+    @inlinable
+    func varint(at offset: inout Int) -> UInt32 {
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        while shift < 35 {
+            let byte = self.byte(at: offset)
+            offset &+= 1
+            value |= UInt32(truncatingIfNeeded: UInt64(byte & 0x7F) << UInt64(shift))
+            if byte & 0x80 == 0 { break }
+            shift &+= 7
+        }
+        return value
+    }
+}

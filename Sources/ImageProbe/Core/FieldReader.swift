@@ -23,10 +23,6 @@ protocol FormatParser {
     /// the input.
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step
 
-    /// The same, with the scanner's `BoxTables` for parsers that need large tables (HEIF).
-    /// The driver calls this one; its default forwards to `parse(_:at:options:)`.
-    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step
-
     /// The first step after the sniffer hands over.
     var firstStep: Step { get }
 
@@ -39,19 +35,9 @@ protocol FormatParser {
 
     /// The format, once identified; named in `truncated` failures.
     var format: ImageFormat? { get }
-}
 
-extension FormatParser {
-    @inlinable
-    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
-        parse(field, at: offset, options: options)
-    }
-
-    /// Unreachable for a parser that implements the form with tables.
-    @inlinable
-    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        .failed(ScanFailure(.malformed, "internal: parser without a parse method"))
-    }
+    /// Which parser this is, as the scanner's slot records it.
+    static var occupant: SlotOccupant { get }
 }
 
 /// How a run of the field loop ended.
@@ -94,7 +80,7 @@ struct FieldReader: Sendable {
     /// Bytes `feed` may still consume before reaching `maxBytes`.
     @inlinable
     func byteBudget(_ options: ScanOptions) -> UInt64 {
-        let limit = UInt64(max(0, options.maxBytes))
+        let limit = options.storedMaxBytes
         return fed < limit ? limit &- fed : 0
     }
 
@@ -105,16 +91,16 @@ struct FieldReader: Sendable {
         switch step {
         case .read(let nextWidth):
             guard nextWidth >= 1 && nextWidth <= Carry.capacity else {
-                return ScanFailure(.malformed, "internal: field width out of range")
+                return ScanFailure(.malformed, .internalFieldWidthOutOfRange)
             }
             width = nextWidth
             return nil
         case .skipThenRead(let count, let nextWidth):
             guard nextWidth >= 1 && nextWidth <= Carry.capacity else {
-                return ScanFailure(.malformed, "internal: field width out of range")
+                return ScanFailure(.malformed, .internalFieldWidthOutOfRange)
             }
             guard count <= UInt64.max &- position &- UInt64(Carry.capacity) else {
-                return ScanFailure(.malformed, "offset beyond 2^64")
+                return ScanFailure(.malformed, .offsetBeyond2To64)
             }
             skipRemaining = count
             width = nextWidth
@@ -127,7 +113,7 @@ struct FieldReader: Sendable {
     /// Takes the whole of `input` when that cannot complete the current step: bytes that only
     /// count down a skip or fill the carry. The common case for small chunks, it spares the
     /// caller from touching the parser's state at all. Returns whether it took the chunk.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func absorb(_ input: inout InputCursor) -> Bool {
         let count = input.remaining
         if skipRemaining > UInt64(count) {
@@ -147,9 +133,9 @@ struct FieldReader: Sendable {
     /// Feeds fields to `parser` until the chunk runs out or the parser ends the run.
     /// Each iteration consumes at least one byte or returns. The byte limit is enforced by
     /// the caller, which hands in a cursor clamped to the remaining budget.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func run<Parser: FormatParser>(
-        _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions, _ tables: inout BoxTables
+        _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions
     ) -> RunResult {
         while true {
             if skipRemaining != 0 {
@@ -163,7 +149,7 @@ struct FieldReader: Sendable {
                 let offset = position
                 let field = input.take(width)
                 fed &+= UInt64(width)
-                step = parser.parse(field, at: offset, options: options, tables: &tables)
+                step = parser.parse(field, at: offset, options: options)
             } else {
                 if input.remaining == 0 { return .needMore }
                 let count = min(width &- Int(carry.count), input.remaining)
@@ -171,7 +157,7 @@ struct FieldReader: Sendable {
                 fed &+= UInt64(count)
                 if Int(carry.count) < width { return .needMore }
                 let offset = position &- UInt64(width)
-                step = carry.withField(width: width) { parser.parse($0, at: offset, options: options, tables: &tables) }
+                step = carry.withField(width: width) { parser.parse($0, at: offset, options: options) }
                 carry.count = 0
             }
             switch step {
@@ -189,6 +175,6 @@ struct FieldReader: Sendable {
 
     @usableFromInline
     static func byteLimitFailure(_ format: ImageFormat?) -> ScanFailure {
-        ScanFailure(.limitExceeded, "header not found within maxBytes", format: format)
+        ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes, format: format)
     }
 }

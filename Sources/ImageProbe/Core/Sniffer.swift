@@ -50,6 +50,8 @@ struct KnownBytes: Sendable {
 /// §3, "Identification").
 @usableFromInline
 struct Sniffer: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .sniffer }
+
     @usableFromInline
     enum Phase: Sendable {
         case firstTwo
@@ -102,9 +104,9 @@ struct Sniffer: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
-    @usableFromInline static let unknown = ScanFailure(.unknownFormat, "no known image signature")
+    @usableFromInline static let unknown = ScanFailure(.unknownFormat, .noKnownImageSignature)
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .firstTwo:
@@ -126,7 +128,7 @@ struct Sniffer: FormatParser, Sendable {
             }
         case .boxType(let size):
             if let detected = Self.box(type: field.tag(0), size: size) { return decide(detected) }
-            return .failed(ScanFailure(.unknownFormat, "ISOBMFF-style file of no image type"))
+            return .failed(ScanFailure(.unknownFormat, .isobmffStyleFileOfNoImageType))
         case .boxOrTGA(let third, let fourth):
             if let detected = Self.box(type: field.tag(0), size: UInt32(third) << 8 | UInt32(fourth)) {
                 return decide(detected)
@@ -144,7 +146,7 @@ struct Sniffer: FormatParser, Sendable {
             // `00 00 02 00 00 00` is a cursor with no images, or the start of an uncompressed
             // true-colour TGA: only the TGA can be valid.
             if cursor { return decide(.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
-            return .failed(.malformed(.ico, "icon directory lists no images"))
+            return .failed(.malformed(.ico, .iconDirectoryListsNoImages))
         case .pcxEncoding(let version):
             let encoding = field.u8(0)
             // PCX encodings are 0 (none) and 1 (RLE). TGA image types 0 and 1 are impossible
@@ -156,7 +158,7 @@ struct Sniffer: FormatParser, Sendable {
                 known.append(encoding)
                 return decide(.tga(known))
             }
-            return .failed(ScanFailure(.unknownFormat, "not a PCX header: encoding is not 0 or 1"))
+            return .failed(ScanFailure(.unknownFormat, .pcxEncodingIsNot0Or1))
         }
     }
 
@@ -171,7 +173,7 @@ struct Sniffer: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func firstTwo(_ first: UInt8, _ second: UInt8) -> Step {
         switch (first, second) {
         case (0xFF, 0xD8): return decide(.jpeg)

@@ -30,18 +30,18 @@ struct TIFFDirectoryReader: Sendable {
         /// Done with IFD0; the found values are in the reader.
         case finished
         /// The structure is broken; the message says how.
-        case invalid(StaticString)
+        case invalid(ScanFailure.Reason)
         /// More entries than `ScanOptions.maxEntries` would have to be examined.
         case limitExceeded
     }
 
-    @usableFromInline let bigEndian: Bool
-    @usableFromInline let isBigTIFF: Bool
+    @usableFromInline var bigEndian: Bool
+    @usableFromInline var isBigTIFF: Bool
     /// Absolute input offset of the TIFF header; TIFF offsets count from here.
-    @usableFromInline let base: UInt64
+    @usableFromInline var base: UInt64
     /// Absolute input offset where the structure ends (UInt64.max when unbounded).
-    @usableFromInline let end: UInt64
-    @usableFromInline let wanted: TIFFTags
+    @usableFromInline var end: UInt64
+    @usableFromInline var wanted: TIFFTags
     @usableFromInline var found: TIFFTags = []
     @usableFromInline var phase: Phase = .entryCount
     @usableFromInline var entriesLeft: UInt64 = 0
@@ -53,6 +53,12 @@ struct TIFFDirectoryReader: Sendable {
     @usableFromInline var orientation: UInt8 = 0
     /// First BitsPerSample value when stored inline, else 0.
     @usableFromInline var bitsPerSample: UInt16 = 0
+
+    /// A reader with nothing to read, until one is assigned.
+    @inlinable
+    init() {
+        self.init(bigEndian: false, isBigTIFF: false, base: 0, end: 0, wanted: [])
+    }
 
     @inlinable
     init(bigEndian: Bool, isBigTIFF: Bool, base: UInt64, end: UInt64, wanted: TIFFTags) {
@@ -99,8 +105,8 @@ struct TIFFDirectoryReader: Sendable {
     @inlinable
     mutating func begin(ifdOffset: UInt64, position: UInt64) -> Outcome {
         let (target, overflow) = base.addingReportingOverflow(ifdOffset)
-        guard !overflow, target >= position else { return .invalid("IFD0 offset points backwards") }
-        guard fits(target, countWidth) else { return .invalid("IFD0 lies outside the TIFF data") }
+        guard !overflow, target >= position else { return .invalid(.ifd0OffsetPointsBackwards) }
+        guard fits(target, countWidth) else { return .invalid(.ifd0LiesOutsideTheTIFFData) }
         phase = .entryCount
         return .step(target == position ? .read(countWidth) : .skipThenRead(target &- position, countWidth))
     }
@@ -197,11 +203,12 @@ struct TIFFDirectoryReader: Sendable {
 @usableFromInline
 struct ExifReader: Sendable {
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         case start
-        /// Saw "Exif\0\0" and the first two TIFF bytes: the byte order.
-        case afterIdentifier(byteOrder: UInt16)
-        case directory(TIFFDirectoryReader)
+        /// Saw "Exif\0\0" and the first two TIFF bytes: the byte order is `byteOrder`.
+        case afterIdentifier
+        /// IFD0, walked by `walker`.
+        case directory
     }
 
     @usableFromInline
@@ -211,13 +218,21 @@ struct ExifReader: Sendable {
         case finished(Orientation?)
     }
 
-    @usableFromInline var phase: Phase = .start
+    @usableFromInline var walker = TIFFDirectoryReader()
     /// Absolute offsets of the block's first byte and of its end.
-    @usableFromInline let start: UInt64
-    @usableFromInline let end: UInt64
-    @usableFromInline let requiresIdentifier: Bool
+    @usableFromInline var start: UInt64
+    @usableFromInline var end: UInt64
+    @usableFromInline var byteOrder: UInt16 = 0
+    @usableFromInline var phase: Phase = .start
+    @usableFromInline var requiresIdentifier: Bool
     /// Whether the block began with "Exif\0": it is an EXIF block, readable or not.
     @usableFromInline var sawIdentifier = false
+
+    /// A reader with no block, until one is assigned.
+    @inlinable
+    init() {
+        self.init(start: 0, end: 0, requiresIdentifier: false)
+    }
 
     @inlinable
     init(start: UInt64, end: UInt64, requiresIdentifier: Bool) {
@@ -239,15 +254,16 @@ struct ExifReader: Sendable {
                 let (reader, ifdOffset) = TIFFDirectoryReader.classicHeader(
                     field, at: 0, base: start, end: end, wanted: .orientation)
             {
-                var walker = reader
-                return directory(walker.begin(ifdOffset: ifdOffset, position: next), walker)
+                walker = reader
+                return directory(walker.begin(ifdOffset: ifdOffset, position: next))
             }
             guard field.matches("Exif\0", at: 0) else { return .finished(nil) }
             sawIdentifier = true
             guard end &- start >= 14 else { return .finished(nil) }
-            phase = .afterIdentifier(byteOrder: field.be16(6))
+            phase = .afterIdentifier
+            byteOrder = field.be16(6)
             return .step(.read(6))
-        case .afterIdentifier(let byteOrder):
+        case .afterIdentifier:
             let bigEndian: Bool
             switch byteOrder {
             case 0x4949: bigEndian = false  // "II"
@@ -255,21 +271,21 @@ struct ExifReader: Sendable {
             default: return .finished(nil)
             }
             guard field.u16(0, bigEndian: bigEndian) == 42 else { return .finished(nil) }
-            var walker = TIFFDirectoryReader(
+            walker = TIFFDirectoryReader(
                 bigEndian: bigEndian, isBigTIFF: false, base: start &+ 6, end: end, wanted: .orientation)
             let outcome = walker.begin(ifdOffset: UInt64(field.u32(2, bigEndian: bigEndian)), position: next)
-            return directory(outcome, walker)
-        case .directory(var walker):
+            return directory(outcome)
+        case .directory:
             let outcome = walker.parse(field, at: offset, options: options)
-            return directory(outcome, walker)
+            return directory(outcome)
         }
     }
 
     @inlinable
-    mutating func directory(_ outcome: TIFFDirectoryReader.Outcome, _ walker: TIFFDirectoryReader) -> Outcome {
+    mutating func directory(_ outcome: TIFFDirectoryReader.Outcome) -> Outcome {
         switch outcome {
         case .step(let step):
-            phase = .directory(walker)
+            phase = .directory
             return .step(step)
         case .finished:
             return .finished(walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation))

@@ -7,6 +7,8 @@
 /// stored top-down, and the height is its absolute value.
 @usableFromInline
 struct BMPParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .bmp }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...21: file size, reserved, data offset, DIB header size, and four more.
@@ -42,7 +44,7 @@ struct BMPParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .fileHeader:
@@ -50,7 +52,7 @@ struct BMPParser: FormatParser, Sendable {
             if headerSize == 12 {
                 let width = field.le16(16)
                 let height = field.le16(18)
-                guard width != 0 && height != 0 else { return .failed(.malformed(.bmp, "zero width or height")) }
+                guard width != 0 && height != 0 else { return .failed(.malformed(.bmp, .zeroWidthOrHeight)) }
                 guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.bmp)) }
                 facts.width = Int(width)
                 facts.height = Int(height)
@@ -60,10 +62,10 @@ struct BMPParser: FormatParser, Sendable {
             }
             switch headerSize {
             case 16, 40, 52, 56, 64, 108, 124: break
-            default: return .failed(.malformed(.bmp, "unknown DIB header size"))
+            default: return .failed(.malformed(.bmp, .unknownDIBHeaderSize))
             }
             let width = Int32(bitPattern: field.le32(16))
-            guard width > 0 else { return .failed(.malformed(.bmp, "width is not positive")) }
+            guard width > 0 else { return .failed(.malformed(.bmp, .widthIsNotPositive)) }
             facts.width = Int(width)
             if options.dimensionsOnly {
                 phase = .height
@@ -74,7 +76,7 @@ struct BMPParser: FormatParser, Sendable {
         case .height, .heightAndDepth:
             let height = Int32(bitPattern: field.le32(0))
             // Negative: top-down rows. Int32.min has no positive counterpart.
-            guard height != 0 && height != Int32.min else { return .failed(.malformed(.bmp, "bad height")) }
+            guard height != 0 && height != Int32.min else { return .failed(.malformed(.bmp, .badHeight)) }
             guard options.admits(width: UInt64(facts.width), height: UInt64(height.magnitude)) else {
                 return .failed(.tooLarge(.bmp))
             }

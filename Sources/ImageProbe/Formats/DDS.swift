@@ -6,6 +6,8 @@
 /// mode also reads the pixel format (offsets 76...107) for the bit count and alpha.
 @usableFromInline
 struct DDSParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .dds }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...19: "S ", dwSize, dwFlags, dwHeight, dwWidth.
@@ -47,15 +49,15 @@ struct DDSParser: FormatParser, Sendable {
     @usableFromInline static let yuv: UInt32 = 0x200
     @usableFromInline static let luminance: UInt32 = 0x2_0000
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("S ", at: 0) else { return .failed(ScanFailure(.unknownFormat, "DDS magic damaged")) }
-            guard field.le32(2) == 124 else { return .failed(.malformed(.dds, "DDS header size is not 124")) }
+            guard field.matches("S ", at: 0) else { return .failed(ScanFailure(.unknownFormat, .ddsMagicDamaged)) }
+            guard field.le32(2) == 124 else { return .failed(.malformed(.dds, .ddsHeaderSizeIsNot124)) }
             let height = field.le32(10)
             let width = field.le32(14)
-            guard width != 0 && height != 0 else { return .failed(.malformed(.dds, "zero width or height")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.dds, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.dds)) }
             facts.width = Int(clamping: width)
             facts.height = Int(clamping: height)

@@ -12,6 +12,8 @@
 /// and costs no extra byte.
 @usableFromInline
 struct EXRParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .exr }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...7: the end of the magic and the version field.
@@ -86,7 +88,7 @@ struct EXRParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .preamble:
@@ -110,16 +112,16 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func preamble(_ third: UInt8, _ fourth: UInt8, version: UInt32, _ options: ScanOptions) -> Step {
-        guard third == 0x31 && fourth == 0x01 else { return .failed(ScanFailure(.unknownFormat, "OpenEXR magic damaged")) }
-        guard version & 0xFF == 2 else { return .failed(.unsupported(.exr, "OpenEXR version other than 2")) }
+        guard third == 0x31 && fourth == 0x01 else { return .failed(ScanFailure(.unknownFormat, .openEXRMagicDamaged)) }
+        guard version & 0xFF == 2 else { return .failed(.unsupported(.exr, .openEXRVersionOtherThan2)) }
         let tiled: UInt32 = 0x200, longNames: UInt32 = 0x400, nonImage: UInt32 = 0x800, multiPart: UInt32 = 0x1000
         let flags = version & ~0xFF
         guard flags & ~(tiled | longNames | nonImage | multiPart) == 0 else {
-            return .failed(.unsupported(.exr, "unknown OpenEXR version flags"))
+            return .failed(.unsupported(.exr, .unknownOpenEXRVersionFlags))
         }
         // The single-part tiled bit excludes deep data and multiple parts.
         guard flags & tiled == 0 || flags & (nonImage | multiPart) == 0 else {
-            return .failed(.malformed(.exr, "tiled flag combined with deep or multi-part flags"))
+            return .failed(.malformed(.exr, .tiledFlagWithDeepOrMultiPart))
         }
         if flags & longNames != 0 { maxNameLength = 255 }
         return nextAttribute(skipping: 0, options)
@@ -145,12 +147,12 @@ struct EXRParser: FormatParser, Sendable {
         return examined <= Self.nameBudget
     }
 
-    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, "names longer than 64 KiB in all")
+    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, .namesLongerThan64KiBInAll)
 
     /// Takes one byte of an attribute or type name, comparing it with the two texts sought.
     /// Returns the next step, or nil when the byte is the terminating 0.
     @inlinable
-    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: StaticString) -> Step? {
+    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: ScanFailure.Reason) -> Step? {
         guard examine() else { return .failed(Self.budgetSpent) }
         guard byte != 0 else { return nil }
         guard nameLength < maxNameLength else { return .failed(.malformed(.exr, tooLong)) }
@@ -164,14 +166,14 @@ struct EXRParser: FormatParser, Sendable {
     mutating func attributeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
         if byte == 0 && nameLength == 0 {
             // The end of the (first part's) header.
-            guard sizeKnown else { return .failed(.malformed(.exr, "header has no dataWindow attribute")) }
+            guard sizeKnown else { return .failed(.malformed(.exr, .headerHasNoDataWindowAttribute)) }
             return .done
         }
-        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: "attribute name too long") {
+        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: .attributeNameTooLong) {
             return step
         }
         attributes &+= 1
-        guard attributes <= options.maxEntries else { return .failed(.limit(.exr, "more attributes than maxEntries")) }
+        guard attributes <= options.maxEntries else { return .failed(.limit(.exr, .moreAttributesThanMaxEntries)) }
         if matchesSize && nameLength == Self.dataWindowName.count {
             attribute = .dataWindow
         } else if matchesChannels && nameLength == Self.channelsName.count {
@@ -188,14 +190,14 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func typeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: "attribute type name too long") {
+        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: .attributeTypeNameTooLong) {
             return step
         }
-        guard nameLength != 0 else { return .failed(.malformed(.exr, "empty attribute type name")) }
+        guard nameLength != 0 else { return .failed(.malformed(.exr, .emptyAttributeTypeName)) }
         switch attribute {
         case .dataWindow:
             guard matchesSize && nameLength == Self.box2iType.count else {
-                return .failed(.malformed(.exr, "dataWindow is not a box2i"))
+                return .failed(.malformed(.exr, .dataWindowIsNotABox2i))
             }
         case .channels:
             if !(matchesChannels && nameLength == Self.chlistType.count) { attribute = .other }
@@ -208,10 +210,10 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func attributeSize(_ size: Int32, _ options: ScanOptions) -> Step {
-        guard size >= 0 else { return .failed(.malformed(.exr, "negative attribute size")) }
+        guard size >= 0 else { return .failed(.malformed(.exr, .negativeAttributeSize)) }
         switch attribute {
         case .dataWindow:
-            guard size == 16 else { return .failed(.malformed(.exr, "dataWindow size is not 16")) }
+            guard size == 16 else { return .failed(.malformed(.exr, .dataWindowSizeIsNot16)) }
             phase = .dataWindow
             return .read(16)
         case .channels:
@@ -227,7 +229,7 @@ struct EXRParser: FormatParser, Sendable {
     mutating func dataWindow(xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32, _ options: ScanOptions) -> Step {
         let limit = Self.windowLimit
         guard xMin <= xMax && yMin <= yMax && xMin > -limit && yMin > -limit && xMax < limit && yMax < limit else {
-            return .failed(.malformed(.exr, "invalid data window"))
+            return .failed(.malformed(.exr, .invalidDataWindow))
         }
         // Within ±2^30 the differences fit an Int64 (and a UInt64) with room to spare.
         let width = UInt64(Int64(xMax) - Int64(xMin) + 1)
@@ -277,7 +279,7 @@ struct EXRParser: FormatParser, Sendable {
     mutating func channelFields(pixelType: UInt32, _ options: ScanOptions) -> Step {
         channels.remaining &-= 16
         channels.count &+= 1
-        guard channels.count <= options.maxEntries else { return .failed(.limit(.exr, "more channels than maxEntries")) }
+        guard channels.count <= options.maxEntries else { return .failed(.limit(.exr, .moreChannelsThanMaxEntries)) }
         switch pixelType {
         case 0, 2: channels.sawWide = true  // UINT, FLOAT
         case 1: channels.sawHalf = true

@@ -4,6 +4,8 @@
 /// for the global colour table's depth.
 @usableFromInline
 struct GIFParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .gif }
+
     @usableFromInline
     enum Phase: Sendable {
         /// "F87a"/"F89a" (after the sniffed "GI"), logical screen width and height.
@@ -35,16 +37,16 @@ struct GIFParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
             // "F87a" or "F89a" after the sniffed "GI".
             guard field.be32(0) == 0x4638_3761 || field.be32(0) == 0x4638_3961
-            else { return .failed(ScanFailure(.unknownFormat, "not a GIF87a or GIF89a signature")) }
+            else { return .failed(ScanFailure(.unknownFormat, .notAGIF87aOrGIF89aSignature)) }
             let width = field.le16(4)
             let height = field.le16(6)
-            guard width != 0 && height != 0 else { return .failed(.malformed(.gif, "logical screen size is zero")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.gif, .logicalScreenSizeIsZero)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.gif)) }
             facts.width = Int(width)
             facts.height = Int(height)

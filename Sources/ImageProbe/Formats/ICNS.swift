@@ -10,6 +10,8 @@
 /// types are skipped.
 @usableFromInline
 struct ICNSParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .icns }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...7: "ns" and the total length.
@@ -70,22 +72,22 @@ struct ICNSParser: FormatParser, Sendable {
         return ImageInfo(format: .icns, width: Int(largest.width), height: Int(largest.height))
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .familyHeader:
-            guard field.matches("ns", at: 0) else { return .failed(ScanFailure(.unknownFormat, "icns magic damaged")) }
+            guard field.matches("ns", at: 0) else { return .failed(ScanFailure(.unknownFormat, .icnsMagicDamaged)) }
             familyEnd = UInt64(field.be32(2))
-            guard familyEnd > 8 else { return .failed(.malformed(.icns, "icon family holds no element")) }
+            guard familyEnd > 8 else { return .failed(.malformed(.icns, .iconFamilyHoldsNoElement)) }
             phase = .elementHeader
             return .read(8)
         case .elementHeader:
             elements &+= 1
-            guard elements <= options.maxEntries else { return .failed(.limit(.icns, "more elements than maxEntries")) }
+            guard elements <= options.maxEntries else { return .failed(.limit(.icns, .moreElementsThanMaxEntries)) }
             let length = UInt64(field.be32(4))
-            guard length >= 8 else { return .failed(.malformed(.icns, "element length below 8")) }
+            guard length >= 8 else { return .failed(.malformed(.icns, .elementLengthBelow8)) }
             let next = offset &+ length
-            guard next <= familyEnd else { return .failed(.malformed(.icns, "element runs past the family's length")) }
+            guard next <= familyEnd else { return .failed(.malformed(.icns, .elementRunsPastTheFamilySLength)) }
             // An element without data holds no image, whatever its type says.
             if length > 8, let size = Self.size(of: field.tag(0)) {
                 if !size.isMask { icons &+= 1 }
@@ -99,7 +101,7 @@ struct ICNSParser: FormatParser, Sendable {
             }
             if next == familyEnd { return finish(options) }
             guard familyEnd &- next >= 8 else {
-                return .failed(.malformed(.icns, "bytes after the last element are not an element"))
+                return .failed(.malformed(.icns, .bytesAfterTheLastElementAreNotAnElement))
             }
             return length == 8 ? .read(8) : .skipThenRead(length &- 8, 8)
         }
@@ -107,7 +109,7 @@ struct ICNSParser: FormatParser, Sendable {
 
     @inlinable
     mutating func finish(_ options: ScanOptions) -> Step {
-        guard let largest else { return .failed(.unsupported(.icns, "no icon element of a known type")) }
+        guard let largest else { return .failed(.unsupported(.icns, .noIconElementOfAKnownType)) }
         facts.width = Int(largest.width)
         facts.height = Int(largest.height)
         if !options.dimensionsOnly { facts.frameCount = icons }

@@ -9,6 +9,8 @@
 /// for `bitDepth` and validation. The embedded PNG or BMP images are never read.
 @usableFromInline
 struct ICOParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .icon }
+
     @usableFromInline
     enum Phase: Sendable {
         /// An entry's width and height bytes.
@@ -18,8 +20,8 @@ struct ICOParser: FormatParser, Sendable {
         case entryRest
     }
 
-    @usableFromInline var phase: Phase = .entrySize
     @usableFromInline var facts: ImageFacts
+    @usableFromInline var phase: Phase = .entrySize
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
@@ -59,13 +61,13 @@ struct ICOParser: FormatParser, Sendable {
     @inlinable
     var directoryEnd: UInt32 { 6 &+ 16 &* UInt32(count) }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .entrySize:
             // Every entry may hold the largest image, so all of them would have to be examined.
             if index == 0 && Int(count) > options.maxEntries {
-                return .failed(.limit(facts.format, "more directory entries than maxEntries"))
+                return .failed(.limit(facts.format, .moreDirectoryEntriesThanMaxEntries))
             }
             let width = Self.side(field.u8(0))
             let height = Self.side(field.u8(1))
@@ -93,11 +95,11 @@ struct ICOParser: FormatParser, Sendable {
             // because some encoders write it there and Windows ignores the byte (SPEC).
             let reserved = field.u8(1)
             guard reserved == 0 || reserved == 0xFF else {
-                return .failed(.malformed(facts.format, "directory entry's reserved byte is not 0"))
+                return .failed(.malformed(facts.format, .directoryEntrySReservedByteIsNot0))
             }
-            guard field.le32(6) != 0 else { return .failed(.malformed(facts.format, "directory entry has no image data")) }
+            guard field.le32(6) != 0 else { return .failed(.malformed(facts.format, .directoryEntryHasNoImageData)) }
             guard field.le32(10) >= directoryEnd else {
-                return .failed(.malformed(facts.format, "image data overlaps the directory"))
+                return .failed(.malformed(facts.format, .imageDataOverlapsTheDirectory))
             }
             // A cursor keeps its hotspot where an icon keeps planes and bit count. Old icons
             // leave the bit count 0 and give only the palette size, 2^bits colours.

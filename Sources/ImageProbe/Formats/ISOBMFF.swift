@@ -1,19 +1,3 @@
-/// HEIF's fixed tables: the relevant item properties and their clean apertures, the primary's
-/// associations that came before the properties, and the items seen before `pitm`. They live
-/// in the scanner beside `state` (`HeaderScanner.tables`), which every `feed` moves whole.
-@usableFromInline
-struct BoxTables: Sendable {
-    @usableFromInline var properties = Slots16(repeating: ISOBMFFParser.Property())
-    /// libheif gives every image of a multi-image file its own `clap` (odd sizes are padded
-    /// to the coding block): a file's primary can use the third or a later one.
-    @usableFromInline var apertures = Slots8(repeating: ISOBMFFParser.Aperture())
-    @usableFromInline var pending = Slots8(repeating: UInt16(0))
-    @usableFromInline var summaries = Slots8(repeating: ISOBMFFParser.ItemSummary())
-
-    @inlinable
-    init() {}
-}
-
 /// HEIF and AVIF (ISO/IEC 23008-12, MIAF ISO/IEC 23000-22, AV1 Image File Format): boxes of
 /// ISO/IEC 14496-12.
 ///
@@ -28,6 +12,8 @@ struct BoxTables: Sendable {
 /// large `mdat` costs a seeking reader one jump.
 @usableFromInline
 struct ISOBMFFParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .isobmff }
+
     /// The containers the parser descends into; anything else is skipped whole.
     @usableFromInline
     enum Level: Sendable {
@@ -83,43 +69,41 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case associations(end: UInt64)
     }
 
-    /// A property from `ipco` that may matter: its 1-based index, kind and values.
+    /// What a journal record holds: a relevant property from `ipco` (its 1-based index,
+    /// then its values), an association that came before `ipco`, or an item's summary that
+    /// came before `pitm`.
     @usableFromInline
-    struct Property: Sendable {
-        @usableFromInline var index: UInt16 = 0
-        @usableFromInline var kind: PropertyKind = .none
-        /// ispe: width; irot: angle; imir: axis; pixi: bits; clap: slot in `apertures`.
-        @usableFromInline var first: UInt32 = 0
-        /// ispe: height.
-        @usableFromInline var second: UInt32 = 0
-
-        @inlinable init() {}
+    enum RecordKind: UInt8, Sendable {
+        /// index, width, height
+        case ispe = 1
+        /// index, then one byte: irot's angle, imir's axis, pixi's first channel's bits
+        case irot, imir, pixi
+        /// index, then the eight numbers (offsets' numerators zigzag-encoded)
+        case clap
+        /// a property index the primary item was associated with before ipco ended
+        case pending
+        /// an item id, then the summary's four bytes
+        case summary
     }
 
-    /// A `clap` box's eight numbers.
-    @usableFromInline
-    struct Aperture: Sendable {
-        @usableFromInline var widthN: UInt32 = 0, widthD: UInt32 = 0, heightN: UInt32 = 0, heightD: UInt32 = 0
-        @usableFromInline var horizontalN: UInt32 = 0, horizontalD: UInt32 = 0, verticalN: UInt32 = 0, verticalD: UInt32 = 0
-
-        @inlinable init() {}
-    }
-
-    /// What an item's associations say, resolved against the property table.
+    /// What an item's associations say, resolved against the journal: 8 bytes.
     @usableFromInline
     struct ItemSummary: Sendable {
         @usableFromInline var id: UInt32 = 0
-        @usableFromInline var width: UInt32 = 0
-        @usableFromInline var height: UInt32 = 0
-        @usableFromInline var hasSize = false
+        /// 1 + the journal offset of the ispe record that gives the size, or 0 for none.
+        @usableFromInline var sizeRecord: UInt8 = 0
         /// The transform so far as R^rotation ∘ F^mirrored, where F exchanges left and right
-        /// (applied first) and R turns a quarter anticlockwise.
-        @usableFromInline var rotation: UInt8 = 0
-        @usableFromInline var mirrored = false
-        @usableFromInline var transformed = false
-        /// Index into `apertures`, or -1.
-        @usableFromInline var aperture: Int8 = -1
+        /// (applied first) and R turns a quarter anticlockwise: the rotation in bits 0–1,
+        /// mirrored in bit 2, and in bit 3 whether any transform was applied.
+        @usableFromInline var transform: UInt8 = 0
+        /// 1 + the journal offset of the clap record, or 0 for none.
+        @usableFromInline var apertureRecord: UInt8 = 0
         @usableFromInline var bitDepth: UInt8 = 0
+
+        @inlinable var hasSize: Bool { sizeRecord != 0 }
+        @inlinable var rotation: UInt8 { transform & 3 }
+        @inlinable var mirrored: Bool { transform & 4 != 0 }
+        @inlinable var transformed: Bool { transform & 8 != 0 }
 
         @inlinable init() {}
 
@@ -141,69 +125,71 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
         /// `irot`: `angle` more quarter turns anticlockwise.
         @inlinable
-        mutating func rotate(_ angle: UInt32) {
-            rotation = (rotation &+ UInt8(angle & 3)) & 3
-            transformed = true
+        mutating func rotate(_ angle: UInt8) {
+            let rotation = (self.rotation &+ (angle & 3)) & 3
+            transform = transform & 4 | rotation | 8
         }
 
         /// `imir`: axis 1 exchanges left and right (F), axis 0 top and bottom (R²∘F)
         /// (ISO/IEC 23008-12:2022 §6.5.12). F∘R^k = R^−k∘F gives the new normal form.
         @inlinable
-        mutating func mirror(_ axis: UInt32) {
+        mutating func mirror(_ axis: UInt8) {
             let turn: UInt8 = axis & 1 == 1 ? 0 : 2
-            rotation = (turn &+ 4 &- rotation) & 3
-            mirrored.toggle()
-            transformed = true
+            let rotation = (turn &+ 4 &- self.rotation) & 3
+            transform = (transform ^ 4) & 4 | rotation | 8
         }
     }
 
+    // Declared widest first, so the parser fits the scanner's 240-byte slot without padding.
     @usableFromInline var phase: Phase
-    /// Size of the first box (`ftyp`) as the sniffer read it.
-    @usableFromInline let firstBoxSize: UInt32
-
-    // Brands and items, for telling AVIF from other HEIF.
-    @usableFromInline var majorBrand: UInt32 = 0
-    @usableFromInline var hasImageBrand = false
-    @usableFromInline var compatibleWithAVIF = false
-    @usableFromInline var primaryID: UInt32 = 0
-    @usableFromInline var hasPrimary = false
-    @usableFromInline var primaryType: UInt32 = 0
-    @usableFromInline var sawAV1Item = false
-    @usableFromInline var sawOtherCodedItem = false
-    @usableFromInline var itemInfoDone = false
 
     // Where each open container ends.
     @usableFromInline var metaEnd: UInt64 = 0
     @usableFromInline var iinfEnd: UInt64 = 0
     @usableFromInline var iprpEnd: UInt64 = 0
     @usableFromInline var ipcoEnd: UInt64 = 0
-    @usableFromInline var boxes = 0
+
+    // Brands and items, for telling AVIF from other HEIF.
+    @usableFromInline var majorBrand: UInt32 = 0
+    @usableFromInline var primaryID: UInt32 = 0
+    @usableFromInline var primaryType: UInt32 = 0
+    @usableFromInline var boxes: UInt32 = 0
+    /// ipma entries still to read.
+    @usableFromInline var entriesLeft: UInt32 = 0
 
     // Properties from ipco.
-    @usableFromInline var propertyCount = 0
     @usableFromInline var propertiesSeen: UInt16 = 0
-    /// The index of the first relevant property that didn't fit in the table, or 0.
+    /// The index of the first relevant property that didn't fit in the journal, or 0.
     @usableFromInline var firstDroppedProperty: UInt16 = 0
-    /// The primary item's clean aperture, copied out of the tables once it is known.
-    @usableFromInline var primaryAperture: Aperture? = nil
-    @usableFromInline var apertureCount = 0
-    @usableFromInline var ipcoDone = false
 
+    /// The item whose associations are being read, when it matters.
+    @usableFromInline var current = ItemSummary()
+    /// The primary item, once its associations are read.
+    @usableFromInline var primary = ItemSummary()
+
+    @usableFromInline var hasImageBrand = false
+    @usableFromInline var compatibleWithAVIF = false
+    @usableFromInline var hasPrimary = false
+    @usableFromInline var sawAV1Item = false
+    @usableFromInline var sawOtherCodedItem = false
+    @usableFromInline var itemInfoDone = false
+    @usableFromInline var ipcoDone = false
     // Associations from ipma.
     @usableFromInline var longItemIDs = false
     @usableFromInline var wideIndices = false
-    @usableFromInline var entriesLeft: UInt32 = 0
     @usableFromInline var associationsLeft: UInt8 = 0
-    /// The item whose associations are being read, when it matters.
-    @usableFromInline var current = ItemSummary()
-    /// Associations of the primary item that arrived before ipco ended.
-    @usableFromInline var pendingCount = 0
-    /// The primary item, once its associations are read.
-    @usableFromInline var primary = ItemSummary()
+    /// Associations of the primary item that arrived before ipco ended, in the journal.
+    @usableFromInline var pendingCount: UInt8 = 0
     @usableFromInline var primaryResolved = false
-    /// Every item's summary while `pitm` is still unknown (it may come after `iprp`).
-    @usableFromInline var summaryCount = 0
+    /// Every item's summary while `pitm` is still unknown (it may come after `iprp`), in the
+    /// journal.
+    @usableFromInline var summaryCount: UInt8 = 0
     @usableFromInline var summariesOverflowed = false
+
+    /// The relevant properties, early associations and early item summaries, as records.
+    /// libheif gives every image of a multi-image file its own `clap` (odd sizes are padded
+    /// to the coding block), so a primary can use the third clap or a later one.
+    @usableFromInline var journal = RecordJournal()
 
     /// Built on demand: keeping an `ImageInfo` in the state would only make it larger.
     @inlinable
@@ -211,7 +197,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable
     init(firstBoxSize: UInt32) {
-        self.firstBoxSize = firstBoxSize
         self.phase = firstBoxSize == 1 ? .ftypLargeSize : .ftypHead(end: UInt64(firstBoxSize))
     }
 
@@ -229,29 +214,29 @@ struct ISOBMFFParser: FormatParser, Sendable {
         return makeInfo()
     }
 
-    @usableFromInline static let unknownBrand = ScanFailure(.unknownFormat, "ISOBMFF file without an image brand")
+    @usableFromInline static let unknownBrand = ScanFailure(.unknownFormat, .isobmffFileWithoutAnImageBrand)
 
     // MARK: - Parsing
 
-    @inlinable
-    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
+    @inlinable @inline(__always)
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ UInt64(field.count)
         switch phase {
         case .ftypLargeSize:
             let size = field.be64(0)
-            guard size >= 24 else { return .failed(.malformed(.heif, "ftyp box too small")) }
+            guard size >= 24 else { return .failed(.malformed(.heif, .ftypBoxTooSmall)) }
             phase = .ftypHead(end: size)
             return .read(8)
         case .ftypHead(let end):
-            guard end >= position else { return .failed(.malformed(.heif, "ftyp box too small")) }
+            guard end >= position else { return .failed(.malformed(.heif, .ftypBoxTooSmall)) }
             majorBrand = field.tag(0)
             noteBrand(majorBrand)
-            return nextBrand(at: position, end: end, options: options, tables: &tables)
+            return nextBrand(at: position, end: end, options: options)
         case .compatibleBrand(let end):
             let brand = field.tag(0)
             noteBrand(brand)
             if brand == Brand.avif { compatibleWithAVIF = true }
-            return nextBrand(at: position, end: end, options: options, tables: &tables)
+            return nextBrand(at: position, end: end, options: options)
         case .header(let level):
             let size = UInt64(field.be32(0))
             let type = field.tag(4)
@@ -260,47 +245,47 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 phase = .largeSize(level, type: type, start: offset)
                 return .read(8)
             case 0:
-                return enter(type, in: level, payload: position, end: containerEnd(level, options), options: options, tables: &tables)
+                return enter(type, in: level, payload: position, end: containerEnd(level, options), options: options)
             default:
-                guard size >= 8 else { return .failed(.malformed(.heif, "box smaller than its header")) }
-                return enter(type, in: level, payload: position, end: offset &+ size, options: options, tables: &tables)
+                guard size >= 8 else { return .failed(.malformed(.heif, .boxSmallerThanItsHeader)) }
+                return enter(type, in: level, payload: position, end: offset &+ size, options: options)
             }
         case .largeSize(let level, let type, let start):
             let size = field.be64(0)
             guard size >= 16, size <= UInt64.max &- start else {
-                return .failed(.malformed(.heif, "bad 64-bit box size"))
+                return .failed(.malformed(.heif, .bad64BitBoxSize))
             }
-            return enter(type, in: level, payload: position, end: start &+ size, options: options, tables: &tables)
+            return enter(type, in: level, payload: position, end: start &+ size, options: options)
         case .fullBox(let box, let end):
-            return fullBox(box, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options, tables: &tables)
+            return fullBox(box, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options)
         case .primaryItem(let wide, let end):
             primaryID = wide ? field.be32(0) : UInt32(field.be16(0))
             hasPrimary = true
             if summaryCount > 0 || summariesOverflowed {
-                if let step = adoptSummary(options: options, tables: &tables) { return step }
+                if let step = adoptSummary(options: options) { return step }
             }
-            return finishBox(at: position, end: end, in: .meta, options: options, tables: &tables)
+            return finishBox(at: position, end: end, in: .meta, options: options)
         case .itemInfo(let wide, let end):
             let id = wide ? field.be32(0) : UInt32(field.be16(0))
             let type = field.tag(wide ? 6 : 4)
             noteItem(id: id, type: type)
-            return finishBox(at: position, end: end, in: .iinf, options: options, tables: &tables)
+            return finishBox(at: position, end: end, in: .iinf, options: options)
         case .property(let kind, let end):
-            recordProperty(kind, field, tables: &tables)
-            return finishBox(at: position, end: end, in: .ipco, options: options, tables: &tables)
+            recordProperty(kind, field)
+            return finishBox(at: position, end: end, in: .ipco, options: options)
         case .associationCount(let end):
             entriesLeft = field.be32(0)
-            return nextEntry(at: position, end: end, options: options, tables: &tables)
+            return nextEntry(at: position, end: end, options: options)
         case .associationEntry(let end):
             let id = longItemIDs ? field.be32(0) : UInt32(field.be16(0))
             let count = field.u8(longItemIDs ? 4 : 2)
             entriesLeft &-= 1
             let entryBytes = UInt64(count) &* (wideIndices ? 2 : 1)
-            guard entryBytes <= end &- position else { return .failed(.malformed(.heif, "ipma entry overruns its box")) }
+            guard entryBytes <= end &- position else { return .failed(.malformed(.heif, .ipmaEntryOverrunsItsBox)) }
             let relevant = hasPrimary ? id == primaryID : true
             if !relevant || count == 0 {
-                if relevant, let step = resolveEntry(ItemSummary(id: id), options: options, tables: &tables) { return step }
-                return nextEntry(at: position &+ entryBytes, skipFrom: position, end: end, options: options, tables: &tables)
+                if relevant, let step = resolveEntry(ItemSummary(id: id), options: options) { return step }
+                return nextEntry(at: position &+ entryBytes, skipFrom: position, end: end, options: options)
             }
             current = ItemSummary(id: id)
             associationsLeft = count
@@ -312,18 +297,18 @@ struct ISOBMFFParser: FormatParser, Sendable {
             while index < field.count {
                 let raw = wideIndices ? field.be16(index) : UInt16(field.u8(index))
                 let property = raw & (wideIndices ? 0x7FFF : 0x7F)  // the top bit is "essential"
-                if let failure = associate(property, tables: &tables) { return .failed(failure) }
+                if let failure = associate(property) { return .failed(failure) }
                 index &+= width
                 associationsLeft &-= 1
             }
             // Dimensions only: the primary's ispe settles the answer; later associations can't
             // change the size (the first ispe wins).
             if options.dimensionsOnly && ipcoDone && hasPrimary && current.hasSize {
-                if let step = resolveEntry(current, options: options, tables: &tables) { return step }
+                if let step = resolveEntry(current, options: options) { return step }
             }
             if associationsLeft > 0 { return associationRun(end: end, options: options) }
-            if let step = resolveEntry(current, options: options, tables: &tables) { return step }
-            return nextEntry(at: position, end: end, options: options, tables: &tables)
+            if let step = resolveEntry(current, options: options) { return step }
+            return nextEntry(at: position, end: end, options: options)
         }
     }
 
@@ -351,34 +336,34 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// A box of `type` whose payload starts at `payload` and which ends at `end`.
     @inlinable
-    mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
+    mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end >= payload, end <= containerEnd(level, options) || level == .top else {
-            return .failed(.malformed(.heif, "box overruns its container"))
+            return .failed(.malformed(.heif, .boxOverrunsItsContainer))
         }
         boxes &+= 1
-        guard boxes <= options.maxEntries else { return .failed(.limit(.heif, "more boxes than maxEntries")) }
+        guard Int(boxes) <= options.maxEntries else { return .failed(.limit(.heif, .moreBoxesThanMaxEntries)) }
         let room = end &- payload
         switch level {
         case .top:
             if type == Box.meta {
-                guard level.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
-                guard room >= 4 else { return .failed(.malformed(.heif, "meta box too small")) }
+                guard level.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
+                guard room >= 4 else { return .failed(.malformed(.heif, .metaBoxTooSmall)) }
                 metaEnd = end
                 return readFullBox(.meta, end: end)
             }
             // Nothing follows a box that runs to the end of the file.
-            guard end != UInt64.max else { return .failed(.malformed(.heif, "no meta box before the end of the file")) }
+            guard end != UInt64.max else { return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile)) }
         case .meta:
             switch type {
             case Box.pitm where room >= 6: return readFullBox(.pitm, end: end)
             case Box.iinf where room >= 6:
-                guard Level.iinf.depth <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
+                guard Level.iinf.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 iinfEnd = end
                 return readFullBox(.iinf, end: end)
             case Box.iprp:
-                guard Level.iprp.depth <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
+                guard Level.iprp.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 iprpEnd = end
-                return nextHeader(in: .iprp, at: payload, skipFrom: payload, options: options, tables: &tables)
+                return nextHeader(in: .iprp, at: payload, skipFrom: payload, options: options)
             default: break
             }
         case .iinf:
@@ -386,18 +371,18 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case .iprp:
             switch type {
             case Box.ipco:
-                guard Level.ipco.depth <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
+                guard Level.ipco.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 ipcoEnd = end
                 propertiesSeen = 0
-                return nextHeader(in: .ipco, at: payload, skipFrom: payload, options: options, tables: &tables)
+                return nextHeader(in: .ipco, at: payload, skipFrom: payload, options: options)
             case Box.ipma where room >= 8: return readFullBox(.ipma, end: end)
             default: break
             }
         case .ipco:
             // Every child of ipco is a property and takes the next index, known or not.
-            guard propertiesSeen < 0x7FFF else { return .failed(.limit(.heif, "more than 32767 properties")) }
+            guard propertiesSeen < 0x7FFF else { return .failed(.limit(.heif, .moreThan32767Properties)) }
             propertiesSeen &+= 1
-            guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, "boxes nested deeper than maxDepth")) }
+            guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
             switch type {
             case Box.ispe where room >= 12: return readFullBox(.ispe, end: end)
             case Box.pixi where room >= 6: return readFullBox(.pixi, end: end)
@@ -413,7 +398,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             default: break
             }
         }
-        return finishBox(at: payload, end: end, in: level, options: options, tables: &tables)
+        return finishBox(at: payload, end: end, in: level, options: options)
     }
 
     @inlinable
@@ -424,26 +409,26 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable
     mutating func fullBox(
-        _ box: FullBox, version: UInt8, flags: UInt32, at position: UInt64, end: UInt64, options: ScanOptions, tables: inout BoxTables
+        _ box: FullBox, version: UInt8, flags: UInt32, at position: UInt64, end: UInt64, options: ScanOptions
     ) -> Step {
         let room = end &- position
         switch box {
         case .meta:
-            return nextHeader(in: .meta, at: position, skipFrom: position, options: options, tables: &tables)
+            return nextHeader(in: .meta, at: position, skipFrom: position, options: options)
         case .pitm:
             let wide = version != 0
-            guard room >= (wide ? 4 : 2) else { return finishBox(at: position, end: end, in: .meta, options: options, tables: &tables) }
+            guard room >= (wide ? 4 : 2) else { return finishBox(at: position, end: end, in: .meta, options: options) }
             phase = .primaryItem(wide: wide, end: end)
             return .read(wide ? 4 : 2)
         case .iinf:
             // The entry count is implied by the infe boxes that follow.
             let countWidth: UInt64 = version == 0 ? 2 : 4
-            guard room >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options, tables: &tables) }
-            return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options, tables: &tables)
+            guard room >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options) }
+            return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options)
         case .infe:
             // Versions 0 and 1 have no item type.
             let wide = version >= 3
-            guard version >= 2, room >= (wide ? 10 : 8) else { return finishBox(at: position, end: end, in: .iinf, options: options, tables: &tables) }
+            guard version >= 2, room >= (wide ? 10 : 8) else { return finishBox(at: position, end: end, in: .iinf, options: options) }
             phase = .itemInfo(wide: wide, end: end)
             return .read(wide ? 10 : 8)
         case .ipma:
@@ -462,33 +447,33 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// Skips the rest of a box ending at `end`, then continues in `level`.
     @inlinable
-    mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions, tables: inout BoxTables) -> Step {
-        nextHeader(in: level, at: end, skipFrom: position, options: options, tables: &tables)
+    mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions) -> Step {
+        nextHeader(in: level, at: end, skipFrom: position, options: options)
     }
 
     /// The next box header in `level` at `start`, closing every container that ends there.
     @inlinable
-    mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
+    mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         var level = level
         // Each round closes one container, so this runs at most four times.
         while level != .top {
             let end = containerEnd(level, options)
             // Fewer than 8 bytes left cannot hold another box: treat them as padding.
             guard start >= end || end &- start < 8 else { break }
-            if let step = close(level, options: options, tables: &tables) { return step }
+            if let step = close(level, options: options) { return step }
             level = Self.parent(level)
         }
         if level == .top, let length = options.inputLength, start >= length || length &- start < 8 {
-            return .failed(.malformed(.heif, "no meta box before the end of the file"))
+            return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile))
         }
         phase = .header(level)
-        guard start >= position else { return .failed(.malformed(.heif, "box overlaps the one before")) }
+        guard start >= position else { return .failed(.malformed(.heif, .boxOverlapsTheOneBefore)) }
         return start == position ? .read(8) : .skipThenRead(start &- position, 8)
     }
 
     /// Called when a container ends; returns a step when that settles the scan.
     @inlinable
-    mutating func close(_ level: Level, options: ScanOptions, tables: inout BoxTables) -> Step? {
+    mutating func close(_ level: Level, options: ScanOptions) -> Step? {
         switch level {
         case .top:
             return nil
@@ -497,12 +482,18 @@ struct ISOBMFFParser: FormatParser, Sendable {
             // The primary's associations came first (see `associate`): resolve them now.
             guard pendingCount > 0 else { return nil }
             var summary = current
-            for slot in 0..<pendingCount {
-                let index = tables.pending[slot]
-                if let failure = apply(index, to: &summary, tables: &tables) { return .failed(failure) }
+            var offset = 0
+            while offset < Int(journal.count) {
+                let start = offset
+                let kind = journal.byte(at: offset)
+                offset = skipRecord(at: offset)
+                guard kind == RecordKind.pending.rawValue else { continue }
+                var cursor = start &+ 1
+                let index = UInt16(truncatingIfNeeded: journal.varint(at: &cursor))
+                if let failure = apply(index, to: &summary) { return .failed(failure) }
             }
             pendingCount = 0
-            return resolveEntry(summary, options: options, tables: &tables)
+            return resolveEntry(summary, options: options)
         case .iinf:
             itemInfoDone = true
             return answerIfReady(final: false)
@@ -510,22 +501,22 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return nil
         case .meta:
             if let step = answerIfReady(final: true) { return step }
-            if !hasPrimary { return .failed(.malformed(decideFormat(), "no primary item (pitm)")) }
-            if summariesOverflowed && !primaryResolved { return .failed(.limit(decideFormat(), "more items than the scanner tracks before pitm")) }
-            return .failed(.malformed(decideFormat(), "primary item has no ispe property"))
+            if !hasPrimary { return .failed(.malformed(decideFormat(), .noPrimaryItemPitm)) }
+            if summariesOverflowed && !primaryResolved { return .failed(.limit(decideFormat(), .moreItemsThanTheScannerTracksBeforePitm)) }
+            return .failed(.malformed(decideFormat(), .primaryItemHasNoIspeProperty))
         }
     }
 
     // MARK: - ftyp
 
     @inlinable
-    mutating func nextBrand(at position: UInt64, end: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
+    mutating func nextBrand(at position: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end &- position >= 4, end > position else {
             guard hasImageBrand else { return .failed(Self.unknownBrand) }
-            return nextHeader(in: .top, at: end, skipFrom: position, options: options, tables: &tables)
+            return nextHeader(in: .top, at: end, skipFrom: position, options: options)
         }
         boxes &+= 1
-        guard boxes <= options.maxEntries else { return .failed(.limit(.heif, "more brands than maxEntries")) }
+        guard Int(boxes) <= options.maxEntries else { return .failed(.limit(.heif, .moreBrandsThanMaxEntries)) }
         phase = .compatibleBrand(end: end)
         return .read(4)
     }
@@ -548,48 +539,75 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     @inlinable
-    mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes, tables: inout BoxTables) {
-        var property = Property()
-        property.index = propertiesSeen
-        property.kind = kind
+    mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes) {
+        let index = propertiesSeen
+        let start = journal.count
+        var fits: Bool
         switch kind {
         case .none:
             return
         case .ispe:
-            property.first = field.be32(0)
-            property.second = field.be32(4)
+            fits = record(.ispe, index) && journal.appendVarint(field.be32(0)) && journal.appendVarint(field.be32(4))
         case .irot:
-            property.first = UInt32(field.u8(0) & 0x03)
+            fits = record(.irot, index) && journal.append(field.u8(0) & 0x03)
         case .imir:
-            property.first = UInt32(field.u8(0) & 0x01)
+            fits = record(.imir, index) && journal.append(field.u8(0) & 0x01)
         case .pixi:
             // num_channels, then the first channel's bit depth.
             guard field.u8(0) >= 1 else { return }
-            property.first = UInt32(field.u8(1))
+            fits = record(.pixi, index) && journal.append(field.u8(1))
         case .clap:
-            guard apertureCount < Slots8<Aperture>.capacity else {
-                drop(property.index)
-                return
+            fits = record(.clap, index)
+            // widthN/D, heightN/D, then the offsets, whose numerators are signed.
+            for value in 0..<8 where fits {
+                let raw = field.be32(value &* 4)
+                fits = journal.appendVarint(value == 4 || value == 6 ? Self.zigzag(raw) : raw)
             }
-            var aperture = Aperture()
-            aperture.widthN = field.be32(0)
-            aperture.widthD = field.be32(4)
-            aperture.heightN = field.be32(8)
-            aperture.heightD = field.be32(12)
-            aperture.horizontalN = field.be32(16)
-            aperture.horizontalD = field.be32(20)
-            aperture.verticalN = field.be32(24)
-            aperture.verticalD = field.be32(28)
-            tables.apertures[apertureCount] = aperture
-            property.first = UInt32(apertureCount)
-            apertureCount &+= 1
         }
-        guard propertyCount < Slots16<Property>.capacity else {
-            drop(property.index)
-            return
+        if !fits {
+            journal.count = start
+            drop(index)
         }
-        tables.properties[propertyCount] = property
-        propertyCount &+= 1
+    }
+
+    /// Starts a record of `kind` for property `index`.
+    @inlinable
+    mutating func record(_ kind: RecordKind, _ index: UInt16) -> Bool {
+        journal.append(kind.rawValue) && journal.appendVarint(UInt32(index))
+    }
+
+    /// A signed 32-bit number as an unsigned one with small magnitudes small.
+    @inlinable
+    static func zigzag(_ raw: UInt32) -> UInt32 {
+        let value = Int32(bitPattern: raw)
+        return UInt32(bitPattern: (value &<< 1) ^ (value >> 31))
+    }
+
+    @inlinable
+    static func unzigzag(_ encoded: UInt32) -> Int32 {
+        Int32(bitPattern: encoded >> 1) ^ -Int32(bitPattern: encoded & 1)
+    }
+
+    /// The offset just past the record at `offset`.
+    @inlinable
+    func skipRecord(at offset: Int) -> Int {
+        var cursor = offset &+ 1
+        let kind = RecordKind(rawValue: journal.byte(at: offset))
+        let varints: Int
+        switch kind {
+        case .ispe: varints = 3
+        case .irot, .imir, .pixi:
+            _ = journal.varint(at: &cursor)
+            return cursor &+ 1
+        case .clap: varints = 9
+        case .pending: varints = 1
+        case .summary:
+            _ = journal.varint(at: &cursor)
+            return cursor &+ 4
+        case nil: return Int(journal.count)  // never written: end the walk
+        }
+        for _ in 0..<varints { _ = journal.varint(at: &cursor) }
+        return cursor
     }
 
     /// A relevant property didn't fit: any later association with an index this high is
@@ -601,51 +619,63 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// One association of the item being read.
     @inlinable
-    mutating func associate(_ index: UInt16, tables: inout BoxTables) -> ScanFailure? {
+    mutating func associate(_ index: UInt16) -> ScanFailure? {
         guard index != 0 else { return nil }
-        if ipcoDone { return apply(index, to: &current, tables: &tables) }
+        if ipcoDone { return apply(index, to: &current) }
         // Associations before the properties (against the specification's order): keep them.
         guard hasPrimary && current.id == primaryID else {
-            return ScanFailure(.unsupportedFeature, "ipma before ipco, and pitm after both", format: decideFormat())
+            return ScanFailure(.unsupportedFeature, .ipmaBeforeIpcoAndPitmAfterBoth, format: decideFormat())
         }
-        guard pendingCount < Slots8<UInt16>.capacity else {
-            return .limit(decideFormat(), "too many associations before ipco")
+        let start = journal.count
+        guard journal.append(RecordKind.pending.rawValue) && journal.appendVarint(UInt32(index)) else {
+            journal.count = start
+            return .limit(decideFormat(), .tooManyAssociationsBeforeIpco)
         }
-        tables.pending[pendingCount] = index
         pendingCount &+= 1
         return nil
     }
 
     /// Applies property `index` to `summary`, in association order.
     @inlinable
-    func apply(_ index: UInt16, to summary: inout ItemSummary, tables: inout BoxTables) -> ScanFailure? {
-        for slot in 0..<propertyCount {
-            let property = tables.properties[slot]
-            guard property.index == index else { continue }
-            switch property.kind {
-            case .none:
-                break
+    func apply(_ index: UInt16, to summary: inout ItemSummary) -> ScanFailure? {
+        var offset = 0
+        while offset < Int(journal.count) {
+            let start = offset
+            let kind = RecordKind(rawValue: journal.byte(at: offset))
+            var cursor = offset &+ 1
+            let recordIndex = journal.varint(at: &cursor)
+            offset = skipRecord(at: offset)
+            guard recordIndex == UInt32(index) else { continue }
+            switch kind {
             case .ispe:
-                if !summary.hasSize {
-                    summary.width = property.first
-                    summary.height = property.second
-                    summary.hasSize = true
-                }
+                if !summary.hasSize { summary.sizeRecord = UInt8(truncatingIfNeeded: start &+ 1) }
             case .irot:
-                summary.rotate(property.first)
+                summary.rotate(journal.byte(at: cursor))
             case .imir:
-                summary.mirror(property.first)
+                summary.mirror(journal.byte(at: cursor))
             case .clap:
-                if summary.aperture < 0 { summary.aperture = Int8(truncatingIfNeeded: property.first) }
+                if summary.apertureRecord == 0 { summary.apertureRecord = UInt8(truncatingIfNeeded: start &+ 1) }
             case .pixi:
-                if summary.bitDepth == 0 { summary.bitDepth = UInt8(truncatingIfNeeded: property.first) }
+                if summary.bitDepth == 0 { summary.bitDepth = journal.byte(at: cursor) }
+            case .pending, .summary, nil:
+                continue  // not a property
             }
             return nil
         }
         if firstDroppedProperty != 0 && index >= firstDroppedProperty {
-            return .limit(decideFormat(), "more item properties than the scanner tracks")
+            return .limit(decideFormat(), .moreItemPropertiesThanTheScannerTracks)
         }
         return nil  // an index to a property nobody needs (or to nothing at all)
+    }
+
+    /// The width and height of the ispe record `summary` names.
+    @inlinable
+    func size(of summary: ItemSummary) -> (width: UInt32, height: UInt32) {
+        guard summary.hasSize else { return (0, 0) }
+        var cursor = Int(summary.sizeRecord)  // past the kind byte
+        _ = journal.varint(at: &cursor)  // the property index
+        let width = journal.varint(at: &cursor)
+        return (width, journal.varint(at: &cursor))
     }
 
     /// The next associations: in runs of up to 64 bytes, or one at a time for the known
@@ -659,64 +689,77 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     @inlinable
-    mutating func nextEntry(at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions, tables: inout BoxTables) -> Step {
+    mutating func nextEntry(at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions) -> Step {
         let from = skipFrom ?? position
-        guard entriesLeft > 0 else { return finishBox(at: from, end: end, in: .iprp, options: options, tables: &tables) }
+        guard entriesLeft > 0 else { return finishBox(at: from, end: end, in: .iprp, options: options) }
         let entryWidth: UInt64 = longItemIDs ? 5 : 3
         guard position <= end, end &- position >= entryWidth else {
-            return .failed(.malformed(decideFormat(), "ipma entries overrun their box"))
+            return .failed(.malformed(decideFormat(), .ipmaEntriesOverrunTheirBox))
         }
         boxes &+= 1
-        guard boxes <= options.maxEntries else { return .failed(.limit(decideFormat(), "more ipma entries than maxEntries")) }
+        guard Int(boxes) <= options.maxEntries else { return .failed(.limit(decideFormat(), .moreIpmaEntriesThanMaxEntries)) }
         phase = .associationEntry(end: end)
         return position == from ? .read(Int(entryWidth)) : .skipThenRead(position &- from, Int(entryWidth))
     }
 
     /// The associations of `summary`'s item are all read.
     @inlinable
-    mutating func resolveEntry(_ summary: ItemSummary, options: ScanOptions, tables: inout BoxTables) -> Step? {
+    mutating func resolveEntry(_ summary: ItemSummary, options: ScanOptions) -> Step? {
         if !ipcoDone && hasPrimary && summary.id == primaryID && pendingCount > 0 {
             current = summary
             return nil  // resolved when ipco ends
         }
         if hasPrimary {
             guard summary.id == primaryID else { return nil }
-            return adopt(summary, options: options, tables: &tables)
+            return adopt(summary, options: options)
         }
         // pitm comes later: remember every item.
-        guard summaryCount < Slots8<ItemSummary>.capacity else {
+        let start = journal.count
+        guard journal.append(RecordKind.summary.rawValue) && journal.appendVarint(summary.id)
+            && journal.append(summary.sizeRecord) && journal.append(summary.transform)
+            && journal.append(summary.apertureRecord) && journal.append(summary.bitDepth)
+        else {
+            journal.count = start
             summariesOverflowed = true
             return nil
         }
-        tables.summaries[summaryCount] = summary
         summaryCount &+= 1
         return nil
     }
 
     /// `pitm` arrived after the associations: pick the primary's summary.
     @inlinable
-    mutating func adoptSummary(options: ScanOptions, tables: inout BoxTables) -> Step? {
-        for slot in 0..<summaryCount where tables.summaries[slot].id == primaryID {
-            let summary = tables.summaries[slot]
-            return adopt(summary, options: options, tables: &tables)
+    mutating func adoptSummary(options: ScanOptions) -> Step? {
+        var offset = 0
+        while offset < Int(journal.count) {
+            let kind = journal.byte(at: offset)
+            var cursor = offset &+ 1
+            offset = skipRecord(at: offset)
+            guard kind == RecordKind.summary.rawValue, journal.varint(at: &cursor) == primaryID else { continue }
+            var summary = ItemSummary(id: primaryID)
+            summary.sizeRecord = journal.byte(at: cursor)
+            summary.transform = journal.byte(at: cursor &+ 1)
+            summary.apertureRecord = journal.byte(at: cursor &+ 2)
+            summary.bitDepth = journal.byte(at: cursor &+ 3)
+            return adopt(summary, options: options)
         }
-        if summariesOverflowed { return .failed(.limit(decideFormat(), "more items than the scanner tracks before pitm")) }
+        if summariesOverflowed { return .failed(.limit(decideFormat(), .moreItemsThanTheScannerTracksBeforePitm)) }
         return nil
     }
 
     /// Takes `summary` as the primary item's, once its size passes the checks: only then does
     /// the size count as known (for partial answers too).
     @inlinable
-    mutating func adopt(_ summary: ItemSummary, options: ScanOptions, tables: inout BoxTables) -> Step? {
+    mutating func adopt(_ summary: ItemSummary, options: ScanOptions) -> Step? {
         if summary.hasSize {
-            guard summary.width != 0 && summary.height != 0 else { return .failed(.malformed(decideFormat(), "ispe size is zero")) }
-            guard options.admits(width: UInt64(summary.width), height: UInt64(summary.height)) else {
+            let (width, height) = size(of: summary)
+            guard width != 0 && height != 0 else { return .failed(.malformed(decideFormat(), .ispeSizeIsZero)) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else {
                 return .failed(.tooLarge(decideFormat()))
             }
         }
         primary = summary
         primaryResolved = true
-        if summary.aperture >= 0 { primaryAperture = tables.apertures[Int(summary.aperture)] }
         return answerIfReady(final: false)
     }
 
@@ -751,15 +794,27 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable
     func makeInfo() -> ImageInfo {
-        var info = ImageInfo(format: decideFormat(), width: Int(primary.width), height: Int(primary.height))
+        let (width, height) = size(of: primary)
+        var info = ImageInfo(format: decideFormat(), width: Int(width), height: Int(height))
         info.orientation = primary.orientation
         if primary.bitDepth != 0 { info.bitDepth = Int(primary.bitDepth) }
         if majorBrand == Brand.avis || majorBrand == Brand.msf1 { info.isAnimated = true }
-        if let box = primaryAperture {
+        if primary.apertureRecord != 0 {
+            var cursor = Int(primary.apertureRecord)  // past the kind byte
+            _ = journal.varint(at: &cursor)  // the property index
+            var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
+            values.0 = journal.varint(at: &cursor)
+            values.1 = journal.varint(at: &cursor)
+            values.2 = journal.varint(at: &cursor)
+            values.3 = journal.varint(at: &cursor)
+            values.4 = journal.varint(at: &cursor)
+            values.5 = journal.varint(at: &cursor)
+            values.6 = journal.varint(at: &cursor)
+            values.7 = journal.varint(at: &cursor)
             info.cleanAperture = CleanAperture(
-                widthN: box.widthN, widthD: box.widthD, heightN: box.heightN, heightD: box.heightD,
-                horizontalOffsetN: Int32(bitPattern: box.horizontalN), horizontalOffsetD: box.horizontalD,
-                verticalOffsetN: Int32(bitPattern: box.verticalN), verticalOffsetD: box.verticalD,
+                widthN: values.0, widthD: values.1, heightN: values.2, heightD: values.3,
+                horizontalOffsetN: Self.unzigzag(values.4), horizontalOffsetD: values.5,
+                verticalOffsetN: Self.unzigzag(values.6), verticalOffsetD: values.7,
                 imageWidth: info.width, imageHeight: info.height)
         }
         return info

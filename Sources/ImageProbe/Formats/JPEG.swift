@@ -6,6 +6,8 @@
 /// IFD0 is read for the orientation; later Exif segments are ignored.
 @usableFromInline
 struct JPEGParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .jpeg }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Two bytes, normally 0xFF and a marker code.
@@ -15,15 +17,18 @@ struct JPEGParser: FormatParser, Sendable {
         /// One byte at a time after stray bytes, until the next 0xFF.
         case resync
         /// The two-byte length of the segment that `marker` opens.
-        case segmentLength(marker: UInt8)
-        /// Length, precision, height and width of a frame header (7 bytes).
-        case frameHeader(marker: UInt8)
-        /// An APP1 payload that may be the first Exif block; it ends at `reader.end`.
-        case exif(ExifReader)
+        case segmentLength
+        /// Length, precision, height and width of the frame header that `marker` opens.
+        case frameHeader
+        /// An APP1 payload that may be the first Exif block, read by `exif`.
+        case exif
     }
 
-    @usableFromInline var phase: Phase = .marker
+    @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .jpeg)
+    @usableFromInline var phase: Phase = .marker
+    /// The marker whose segment or frame header is being read.
+    @usableFromInline var marker: UInt8 = 0
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
@@ -43,7 +48,7 @@ struct JPEGParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }  // the size comes last, at SOF
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .marker:
@@ -58,29 +63,29 @@ struct JPEGParser: FormatParser, Sendable {
         case .resync:
             if field.u8(0) == 0xFF { phase = .markerCode }
             return .read(1)
-        case .segmentLength(let marker):
+        case .segmentLength:
             let length = field.be16(0)
-            guard length >= 2 else { return .failed(.malformed(.jpeg, "segment length below 2")) }
+            guard length >= 2 else { return .failed(.malformed(.jpeg, .segmentLengthBelow2)) }
             let payload = UInt64(length &- 2)
             let payloadStart = offset &+ 2
             if marker == 0xE1 && !exifSeen && !options.dimensionsOnly {
-                let reader = ExifReader(start: payloadStart, end: payloadStart &+ payload, requiresIdentifier: true)
-                if let step = reader.firstStep {
-                    phase = .exif(reader)
+                exif = ExifReader(start: payloadStart, end: payloadStart &+ payload, requiresIdentifier: true)
+                if let step = exif.firstStep {
+                    phase = .exif
                     return step
                 }
             }
             phase = .marker
             return payload == 0 ? .read(2) : .skipThenRead(payload, 2)
-        case .frameHeader(let marker):
+        case .frameHeader:
             // Lf (2), P (1), Y (2), X (2); Lf covers at least one 3-byte component spec.
-            guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, "frame header too short")) }
+            guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, .frameHeaderTooShort)) }
             let height = field.be16(3)
             let width = field.be16(5)
             guard height != 0 else {
-                return .failed(.unsupported(.jpeg, "height defined later by a DNL marker"))
+                return .failed(.unsupported(.jpeg, .heightDefinedLaterByADNLMarker))
             }
-            guard width != 0 else { return .failed(.malformed(.jpeg, "frame width is zero")) }
+            guard width != 0 else { return .failed(.malformed(.jpeg, .frameWidthIsZero)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.jpeg)) }
             facts.width = Int(width)
             facts.height = Int(height)
@@ -88,18 +93,17 @@ struct JPEGParser: FormatParser, Sendable {
             // SOF2, SOF6, SOF10 and SOF14 are the progressive processes.
             facts.isProgressive = marker & 0x03 == 0x02
             return .done
-        case .exif(var reader):
-            switch reader.parse(field, at: offset, options: options) {
+        case .exif:
+            switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
-                phase = .exif(reader)
                 return step
             case .finished(let orientation):
                 // Only the first Exif segment counts, even when it proves unreadable.
-                if reader.sawIdentifier {
+                if exif.sawIdentifier {
                     exifSeen = true
                     facts.orientation = orientation
                 }
-                return skipRest(from: offset &+ UInt64(field.count), to: reader.end)
+                return skipRest(from: offset &+ UInt64(field.count), to: exif.end)
             }
         }
     }
@@ -114,27 +118,29 @@ struct JPEGParser: FormatParser, Sendable {
             phase = .resync
             return .read(1)
         case 0xD8:
-            return .failed(.malformed(.jpeg, "second SOI marker"))
+            return .failed(.malformed(.jpeg, .secondSOIMarker))
         case 0xD9:
-            return .failed(.malformed(.jpeg, "EOI before any frame header"))
+            return .failed(.malformed(.jpeg, .eoiBeforeAnyFrameHeader))
         case 0xDA:
-            return .failed(.malformed(.jpeg, "scan before any frame header"))
+            return .failed(.malformed(.jpeg, .scanBeforeAnyFrameHeader))
         case 0xF7:  // SOF55: a JPEG-LS file shares JPEG's markers but is another codec
-            return .failed(.unsupported(.jpeg, "JPEG-LS (ITU-T T.87) frame, not a JPEG one"))
+            return .failed(.unsupported(.jpeg, .jpegLSFrame))
         case 0x01, 0xD0...0xD7:  // TEM, RSTn: no length
             phase = .marker
             return .read(2)
         default:
             segments &+= 1
             guard segments <= options.maxEntries else {
-                return .failed(.limit(.jpeg, "more segments than maxEntries"))
+                return .failed(.limit(.jpeg, .moreSegmentsThanMaxEntries))
             }
             // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
             if code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC {
-                phase = .frameHeader(marker: code)
+                phase = .frameHeader
+                marker = code
                 return .read(7)
             }
-            phase = .segmentLength(marker: code)
+            phase = .segmentLength
+            marker = code
             return .read(2)
         }
     }

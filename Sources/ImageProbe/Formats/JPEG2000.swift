@@ -7,6 +7,8 @@
 /// carries no orientation.
 @usableFromInline
 struct JPEG2000Parser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .jpeg2000 }
+
     @usableFromInline
     enum Phase: Sendable {
         /// The SIZ marker, Lsiz, Rsiz, Xsiz, Ysiz, XOsiz and YOsiz (22 bytes), after SOC; or
@@ -77,24 +79,24 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .imageSize(let withStartMarker):
             let base = withStartMarker ? 2 : 0
             if withStartMarker && field.be16(0) != 0xFF4F {
-                return .failed(.malformed(facts.format, "jp2c box does not start with SOC"))
+                return .failed(.malformed(facts.format, .jp2cBoxDoesNotStartWithSOC))
             }
-            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(facts.format, "SIZ does not follow SOC")) }
+            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(facts.format, .sizDoesNotFollowSOC)) }
             // 38 bytes of fixed fields, then 3 per component, at least one.
             let segmentLength = field.be16(base + 2)
-            guard segmentLength >= 41 else { return .failed(.malformed(facts.format, "SIZ segment too short")) }
+            guard segmentLength >= 41 else { return .failed(.malformed(facts.format, .sizSegmentTooShort)) }
             let gridWidth = field.be32(base + 6)
             let gridHeight = field.be32(base + 10)
             let imageX = field.be32(base + 14)
             let imageY = field.be32(base + 18)
             guard imageX < gridWidth && imageY < gridHeight else {
-                return .failed(.malformed(facts.format, "image offset not below the grid size"))
+                return .failed(.malformed(facts.format, .imageOffsetNotBelowTheGridSize))
             }
             if let failure = setSize(width: gridWidth &- imageX, height: gridHeight &- imageY, options) {
                 return .failed(failure)
@@ -105,7 +107,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .tilesAndFirstComponent(let segmentLength):
             let components = field.be16(16)
             guard components >= 1 && UInt32(segmentLength) == 38 + 3 * UInt32(components) else {
-                return .failed(.malformed(facts.format, "SIZ length does not match its component count"))
+                return .failed(.malformed(facts.format, .sizLengthDoesNotMatchItsComponentCount))
             }
             // Ssiz: bit depth minus 1 in the low 7 bits; the top bit marks signed samples.
             facts.bitDepth = Int(field.u8(18) & 0x7F) + 1
@@ -117,9 +119,9 @@ struct JPEG2000Parser: FormatParser, Sendable {
             case .fileType(let brand, let rest):
                 switch brand {
                 case Self.motionBrand:
-                    return .failed(.unsupported(.jp2, "Motion JPEG 2000 keeps its header in a track"))
+                    return .failed(.unsupported(.jp2, .motionJPEG2000KeepsItsHeaderInATrack))
                 case Self.compoundBrand:
-                    return .failed(.unsupported(.jp2, "JPM compound images keep their headers in pages"))
+                    return .failed(.unsupported(.jp2, .jpmCompoundImagesKeepTheirHeadersInPages))
                 default:
                     boxes = 2
                     phase = .boxHeader
@@ -128,7 +130,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
             }
         case .boxHeader:
             boxes &+= 1
-            guard boxes <= options.maxEntries else { return .failed(.limit(.jp2, "more boxes than maxEntries")) }
+            guard boxes <= options.maxEntries else { return .failed(.limit(.jp2, .moreBoxesThanMaxEntries)) }
             let type = field.tag(4)
             switch JPEG2000Box.size(field.be32(0)) {
             case .toEnd:
@@ -137,21 +139,21 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 phase = .largeSize(type: type, start: offset)
                 return .read(8)
             case .tooSmall:
-                return .failed(.malformed(.jp2, "box smaller than its header"))
+                return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             case .payload(let payload):
                 return box(type, payloadStart: offset &+ 8, end: offset &+ 8 &+ payload, options: options)
             }
         case .largeSize(let type, let start):
             guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
-                return .failed(.malformed(.jp2, "box smaller than its header"))
+                return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             }
             let (end, overflow) = (start &+ 16).addingReportingOverflow(payload)
-            guard !overflow else { return .failed(.malformed(.jp2, "box ends beyond 2^64")) }
+            guard !overflow else { return .failed(.malformed(.jp2, .boxEndsBeyond2To64)) }
             return box(type, payloadStart: start &+ 16, end: end, options: options)
         case .imageHeader:
             let height = field.be32(0)
             let width = field.be32(4)
-            guard width != 0 && height != 0 else { return .failed(.malformed(.jp2, "zero width or height")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.jp2, .zeroWidthOrHeight)) }
             if let failure = setSize(width: width, height: height, options) { return .failed(failure) }
             if options.dimensionsOnly { return .done }
             phase = .componentsAndDepth
@@ -181,30 +183,30 @@ struct JPEG2000Parser: FormatParser, Sendable {
             // A box inside jp2h must end within it; one running to the end of the file only
             // fits in a jp2h that does too.
             if let headerBoxEnd {
-                guard let end, end <= headerBoxEnd else { return .failed(.malformed(.jp2, "box runs past jp2h")) }
+                guard let end, end <= headerBoxEnd else { return .failed(.malformed(.jp2, .boxRunsPastJp2h)) }
             }
             guard type == Self.imageHeaderBox else {
-                guard let end else { return .failed(.malformed(.jp2, "jp2h has no ihdr")) }
+                guard let end else { return .failed(.malformed(.jp2, .jp2hHasNoIhdr)) }
                 return nextBoxInHeader(at: end, from: payloadStart)
             }
-            if let end, end &- payloadStart < 14 { return .failed(.malformed(.jp2, "ihdr box too short")) }
+            if let end, end &- payloadStart < 14 { return .failed(.malformed(.jp2, .ihdrBoxTooShort)) }
             phase = .imageHeader
             return .read(8)
         }
         switch type {
         case Self.headerBox:
             // A superbox: entering it is one level of nesting.
-            guard options.maxDepth >= 1 else { return .failed(.limit(.jp2, "boxes nested deeper than maxDepth")) }
+            guard options.maxDepth >= 1 else { return .failed(.limit(.jp2, .boxesNestedDeeperThanMaxDepth)) }
             inHeaderBox = true
             headerBoxEnd = end
             return nextBoxInHeader(at: payloadStart, from: payloadStart)
         case Self.codestreamBox:
             // The codestream before jp2h breaks 15444-1 Annex I, but its SIZ gives the same size.
-            if let end, end &- payloadStart < 24 { return .failed(.malformed(.jp2, "jp2c box too short for SIZ")) }
+            if let end, end &- payloadStart < 24 { return .failed(.malformed(.jp2, .jp2cBoxTooShortForSIZ)) }
             phase = .imageSize(withStartMarker: true)
             return .read(24)
         default:
-            guard let end else { return .failed(.malformed(.jp2, "box runs to the end of the file before jp2h")) }
+            guard let end else { return .failed(.malformed(.jp2, .boxRunsToEndBeforeJp2h)) }
             phase = .boxHeader
             return end == payloadStart ? .read(8) : .skipThenRead(end &- payloadStart, 8)
         }
@@ -215,7 +217,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @inlinable
     mutating func nextBoxInHeader(at next: UInt64, from position: UInt64) -> Step {
         if let headerBoxEnd, headerBoxEnd < next || headerBoxEnd &- next < 8 {
-            return .failed(.malformed(.jp2, "jp2h has no ihdr"))
+            return .failed(.malformed(.jp2, .jp2hHasNoIhdr))
         }
         phase = .boxHeader
         return next == position ? .read(8) : .skipThenRead(next &- position, 8)

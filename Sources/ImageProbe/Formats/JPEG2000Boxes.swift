@@ -48,13 +48,13 @@ enum JPEG2000Box {
     @inlinable
     static func fileStart(_ field: FieldBytes, signatureBoxSize: UInt32, format: ImageFormat) -> FileStart {
         guard field.u8(0) == 0x0D && field.u8(1) == 0x0A && field.u8(2) == 0x87 && field.u8(3) == 0x0A else {
-            return .failed(ScanFailure(.unknownFormat, "signature box damaged"))
+            return .failed(ScanFailure(.unknownFormat, .signatureBoxDamaged))
         }
-        guard signatureBoxSize == 12 else { return .failed(.malformed(format, "signature box size is not 12")) }
-        guard field.tag(8) == fileType else { return .failed(.malformed(format, "second box is not ftyp")) }
+        guard signatureBoxSize == 12 else { return .failed(.malformed(format, .signatureBoxSizeIsNot12)) }
+        guard field.tag(8) == fileType else { return .failed(.malformed(format, .secondBoxIsNotFtyp)) }
         // Major brand, minor version and at least one compatible brand (15444-1 I.5.2, 18181-2).
         let size = field.be32(4)
-        guard size >= 20 else { return .failed(.malformed(format, "ftyp box too small")) }
+        guard size >= 20 else { return .failed(.malformed(format, .ftypBoxTooSmall)) }
         // The field held the ftyp's size, type and major brand.
         return .fileType(brand: field.tag(12), rest: UInt64(size &- 12))
     }

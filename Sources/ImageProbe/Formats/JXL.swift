@@ -8,6 +8,8 @@
 /// any byte, with other boxes in between.
 @usableFromInline
 struct JXLParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .jxl }
+
     @usableFromInline
     enum Phase: Sendable {
         /// The signature box's payload `0D 0A 87 0A`, then the `ftyp` box's size, type and
@@ -73,7 +75,7 @@ struct JXLParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { header.sizeKnown ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .signatureAndFileType:
@@ -81,14 +83,14 @@ struct JXLParser: FormatParser, Sendable {
             case .failed(let failure):
                 return .failed(failure)
             case .fileType(let brand, let rest):
-                guard brand == Self.brand else { return .failed(.malformed(.jxl, "ftyp major brand is not jxl")) }
+                guard brand == Self.brand else { return .failed(.malformed(.jxl, .ftypMajorBrandIsNotJxl)) }
                 boxes = 2
                 phase = .boxHeader
                 return .skipThenRead(rest, 8)
             }
         case .boxHeader:
             boxes &+= 1
-            guard boxes <= options.maxEntries else { return .failed(.limit(.jxl, "more boxes than maxEntries")) }
+            guard boxes <= options.maxEntries else { return .failed(.limit(.jxl, .moreBoxesThanMaxEntries)) }
             let type = field.tag(4)
             switch JPEG2000Box.size(field.be32(0)) {
             case .toEnd:
@@ -97,13 +99,13 @@ struct JXLParser: FormatParser, Sendable {
                 phase = .largeSize(type: type)
                 return .read(8)
             case .tooSmall:
-                return .failed(.malformed(.jxl, "box smaller than its header"))
+                return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             case .payload(let payload):
                 return box(type, payload: payload, options: options)
             }
         case .largeSize(let type):
             guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
-                return .failed(.malformed(.jxl, "box smaller than its header"))
+                return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             }
             return box(type, payload: payload, options: options)
         case .partIndex(let payload):
@@ -154,25 +156,25 @@ struct JXLParser: FormatParser, Sendable {
         switch type {
         case Self.codestreamBox:
             // One jxlc, or jxlp boxes, never both (18181-2).
-            guard !inParts else { return .failed(.malformed(.jxl, "jxlc box after jxlp boxes")) }
-            guard payload != 0 else { return .failed(.malformed(.jxl, "empty jxlc box")) }
+            guard !inParts else { return .failed(.malformed(.jxl, .jxlcBoxAfterJxlpBoxes)) }
+            guard payload != 0 else { return .failed(.malformed(.jxl, .emptyJxlcBox)) }
             codestreamLeft = payload
             phase = .codestream
             return readCodestream(options)
         case Self.partialCodestreamBox:
             var rest: UInt64? = nil
             if let payload {
-                guard payload >= 4 else { return .failed(.malformed(.jxl, "jxlp box too small for its index")) }
+                guard payload >= 4 else { return .failed(.malformed(.jxl, .jxlpBoxTooSmallForItsIndex)) }
                 rest = payload &- 4
             }
             phase = .partIndex(payload: rest)
             return .read(4)
         case JPEG2000Box.fileType:
-            return .failed(.malformed(.jxl, "ftyp box after the second box"))
+            return .failed(.malformed(.jxl, .ftypBoxAfterTheSecondBox))
         default:
             // Exif, xml, jumb, brob, jxll, jbrd, ...: not needed for the size or orientation.
             guard let payload else {
-                return .failed(.malformed(.jxl, "box runs to the end of the file before the codestream"))
+                return .failed(.malformed(.jxl, .boxRunsToEndBeforeCodestream))
             }
             phase = .boxHeader
             return payload == 0 ? .read(8) : .skipThenRead(payload, 8)
@@ -184,7 +186,7 @@ struct JXLParser: FormatParser, Sendable {
     @inlinable
     mutating func codestreamBoxEnded() -> Step {
         guard inParts && !lastPart else {
-            return .failed(.malformed(.jxl, "codestream ends inside its header"))
+            return .failed(.malformed(.jxl, .codestreamEndsInsideItsHeader))
         }
         phase = .boxHeader
         return .read(8)

@@ -148,10 +148,10 @@ struct JXLHeaderReader: Sendable {
             let value = take(fieldWidth)
             switch next {
             case .signatureFirst:
-                guard value == 0xFF else { return .failed(.malformed(.jxl, "codestream signature missing")) }
+                guard value == 0xFF else { return .failed(.malformed(.jxl, .codestreamSignatureMissing)) }
                 next = .signatureSecond
             case .signatureSecond:
-                guard value == 0x0A else { return .failed(.malformed(.jxl, "codestream signature missing")) }
+                guard value == 0x0A else { return .failed(.malformed(.jxl, .codestreamSignatureMissing)) }
                 next = .small
             case .small:
                 small = value == 1

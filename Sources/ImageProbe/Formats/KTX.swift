@@ -8,6 +8,8 @@
 /// alpha, for the formats where that is certain.
 @usableFromInline
 struct KTXParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .ktx }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Identifier bytes 2...11.
@@ -47,14 +49,14 @@ struct KTXParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .identifier:
             let tail = field.u8(5) == 0xBB && field.u8(6) == 0x0D && field.u8(7) == 0x0A
                 && field.u8(8) == 0x1A && field.u8(9) == 0x0A
             guard tail && field.matches("TX ", at: 0) else {
-                return .failed(ScanFailure(.unknownFormat, "KTX identifier damaged"))
+                return .failed(ScanFailure(.unknownFormat, .ktxIdentifierDamaged))
             }
             if field.matches("11", at: 3) {
                 phase = .version1
@@ -66,20 +68,20 @@ struct KTXParser: FormatParser, Sendable {
                 facts.format = .ktx2
                 return .read(16)
             }
-            return .failed(ScanFailure(.unknownFormat, "KTX identifier of an unknown version"))
+            return .failed(ScanFailure(.unknownFormat, .ktxIdentifierOfAnUnknownVersion))
         case .version1:
             let bigEndian: Bool
             switch field.le32(0) {
             case 0x0403_0201: bigEndian = false
             case 0x0102_0304: bigEndian = true
-            default: return .failed(.malformed(.ktx, "KTX endianness field is neither byte order"))
+            default: return .failed(.malformed(.ktx, .ktxEndiannessFieldIsNeitherByteOrder))
             }
             let glType = field.u32(4, bigEndian: bigEndian)
             let glFormat = field.u32(12, bigEndian: bigEndian)
             // Compressed textures have both zero, uncompressed ones neither (KTX 1.1, glType and
             // glFormat; libktx rejects the mix).
             guard (glType == 0) == (glFormat == 0) else {
-                return .failed(.malformed(.ktx, "only one of glType and glFormat is zero"))
+                return .failed(.malformed(.ktx, .onlyOneOfGlTypeAndGlFormatIsZero))
             }
             let step = size(
                 width: field.u32(24, bigEndian: bigEndian), height: field.u32(28, bigEndian: bigEndian),
@@ -99,7 +101,7 @@ struct KTXParser: FormatParser, Sendable {
     /// Checks and records the size; both versions answer right after it.
     @inlinable
     mutating func size(width: UInt32, height: UInt32, format: ImageFormat, _ options: ScanOptions) -> Step {
-        guard width != 0 else { return .failed(.malformed(format, "pixelWidth is zero")) }
+        guard width != 0 else { return .failed(.malformed(format, .pixelWidthIsZero)) }
         // pixelHeight 0: a 1D texture, a single row.
         let rows = max(height, 1)
         guard options.admits(width: UInt64(width), height: UInt64(rows)) else { return .failed(.tooLarge(format)) }

@@ -6,6 +6,8 @@
 /// byte: after `0A 00` that byte is what tells a PCX from a TGA (SPEC.md §3).
 @usableFromInline
 struct PCXParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .pcx }
+
     @usableFromInline var facts = ImageFacts(format: .pcx)
 
     /// Built on demand from the compact facts the parser keeps.
@@ -25,18 +27,18 @@ struct PCXParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let bitsPerPixel = field.u8(0)
         switch bitsPerPixel {
         case 1, 2, 4, 8: break
-        default: return .failed(.malformed(.pcx, "bits per pixel is not 1, 2, 4 or 8"))
+        default: return .failed(.malformed(.pcx, .bitsPerPixelIsNot1_2_4Or8))
         }
         let xMin = field.le16(1)
         let yMin = field.le16(3)
         let xMax = field.le16(5)
         let yMax = field.le16(7)
-        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(.pcx, "image window ends before it starts")) }
+        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(.pcx, .imageWindowEndsBeforeItStarts)) }
         let width = UInt64(xMax &- xMin) &+ 1
         let height = UInt64(yMax &- yMin) &+ 1
         guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.pcx)) }

@@ -8,6 +8,8 @@
 /// follow it (Pillow writes `eXIf` before `acTL`).
 @usableFromInline
 struct PNGParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .png }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Signature bytes 2...7, the first chunk's length and type, and 8 data bytes.
@@ -20,12 +22,13 @@ struct PNGParser: FormatParser, Sendable {
         case chunkHeader
         /// The eight bytes of `acTL`.
         case animationControl
-        /// The `eXIf` payload.
-        case exif(ExifReader)
+        /// The `eXIf` payload, read by `exif`.
+        case exif
     }
 
-    @usableFromInline var phase: Phase = .signature
+    @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .png)
+    @usableFromInline var phase: Phase = .signature
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
@@ -56,14 +59,14 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline static let trns: UInt32 = 0x7452_4E53  // "tRNS"
     @usableFromInline static let exif: UInt32 = 0x6558_4966  // "eXIf"
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .signature:
             // Bytes 2...7 of "\x89PNG\r\n\x1a\n".
             // Bytes 2...7 of "\x89PNG\r\n\x1a\n": "NG\r\n" and "\x1a\n".
             guard field.be32(0) == 0x4E47_0D0A && field.be16(4) == 0x1A0A else {
-                return .failed(ScanFailure(.unknownFormat, "PNG signature damaged"))
+                return .failed(ScanFailure(.unknownFormat, .pngSignatureDamaged))
             }
             let length = field.be32(6)
             switch field.tag(10) {
@@ -72,16 +75,16 @@ struct PNGParser: FormatParser, Sendable {
             case Self.cgbi:
                 // CgBI's payload is 4 bytes; this field ends after it and its CRC.
                 guard length >= 4 && length <= 0x7FFF_FFFF else {
-                    return .failed(.malformed(.png, "bad CgBI chunk length"))
+                    return .failed(.malformed(.png, .badCgBIChunkLength))
                 }
                 phase = .appleHeader
                 return length == 4 ? .read(16) : .skipThenRead(UInt64(length &- 4), 16)
             default:
-                return .failed(.malformed(.png, "first chunk is not IHDR"))
+                return .failed(.malformed(.png, .firstChunkIsNotIHDR))
             }
         case .appleHeader:
             guard field.tag(4) == Self.ihdr else {
-                return .failed(.malformed(.png, "CgBI is not followed by IHDR"))
+                return .failed(.malformed(.png, .cgBIIsNotFollowedByIHDR))
             }
             return header(length: field.be32(0), width: field.be32(8), height: field.be32(12), options: options)
         case .headerTail:
@@ -101,23 +104,22 @@ struct PNGParser: FormatParser, Sendable {
             facts.frameCount = Int(frames)
             phase = .chunkHeader
             return .skipThenRead(4, 8)
-        case .exif(var reader):
-            switch reader.parse(field, at: offset, options: options) {
+        case .exif:
+            switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
-                phase = .exif(reader)
                 return step
             case .finished(let orientation):
                 facts.orientation = orientation
-                return afterExif(from: offset &+ UInt64(field.count), to: reader.end)
+                return afterExif(from: offset &+ UInt64(field.count), to: exif.end)
             }
         }
     }
 
     @inlinable
     mutating func header(length: UInt32, width: UInt32, height: UInt32, options: ScanOptions) -> Step {
-        guard length == 13 else { return .failed(.malformed(.png, "IHDR length is not 13")) }
+        guard length == 13 else { return .failed(.malformed(.png, .ihdrLengthIsNot13)) }
         guard width != 0 && height != 0 && width <= 0x7FFF_FFFF && height <= 0x7FFF_FFFF else {
-            return .failed(.malformed(.png, "IHDR size out of range"))
+            return .failed(.malformed(.png, .ihdrSizeOutOfRange))
         }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.png)) }
         facts.width = Int(width)
@@ -130,9 +132,9 @@ struct PNGParser: FormatParser, Sendable {
 
     @inlinable
     mutating func chunk(length: UInt32, type: UInt32, at offset: UInt64, options: ScanOptions) -> Step {
-        guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, "chunk length over 2^31-1")) }
+        guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, .chunkLengthOver2To31)) }
         chunks &+= 1
-        guard chunks <= options.maxEntries else { return .failed(.limit(.png, "more chunks than maxEntries")) }
+        guard chunks <= options.maxEntries else { return .failed(.limit(.png, .moreChunksThanMaxEntries)) }
         let payloadAndCRC = UInt64(length) &+ 4
         switch type {
         case Self.iend:
@@ -148,10 +150,10 @@ struct PNGParser: FormatParser, Sendable {
             facts.hasAlpha = true
         case Self.exif where !exifRead:
             let start = offset &+ 8
-            let reader = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
+            exif = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
             // At most one eXIf is allowed: whatever it holds settles the orientation.
-            guard let step = reader.firstStep else { return afterExif(from: start, to: reader.end) }
-            phase = .exif(reader)
+            guard let step = exif.firstStep else { return afterExif(from: start, to: exif.end) }
+            phase = .exif
             return step
         default:
             break

@@ -6,6 +6,8 @@
 /// at the byte after its last digit, so that byte is the answer point (SPEC.md §3, "PNM").
 @usableFromInline
 struct PNMParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .pnm }
+
     /// The numbers of a P1–P6 or PFM header, in order.
     @usableFromInline
     enum Token: Sendable {
@@ -95,10 +97,10 @@ struct PNMParser: FormatParser, Sendable {
     @inlinable
     var isArbitraryMap: Bool { magic == 0x37 }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
-            return .failed(.limit(facts.format, "header longer than 8 KiB"))
+            return .failed(.limit(facts.format, .headerLongerThan8KiB))
         }
         let byte = field.u8(0)
         switch phase {
@@ -109,7 +111,7 @@ struct PNMParser: FormatParser, Sendable {
                     phase = .pamLineStart
                     return .read(1)
                 }
-                guard ASCII.isSpace(byte) else { return malformed("no white space after the magic number") }
+                guard ASCII.isSpace(byte) else { return malformed(.noWhiteSpaceAfterTheMagicNumber) }
                 phase = .pamMagicLine
                 return .read(1)
             }
@@ -123,14 +125,14 @@ struct PNMParser: FormatParser, Sendable {
                 phase = .comment(.width)
                 return .read(1)
             }
-            return malformed("no white space after the magic number")
+            return malformed(.noWhiteSpaceAfterTheMagicNumber)
         case .gap(let token):
             if ASCII.isSpace(byte) { return .read(1) }
             if byte == ASCII.hash && !isFloat {
                 phase = .comment(token)
                 return .read(1)
             }
-            guard ASCII.isDigit(byte) else { return malformed("expected a decimal number") }
+            guard ASCII.isDigit(byte) else { return malformed(.expectedADecimalNumber) }
             phase = .digits(token, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .comment(let token):
@@ -138,17 +140,17 @@ struct PNMParser: FormatParser, Sendable {
             return .read(1)
         case .digits(let token, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed("number too large") }
+                guard number.append(byte) else { return malformed(.numberTooLarge) }
                 phase = .digits(token, number)
                 return .read(1)
             }
             let ended = ASCII.isSpace(byte) || (byte == ASCII.hash && !isFloat)
-            guard ended else { return malformed("a number must end with white space") }
+            guard ended else { return malformed(.aNumberMustEndWithWhiteSpace) }
             return finish(token, number.value, terminator: byte, options: options)
         case .scaleGap:
             if ASCII.isSpace(byte) { return .read(1) }
             var scale = DecimalNumber()
-            guard case .accepted = scale.feed(byte) else { return malformed("PFM scale is not a number") }
+            guard case .accepted = scale.feed(byte) else { return malformed(.pfmScaleIsNotANumber) }
             phase = .scale(scale)
             return .read(1)
         case .scale(var scale):
@@ -159,11 +161,11 @@ struct PNMParser: FormatParser, Sendable {
             case .ended:
                 // "A nonzero decimal number": its sign gives the byte order, so zero says nothing.
                 guard ASCII.isSpace(byte) && scale.isComplete && scale.value != 0 else {
-                    return malformed("PFM scale must be a nonzero number")
+                    return malformed(.pfmScaleMustBeANonzeroNumber)
                 }
                 return .done
             case .endedBeforeExponentMark, .invalid:
-                return malformed("PFM scale must be a nonzero number")
+                return malformed(.pfmScaleMustBeANonzeroNumber)
             }
         case .pamMagicLine:
             if byte == ASCII.newline {
@@ -172,8 +174,8 @@ struct PNMParser: FormatParser, Sendable {
             }
             if ASCII.isSpace(byte) { return .read(1) }
             // "P7 332": an XV thumbnail, an unrelated format that took PAM's magic first.
-            if ASCII.isDigit(byte) { return .failed(.unsupported(.pnm, "XV thumbnail (P7 332), not PAM")) }
-            return malformed("text after P7")
+            if ASCII.isDigit(byte) { return .failed(.unsupported(.pnm, .xvThumbnailP7332NotPAM)) }
+            return malformed(.textAfterP7)
         case .pamLineStart:
             if ASCII.isSpace(byte) { return .read(1) }
             if byte == ASCII.hash {
@@ -193,23 +195,23 @@ struct PNMParser: FormatParser, Sendable {
             return pamKeyword(keyword, terminator: byte)
         case .pamGap(let field):
             if ASCII.isBlank(byte) || byte == ASCII.carriageReturn { return .read(1) }
-            guard ASCII.isDigit(byte) else { return malformed("PAM value is not a decimal number") }
+            guard ASCII.isDigit(byte) else { return malformed(.pamValueIsNotADecimalNumber) }
             phase = .pamDigits(field, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .pamDigits(let field, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed("number too large") }
+                guard number.append(byte) else { return malformed(.numberTooLarge) }
                 phase = .pamDigits(field, number)
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed("PAM value is not a decimal number") }
+            guard ASCII.isSpace(byte) else { return malformed(.pamValueIsNotADecimalNumber) }
             return pamValue(field, number.value, terminator: byte, options: options)
         case .pamLineTail:
             if byte == ASCII.newline {
                 phase = .pamLineStart
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed("more than one value on a PAM header line") }
+            guard ASCII.isSpace(byte) else { return malformed(.moreThanOneValueOnAPAMHeaderLine) }
             return .read(1)
         case .pamTupleType(var tail, var trimmed):
             guard byte != ASCII.newline else {
@@ -227,13 +229,13 @@ struct PNMParser: FormatParser, Sendable {
             return .read(1)
         case .pamEnd:
             if byte == ASCII.newline { return .done }
-            guard ASCII.isSpace(byte) else { return malformed("text after ENDHDR") }
+            guard ASCII.isSpace(byte) else { return malformed(.textAfterENDHDR) }
             return .read(1)
         }
     }
 
     @inlinable
-    func malformed(_ message: StaticString) -> Step {
+    func malformed(_ message: ScanFailure.Reason) -> Step {
         .failed(.malformed(facts.format, message))
     }
 
@@ -243,11 +245,11 @@ struct PNMParser: FormatParser, Sendable {
         let next: Token
         switch token {
         case .width:
-            guard value != 0 else { return malformed("zero width") }
+            guard value != 0 else { return malformed(.zeroWidth) }
             facts.width = Int(value)
             next = .height
         case .height:
-            guard value != 0 else { return malformed("zero height") }
+            guard value != 0 else { return malformed(.zeroHeight) }
             facts.height = Int(value)
             guard options.admits(width: UInt64(facts.width), height: UInt64(value)) else {
                 return .failed(.tooLarge(facts.format))
@@ -268,7 +270,7 @@ struct PNMParser: FormatParser, Sendable {
             next = .maxval
         case .maxval:
             // Netpbm: "greater than zero and less than 65536".
-            guard value != 0 && value <= 65535 else { return malformed("maxval outside 1...65535") }
+            guard value != 0 && value <= 65535 else { return malformed(.maxvalOutOfRange) }
             facts.bitDepth = Self.bits(for: value)
             return .done
         }
@@ -302,14 +304,14 @@ struct PNMParser: FormatParser, Sendable {
             phase = .pamTupleType(tail: ShortWord(), trimmed: ShortWord())
             return .read(1)
         } else if keyword.equals("ENDHDR") {
-            guard sizeKnown else { return malformed("ENDHDR before WIDTH and HEIGHT") }
+            guard sizeKnown else { return malformed(.endhdrBeforeWIDTHAndHEIGHT) }
             if terminator == ASCII.newline { return .done }
             phase = .pamEnd
             return .read(1)
         } else {
-            return malformed("unknown PAM header keyword")
+            return malformed(.unknownPAMHeaderKeyword)
         }
-        guard terminator != ASCII.newline else { return malformed("PAM header line without a value") }
+        guard terminator != ASCII.newline else { return malformed(.pamHeaderLineWithoutAValue) }
         phase = .pamGap(field)
         return .read(1)
     }
@@ -319,7 +321,7 @@ struct PNMParser: FormatParser, Sendable {
     mutating func pamValue(_ field: PAMField, _ value: UInt32, terminator: UInt8, options: ScanOptions) -> Step {
         switch field {
         case .width, .height:
-            guard value != 0 else { return malformed(field == .width ? "zero width" : "zero height") }
+            guard value != 0 else { return malformed(field == .width ? .zeroWidth : .zeroHeight) }
             // A repeated line changes nothing: the size may already have been answered.
             if field == .width && facts.width == 0 { facts.width = Int(value) }
             if field == .height && facts.height == 0 { facts.height = Int(value) }
@@ -331,9 +333,9 @@ struct PNMParser: FormatParser, Sendable {
                 if options.dimensionsOnly { return .done }
             }
         case .depth:
-            guard value != 0 else { return malformed("zero depth") }
+            guard value != 0 else { return malformed(.zeroDepth) }
         case .maxval:
-            guard value <= 65535 && value != 0 else { return malformed("maxval outside 1...65535") }
+            guard value <= 65535 && value != 0 else { return malformed(.maxvalOutOfRange) }
             facts.bitDepth = Self.bits(for: value)
         }
         phase = terminator == ASCII.newline ? .pamLineStart : .pamLineTail

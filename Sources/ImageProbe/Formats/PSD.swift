@@ -7,6 +7,8 @@
 /// orientation for PSD, and Photoshop applies none on opening.
 @usableFromInline
 struct PSDParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .psd }
+
     @usableFromInline
     enum Phase: Sendable {
         /// "PS" (after the sniffed "8B"), version, reserved, channels, height, width.
@@ -38,20 +40,20 @@ struct PSDParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("PS", at: 0) else { return .failed(ScanFailure(.unknownFormat, "not a Photoshop signature")) }
+            guard field.matches("PS", at: 0) else { return .failed(ScanFailure(.unknownFormat, .notAPhotoshopSignature)) }
             let version = field.be16(2)
-            guard version == 1 || version == 2 else { return .failed(.unsupported(.psd, "unknown Photoshop file version")) }
+            guard version == 1 || version == 2 else { return .failed(.unsupported(.psd, .unknownPhotoshopFileVersion)) }
             let channels = field.be16(10)
-            guard channels >= 1 && channels <= 56 else { return .failed(.malformed(.psd, "channel count outside 1...56")) }
+            guard channels >= 1 && channels <= 56 else { return .failed(.malformed(.psd, .channelCountOutOfRange)) }
             let height = field.be32(12)
             let width = field.be32(16)
             // The 30,000 (PSD) and 300,000 (PSB) maximums are Photoshop's own, not enforced (SPEC).
             // The reserved bytes are not checked: they say nothing about the size.
-            guard width != 0 && height != 0 else { return .failed(.malformed(.psd, "zero width or height")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.psd, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.psd)) }
             facts.width = Int(truncatingIfNeeded: width)
             facts.height = Int(truncatingIfNeeded: height)
@@ -62,12 +64,12 @@ struct PSDParser: FormatParser, Sendable {
             let depth = field.be16(0)
             let mode = field.be16(2)
             guard depth == 1 || depth == 8 || depth == 16 || depth == 32 else {
-                return .failed(.malformed(.psd, "depth is not 1, 8, 16 or 32"))
+                return .failed(.malformed(.psd, .depthIsNot1_8_16Or32))
             }
             // Bitmap, greyscale, indexed, RGB, CMYK, multichannel, duotone, Lab.
             switch mode {
             case 0, 1, 2, 3, 4, 7, 8, 9: break
-            default: return .failed(.malformed(.psd, "unknown colour mode"))
+            default: return .failed(.malformed(.psd, .unknownColourMode))
             }
             facts.bitDepth = Int(depth)
             return .done

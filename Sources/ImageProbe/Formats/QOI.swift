@@ -4,6 +4,8 @@
 /// The size is known at byte 12; full mode reads channels and colour space (14 bytes).
 @usableFromInline
 struct QOIParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .qoi }
+
     @usableFromInline
     enum Phase: Sendable {
         /// "if" (after the sniffed "qo"), width, height.
@@ -35,14 +37,14 @@ struct QOIParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("if", at: 0) else { return .failed(ScanFailure(.unknownFormat, "not a QOI signature")) }
+            guard field.matches("if", at: 0) else { return .failed(ScanFailure(.unknownFormat, .notAQOISignature)) }
             let width = field.be32(2)
             let height = field.be32(6)
-            guard width != 0 && height != 0 else { return .failed(.malformed(.qoi, "zero width or height")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.qoi, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.qoi)) }
             facts.width = Int(truncatingIfNeeded: width)
             facts.height = Int(truncatingIfNeeded: height)
@@ -51,8 +53,8 @@ struct QOIParser: FormatParser, Sendable {
             return .read(2)
         case .channels:
             let channels = field.u8(0)
-            guard channels == 3 || channels == 4 else { return .failed(.malformed(.qoi, "channels is not 3 or 4")) }
-            guard field.u8(1) <= 1 else { return .failed(.malformed(.qoi, "colour space is not 0 or 1")) }
+            guard channels == 3 || channels == 4 else { return .failed(.malformed(.qoi, .channelsIsNot3Or4)) }
+            guard field.u8(1) <= 1 else { return .failed(.malformed(.qoi, .colourSpaceIsNot0Or1)) }
             facts.hasAlpha = channels == 4
             facts.bitDepth = 8
             return .done

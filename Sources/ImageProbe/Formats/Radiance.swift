@@ -7,6 +7,8 @@
 /// full mode reports as an EXIF orientation (SPEC.md §3, "Radiance").
 @usableFromInline
 struct RadianceParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .hdr }
+
     @usableFromInline
     enum Phase: Sendable {
         /// The rest of the first line: `RADIANCE` or `RGBE`.
@@ -88,15 +90,15 @@ struct RadianceParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        guard offset < Self.headerBudget else { return .failed(.limit(.hdr, "header longer than 8 KiB")) }
+        guard offset < Self.headerBudget else { return .failed(.limit(.hdr, .headerLongerThan8KiB)) }
         let byte = field.u8(0)
         switch phase {
         case .programName(var name):
             if byte == ASCII.newline {
                 guard name.equals("RADIANCE") || name.equals("RGBE") else {
-                    return .failed(ScanFailure(.unknownFormat, "#? line is not RADIANCE or RGBE"))
+                    return .failed(ScanFailure(.unknownFormat, .programLineIsNotRadianceOrRGBE))
                 }
                 phase = .lineStart
                 return .read(1)
@@ -104,7 +106,7 @@ struct RadianceParser: FormatParser, Sendable {
             // Trailing blanks and a CR before the newline are tolerated.
             if ASCII.isSpace(byte) { return .read(1) }
             // Longer than either name: not a Radiance picture.
-            guard name.count < 8 else { return .failed(ScanFailure(.unknownFormat, "#? line is not RADIANCE or RGBE")) }
+            guard name.count < 8 else { return .failed(ScanFailure(.unknownFormat, .programLineIsNotRadianceOrRGBE)) }
             name.append(byte)
             phase = .programName(name)
             return .read(1)
@@ -128,7 +130,7 @@ struct RadianceParser: FormatParser, Sendable {
             }
             // RGB or CIE XYZ primaries, both with shared-exponent 8-bit mantissas.
             guard value.equals("32-bit_rle_rgbe") || value.equals("32-bit_rle_xyze") else {
-                return .failed(.unsupported(.hdr, "FORMAT is not 32-bit_rle_rgbe or 32-bit_rle_xyze"))
+                return .failed(.unsupported(.hdr, .formatIsNotRGBEOrXYZE))
             }
             sawFormat = true
             phase = .lineStart
@@ -137,51 +139,51 @@ struct RadianceParser: FormatParser, Sendable {
             if byte == ASCII.newline { phase = .lineStart }
             return .read(1)
         case .firstSign:
-            guard byte == 0x2B || byte == 0x2D else { return malformed("resolution string expected, as in -Y 480 +X 640") }
+            guard byte == 0x2B || byte == 0x2D else { return malformed(.resolutionStringExpected) }
             phase = .axis(index: 0, negative: byte == 0x2D)
             return .read(1)
         case .axis(let index, let negative):
             let isY = byte == 0x59
-            guard isY || byte == 0x58 else { return malformed("resolution axis is not X or Y") }
+            guard isY || byte == 0x58 else { return malformed(.resolutionAxisIsNotXOrY) }
             if index == 0 {
                 axes.firstIsY = isY
                 axes.firstNegative = negative
             } else {
-                guard isY != axes.firstIsY else { return malformed("resolution string names one axis twice") }
+                guard isY != axes.firstIsY else { return malformed(.resolutionStringNamesOneAxisTwice) }
                 axes.secondNegative = negative
             }
             phase = .numberGap(index: index)
             return .read(1)
         case .numberGap(let index):
             if ASCII.isBlank(byte) { return .read(1) }
-            guard ASCII.isDigit(byte) else { return malformed("resolution is not a decimal number") }
+            guard ASCII.isDigit(byte) else { return malformed(.resolutionIsNotADecimalNumber) }
             phase = .digits(index: index, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .digits(let index, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed("resolution too large") }
+                guard number.append(byte) else { return malformed(.resolutionTooLarge) }
                 phase = .digits(index: index, number)
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed("resolution is not a decimal number") }
-            guard number.value != 0 else { return malformed("zero resolution") }
+            guard ASCII.isSpace(byte) else { return malformed(.resolutionIsNotADecimalNumber) }
+            guard number.value != 0 else { return malformed(.zeroResolution) }
             if index == 0 {
                 facts.height = Int(number.value)  // the number of scanlines
-                guard byte != ASCII.newline else { return malformed("resolution string has one axis") }
+                guard byte != ASCII.newline else { return malformed(.resolutionStringHasOneAxis) }
                 phase = .axisGap
                 return .read(1)
             }
             return size(scanlineLength: number.value, options: options)
         case .axisGap:
             if ASCII.isBlank(byte) { return .read(1) }
-            guard byte == 0x2B || byte == 0x2D else { return malformed("resolution string has one axis") }
+            guard byte == 0x2B || byte == 0x2D else { return malformed(.resolutionStringHasOneAxis) }
             phase = .axis(index: 1, negative: byte == 0x2D)
             return .read(1)
         }
     }
 
     @inlinable
-    func malformed(_ message: StaticString) -> Step {
+    func malformed(_ message: ScanFailure.Reason) -> Step {
         .failed(.malformed(.hdr, message))
     }
 

@@ -6,6 +6,8 @@
 /// (the channel count) of a three-dimensional image for `hasAlpha` (12 bytes).
 @usableFromInline
 struct SGIParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .sgi }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Storage, bytes per channel, dimension, xsize.
@@ -35,19 +37,19 @@ struct SGIParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.u8(0) <= 1 else { return .failed(.malformed(.sgi, "storage is not 0 or 1")) }
+            guard field.u8(0) <= 1 else { return .failed(.malformed(.sgi, .storageIsNot0Or1)) }
             let bytesPerChannel = field.u8(1)
             guard bytesPerChannel == 1 || bytesPerChannel == 2 else {
-                return .failed(.malformed(.sgi, "bytes per channel is not 1 or 2"))
+                return .failed(.malformed(.sgi, .bytesPerChannelIsNot1Or2))
             }
             let dimension = field.be16(2)
-            guard dimension >= 1 && dimension <= 3 else { return .failed(.malformed(.sgi, "dimension is not 1, 2 or 3")) }
+            guard dimension >= 1 && dimension <= 3 else { return .failed(.malformed(.sgi, .dimensionIsNot1_2Or3)) }
             let width = field.be16(4)
-            guard width != 0 else { return .failed(.malformed(.sgi, "zero width")) }
+            guard width != 0 else { return .failed(.malformed(.sgi, .zeroWidth)) }
             facts.width = Int(width)
             facts.bitDepth = Int(bytesPerChannel) &* 8
             // One and two dimensions: a single greyscale channel.
@@ -67,7 +69,7 @@ struct SGIParser: FormatParser, Sendable {
             // zsize: 1 grey, 3 RGB, 4 RGBA; other counts say nothing about alpha. It comes
             // after the size, so a zero ends the scan with a partial answer.
             switch field.be16(2) {
-            case 0: return .failed(.malformed(.sgi, "zero channels"))
+            case 0: return .failed(.malformed(.sgi, .zeroChannels))
             case 1, 3: facts.hasAlpha = false
             case 4: facts.hasAlpha = true
             default: break
@@ -78,7 +80,7 @@ struct SGIParser: FormatParser, Sendable {
 
     @inlinable
     mutating func sized(height: UInt16, options: ScanOptions) -> Step {
-        guard height != 0 else { return .failed(.malformed(.sgi, "zero height")) }
+        guard height != 0 else { return .failed(.malformed(.sgi, .zeroHeight)) }
         guard options.admits(width: UInt64(facts.width), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
         facts.height = Int(height)
         return .done

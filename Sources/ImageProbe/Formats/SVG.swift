@@ -7,6 +7,8 @@
 /// (`SVGLengthRules`); the values as written go into `ImageInfo.svg` (SPEC.md §3, "SVG").
 @usableFromInline
 struct SVGParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .svg }
+
     /// The root element's attributes that matter.
     @usableFromInline
     enum Attribute: Sendable {
@@ -113,17 +115,17 @@ struct SVGParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         if case .rejected(let failure) = phase { return .failed(failure) }
         guard offset < Self.budget else {
-            return .failed(.limit(format, "no end of the svg start tag in the first 64 KiB"))
+            return .failed(.limit(format, .svgStartTagLongerThan64KiB))
         }
         return advance(field.u8(0), options: options)
     }
 
     @usableFromInline
-    static let notXML = ScanFailure(.unknownFormat, "not an XML document")
+    static let notXML = ScanFailure(.unknownFormat, .notAnXMLDocument)
 
     /// Consumes one byte.
     @inlinable
@@ -228,7 +230,7 @@ struct SVGParser: FormatParser, Sendable {
                 phase = .rootName(matched: byte == 0x3A ? 0 : Self.matchRoot(matched, byte))
                 return .read(1)
             }
-            guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, "XML root element is not svg")) }
+            guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, .xmlRootElementIsNotSvg)) }
             rootFound = true
             return afterValue(byte, spaced: false, options: options)
         case .attributes(let spaced):
@@ -247,14 +249,14 @@ struct SVGParser: FormatParser, Sendable {
             return beforeEquals(attribute, byte)
         case .beforeValue(let attribute):
             if ASCII.isXMLSpace(byte) { return .read(1) }
-            guard byte == 0x22 || byte == 0x27 else { return malformed("attribute value without quotes") }
+            guard byte == 0x22 || byte == 0x27 else { return malformed(.attributeValueWithoutQuotes) }
             switch attribute {
             case .width, .height:
-                guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed("repeated attribute") }
+                guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed(.repeatedAttribute) }
                 if attribute == .width { seenWidth = true } else { seenHeight = true }
                 phase = .length(quote: byte, attribute, LengthScanner())
             case .viewBox:
-                guard !seenViewBox else { return malformed("repeated attribute") }
+                guard !seenViewBox else { return malformed(.repeatedAttribute) }
                 seenViewBox = true
                 phase = .viewBox(quote: byte, ViewBoxScanner())
             case .other:
@@ -264,7 +266,7 @@ struct SVGParser: FormatParser, Sendable {
             if byte == quote {
                 phase = .attributes(spaced: false)
             } else if byte == 0x3C {
-                return malformed("< in an attribute value")
+                return malformed(.lessThanInAttributeValue)
             }
         case .length(let quote, let attribute, var scanner):
             if byte == quote {
@@ -285,14 +287,14 @@ struct SVGParser: FormatParser, Sendable {
             scanner.feed(byte)
             phase = .viewBox(quote: quote, scanner)
         case .emptyElementEnd:
-            guard byte == 0x3E else { return malformed("/ not followed by > in the svg start tag") }
+            guard byte == 0x3E else { return malformed(.slashNotFollowedByGreaterThan) }
             return endOfStartTag(options: options)
         }
         return .read(1)
     }
 
     @inlinable
-    func malformed(_ message: StaticString) -> Step {
+    func malformed(_ message: ScanFailure.Reason) -> Step {
         .failed(.malformed(.svg, message))
     }
 
@@ -300,8 +302,8 @@ struct SVGParser: FormatParser, Sendable {
     /// would need the DOCTYPE's entities.
     @inlinable
     static func checkValueByte(_ byte: UInt8) -> ScanFailure? {
-        if byte == 0x3C { return .malformed(.svg, "< in an attribute value") }
-        if byte == 0x26 { return .unsupported(.svg, "entity reference in width, height or viewBox") }
+        if byte == 0x3C { return .malformed(.svg, .lessThanInAttributeValue) }
+        if byte == 0x26 { return .unsupported(.svg, .entityReferenceInWidthHeightOrViewBox) }
         return nil
     }
 
@@ -316,12 +318,12 @@ struct SVGParser: FormatParser, Sendable {
         } else if byte == 0x2F {
             phase = .emptyElementEnd
         } else if Self.isNameStart(byte) {
-            guard spaced else { return malformed("attributes not separated by white space") }
+            guard spaced else { return malformed(.attributesNotSeparatedByWhiteSpace) }
             var name = ShortWord()
             name.append(byte)
             phase = .attributeName(name)
         } else {
-            return malformed("unexpected byte in the svg start tag")
+            return malformed(.unexpectedByteInTheSvgStartTag)
         }
         return .read(1)
     }
@@ -331,7 +333,7 @@ struct SVGParser: FormatParser, Sendable {
         if byte == 0x3D {
             phase = .beforeValue(attribute)
         } else if !ASCII.isXMLSpace(byte) {
-            return malformed("attribute without =")
+            return malformed(.attributeWithoutEquals)
         }
         return .read(1)
     }
@@ -368,9 +370,9 @@ struct SVGParser: FormatParser, Sendable {
         case .tooLarge:
             return .tooLarge(.svg)
         case .empty:
-            return .unsupported(.svg, "zero width or height: nothing is rendered")
+            return .unsupported(.svg, .zeroWidthOrHeightNothingIsRendered)
         case .noIntrinsicSize:
-            return .unsupported(.svg, "no intrinsic size: width or height missing or relative, and no viewBox")
+            return .unsupported(.svg, .noIntrinsicSize)
         }
     }
 

@@ -4,6 +4,8 @@
 /// The size is known at byte 12; full mode reads the depth (16 bytes).
 @usableFromInline
 struct SunRasterParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .sun }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Magic bytes 2-3 (after the sniffed 59 A6), width, height.
@@ -36,16 +38,16 @@ struct SunRasterParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
             guard field.u8(0) == 0x6A && field.u8(1) == 0x95 else {
-                return .failed(ScanFailure(.unknownFormat, "not a Sun raster signature"))
+                return .failed(ScanFailure(.unknownFormat, .notASunRasterSignature))
             }
             let width = field.be32(2)
             let height = field.be32(6)
-            guard width != 0 && height != 0 else { return .failed(.malformed(.sun, "zero width or height")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.sun, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.sun)) }
             facts.width = Int(truncatingIfNeeded: width)
             facts.height = Int(truncatingIfNeeded: height)
@@ -56,7 +58,7 @@ struct SunRasterParser: FormatParser, Sendable {
             let depth = field.be32(0)
             switch depth {
             case 1, 8, 24, 32: facts.bitDepth = Int(depth)
-            default: return .failed(.malformed(.sun, "depth is not 1, 8, 24 or 32"))
+            default: return .failed(.malformed(.sun, .depthIsNot1_8_24Or32))
             }
             return .done
         }

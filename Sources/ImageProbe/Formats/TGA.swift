@@ -12,6 +12,8 @@
 /// descriptor (byte 17) for the alpha bits. The origin bits are not an EXIF orientation.
 @usableFromInline
 struct TGAParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .tga }
+
     @usableFromInline
     enum Phase: Sendable {
         /// The header through the pixel depth (byte 16), minus the bytes the sniffer consumed.
@@ -28,7 +30,7 @@ struct TGAParser: FormatParser, Sendable {
         case valid
         /// Breaks only a soft rule: a TGA if the footer says so.
         case doubtful
-        case invalid(StaticString)
+        case invalid(ScanFailure.Reason)
     }
 
     @usableFromInline var phase: Phase = .header
@@ -68,7 +70,7 @@ struct TGAParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { confirmed ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -79,7 +81,7 @@ struct TGAParser: FormatParser, Sendable {
             case .doubtful:
                 // Only a seekable input of known length can have its footer consulted.
                 guard let length = options.inputLength, length >= Self.headerLength &+ Self.footerLength else {
-                    return .failed(ScanFailure(.unknownFormat, "not a TGA: header breaks a rule and no footer can confirm it"))
+                    return .failed(ScanFailure(.unknownFormat, .tgaRuleBrokenAndNoFooter))
                 }
                 needsFooter = true
             case .valid:
@@ -103,7 +105,7 @@ struct TGAParser: FormatParser, Sendable {
             return finish()
         case .footer:
             guard field.matches("TRUEVISION-XFILE.", at: 8), field.u8(25) == 0 else {
-                return .failed(ScanFailure(.unknownFormat, "not a TGA: header breaks a rule and the footer is missing"))
+                return .failed(ScanFailure(.unknownFormat, .tgaRuleBrokenAndFooterMissing))
             }
             confirmed = true
             guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
@@ -117,7 +119,7 @@ struct TGAParser: FormatParser, Sendable {
     /// size, so it ends the scan with a partial answer.
     @inlinable
     func finish() -> Step {
-        descriptorIsBad ? .failed(.malformed(.tga, "image descriptor breaks the specification")) : .done
+        descriptorIsBad ? .failed(.malformed(.tga, .imageDescriptorBreaksTheSpecification)) : .done
     }
 
     /// Skips from `position` to the footer. The header step checked that it lies ahead.
@@ -153,30 +155,30 @@ struct TGAParser: FormatParser, Sendable {
         let depth = byte(16, field)
 
         // Hard rules.
-        guard mapType <= 1 else { return .invalid("not a TGA: colour map type is not 0 or 1") }
+        guard mapType <= 1 else { return .invalid(.notATGAColourMapTypeIsNot0Or1) }
         let mapped: Bool
         switch imageType {
         case 1, 9:
-            guard mapType == 1 && mapLength != 0 else { return .invalid("not a TGA: colour-mapped image without a colour map") }
-            guard depth == 8 || depth == 15 || depth == 16 else { return .invalid("not a TGA: bad colour index depth") }
+            guard mapType == 1 && mapLength != 0 else { return .invalid(.notATGAColourMappedImageWithoutAColourMap) }
+            guard depth == 8 || depth == 15 || depth == 16 else { return .invalid(.notATGABadColourIndexDepth) }
             mapped = true
         case 2, 10:
             guard depth == 15 || depth == 16 || depth == 24 || depth == 32 else {
-                return .invalid("not a TGA: bad true-colour pixel depth")
+                return .invalid(.notATGABadTrueColourPixelDepth)
             }
             mapped = false
         case 3, 11:
-            guard depth == 8 || depth == 16 else { return .invalid("not a TGA: bad greyscale pixel depth") }
+            guard depth == 8 || depth == 16 else { return .invalid(.notATGABadGreyscalePixelDepth) }
             mapped = false
         default:
-            return .invalid("not a TGA: unknown image type")
+            return .invalid(.notATGAUnknownImageType)
         }
         if mapType == 1 {
             guard entrySize == 15 || entrySize == 16 || entrySize == 24 || entrySize == 32 else {
-                return .invalid("not a TGA: bad colour map entry size")
+                return .invalid(.notATGABadColourMapEntrySize)
             }
         }
-        guard width != 0 && height != 0 else { return .invalid("not a TGA: zero width or height") }
+        guard width != 0 && height != 0 else { return .invalid(.notATGAZeroWidthOrHeight) }
 
         facts.width = Int(width)
         facts.height = Int(height)

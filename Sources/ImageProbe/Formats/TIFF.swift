@@ -5,15 +5,19 @@
 /// it by counting, and `HeaderScanner.pendingSkip` lets a seeking reader jump there instead.
 @usableFromInline
 struct TIFFParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .tiff }
+
     @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...7: the magic number and, for classic TIFF, IFD0's 32-bit offset.
         case header
         /// BigTIFF bytes 8...15: IFD0's 64-bit offset.
         case bigTIFFOffset
-        case directory(TIFFDirectoryReader)
+        /// IFD0, walked by `walker`.
+        case directory
     }
 
+    @usableFromInline var walker = TIFFDirectoryReader()
     @usableFromInline var phase: Phase = .header
     @usableFromInline let bigEndian: Bool
     @usableFromInline var facts = ImageFacts(format: .tiff)
@@ -34,7 +38,7 @@ struct TIFFParser: FormatParser, Sendable {
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
-        guard case .directory(let walker) = phase, walker.found.isSuperset(of: [.width, .height]),
+        guard case .directory = phase, walker.found.isSuperset(of: [.width, .height]),
             walker.width != 0 && walker.height != 0
         else { return nil }
         var partial = facts
@@ -42,7 +46,7 @@ struct TIFFParser: FormatParser, Sendable {
         return ImageInfo(partial)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let next = offset &+ UInt64(field.count)
         switch phase {
@@ -53,53 +57,52 @@ struct TIFFParser: FormatParser, Sendable {
             case 43:
                 // BigTIFF: offsets are 8 bytes wide, and the next two bytes must be zero.
                 guard field.u16(2, bigEndian: bigEndian) == 8 && field.u16(4, bigEndian: bigEndian) == 0 else {
-                    return .failed(.malformed(.tiff, "bad BigTIFF header"))
+                    return .failed(.malformed(.tiff, .badBigTIFFHeader))
                 }
                 phase = .bigTIFFOffset
                 return .read(8)
             default:
-                return .failed(ScanFailure(.unknownFormat, "byte-order mark without the TIFF magic number"))
+                return .failed(ScanFailure(.unknownFormat, .byteOrderMarkWithoutTheTIFFMagicNumber))
             }
         case .bigTIFFOffset:
             return begin(ifdOffset: field.u64(0, bigEndian: bigEndian), bigTIFF: true, at: next, options)
-        case .directory(var walker):
+        case .directory:
             let outcome = walker.parse(field, at: offset, options: options)
-            return directory(outcome, walker, options)
+            return directory(outcome, options)
         }
     }
 
     @inlinable
     mutating func begin(ifdOffset: UInt64, bigTIFF: Bool, at position: UInt64, _ options: ScanOptions) -> Step {
         let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation]
-        var walker = TIFFDirectoryReader(
-            bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
-        return directory(walker.begin(ifdOffset: ifdOffset, position: position), walker, options)
+        walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
+        return directory(walker.begin(ifdOffset: ifdOffset, position: position), options)
     }
 
     @inlinable
     mutating func directory(
-        _ outcome: TIFFDirectoryReader.Outcome, _ walker: TIFFDirectoryReader, _ options: ScanOptions
+        _ outcome: TIFFDirectoryReader.Outcome, _ options: ScanOptions
     ) -> Step {
         if walker.found.isSuperset(of: [.width, .height]) && !options.admits(width: walker.width, height: walker.height) {
             return .failed(.tooLarge(.tiff))
         }
         switch outcome {
         case .step(let step):
-            phase = .directory(walker)
+            phase = .directory
             return step
         case .finished:
             guard walker.found.isSuperset(of: [.width, .height]) else {
-                return .failed(.malformed(.tiff, "IFD0 lacks ImageWidth or ImageLength"))
+                return .failed(.malformed(.tiff, .ifd0LacksImageWidthOrImageLength))
             }
             guard walker.width != 0 && walker.height != 0 else {
-                return .failed(.malformed(.tiff, "zero width or height"))
+                return .failed(.malformed(.tiff, .zeroWidthOrHeight))
             }
             apply(walker, to: &facts)
             return .done
         case .invalid(let message):
             return .failed(.malformed(.tiff, message))
         case .limitExceeded:
-            return .failed(.limit(.tiff, "more IFD entries than maxEntries"))
+            return .failed(.limit(.tiff, .moreIFDEntriesThanMaxEntries))
         }
     }
 

@@ -6,6 +6,8 @@
 /// which the specification places after the image data.
 @usableFromInline
 struct WebPParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .webp }
+
     @usableFromInline
     enum Phase: Sendable {
         /// "FF" (after the sniffed "RI"), RIFF size, "WEBP", first chunk type and size.
@@ -14,16 +16,18 @@ struct WebPParser: FormatParser, Sendable {
         case lossy
         /// VP8L signature byte and the packed 32-bit size (5 bytes).
         case lossless
-        /// VP8X flags, reserved bytes and canvas size (10 bytes).
-        case extended(chunkSize: UInt32)
+        /// VP8X flags, reserved bytes and canvas size (10 bytes); the chunk is `chunkSize` long.
+        case extended
         /// A chunk's type and size.
         case chunkHeader
-        /// The `EXIF` chunk's payload.
-        case exif(ExifReader)
+        /// The `EXIF` chunk's payload, read by `exif`.
+        case exif
     }
 
-    @usableFromInline var phase: Phase = .riffHeader
+    @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .webp)
+    @usableFromInline var phase: Phase = .riffHeader
+    @usableFromInline var chunkSize: UInt32 = 0
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
@@ -49,13 +53,13 @@ struct WebPParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .riffHeader:
-            guard field.be16(0) == 0x4646 else { return .failed(ScanFailure(.unknownFormat, "not a RIFF file")) }  // "FF"
+            guard field.be16(0) == 0x4646 else { return .failed(ScanFailure(.unknownFormat, .notARIFFFile)) }  // "FF"
             guard field.tag(6) == 0x5745_4250 else {  // "WEBP"
-                return .failed(ScanFailure(.unknownFormat, "RIFF file is not WebP"))
+                return .failed(ScanFailure(.unknownFormat, .riffFileIsNotWebP))
             }
             riffEnd = 8 &+ UInt64(field.le32(2))
             switch field.tag(10) {
@@ -66,29 +70,30 @@ struct WebPParser: FormatParser, Sendable {
                 phase = .lossless
                 return .read(5)
             case Self.vp8x:
-                phase = .extended(chunkSize: field.le32(14))
+                phase = .extended
+                chunkSize = field.le32(14)
                 return .read(10)
             default:
-                return .failed(.malformed(.webp, "first chunk is not VP8, VP8L or VP8X"))
+                return .failed(.malformed(.webp, .firstChunkIsNotVP8VP8LOrVP8X))
             }
         case .lossy:
-            guard field.u8(0) & 0x01 == 0 else { return .failed(.malformed(.webp, "VP8 data is not a key frame")) }
+            guard field.u8(0) & 0x01 == 0 else { return .failed(.malformed(.webp, .vp8DataIsNotAKeyFrame)) }
             guard field.u8(3) == 0x9D && field.u8(4) == 0x01 && field.u8(5) == 0x2A else {
-                return .failed(.malformed(.webp, "VP8 start code missing"))
+                return .failed(.malformed(.webp, .vp8StartCodeMissing))
             }
             // 14 bits of size; the top two bits are an upscaling hint.
             let width = field.le16(6) & 0x3FFF
             let height = field.le16(8) & 0x3FFF
-            guard width != 0 && height != 0 else { return .failed(.malformed(.webp, "zero width or height")) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.webp, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.webp)) }
             facts.width = Int(width)
             facts.height = Int(height)
             facts.hasAlpha = false
             return .done
         case .lossless:
-            guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, "VP8L signature missing")) }
+            guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, .vp8lSignatureMissing)) }
             let bits = field.le32(1)
-            guard bits >> 29 == 0 else { return .failed(.unsupported(.webp, "unknown VP8L version")) }
+            guard bits >> 29 == 0 else { return .failed(.unsupported(.webp, .unknownVP8LVersion)) }
             let width = UInt64(bits & 0x3FFF) + 1
             let height = UInt64((bits >> 14) & 0x3FFF) + 1
             guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
@@ -96,7 +101,7 @@ struct WebPParser: FormatParser, Sendable {
             facts.height = Int(height)
             facts.hasAlpha = (bits >> 28) & 1 == 1
             return .done
-        case .extended(let chunkSize):
+        case .extended:
             let flags = field.u8(0)
             let width = UInt64(field.le24(4)) + 1
             let height = UInt64(field.le24(7)) + 1
@@ -107,26 +112,24 @@ struct WebPParser: FormatParser, Sendable {
             facts.isAnimated = flags & 0x02 != 0
             sizeKnown = true
             if options.dimensionsOnly || flags & 0x08 == 0 { return .done }
-            guard chunkSize >= 10 else { return .failed(.malformed(.webp, "VP8X chunk too short")) }
+            guard chunkSize >= 10 else { return .failed(.malformed(.webp, .vp8xChunkTooShort)) }
             phase = .chunkHeader
             return nextChunk(after: offset &+ 10, padding: Self.padded(chunkSize) &- 10)
         case .chunkHeader:
             let size = field.le32(4)
             chunks &+= 1
-            guard chunks <= options.maxEntries else { return .failed(.limit(.webp, "more chunks than maxEntries")) }
+            guard chunks <= options.maxEntries else { return .failed(.limit(.webp, .moreChunksThanMaxEntries)) }
             let payloadStart = offset &+ 8
             if field.tag(0) == Self.exif {
-                let reader = ExifReader(
-                    start: payloadStart, end: payloadStart &+ UInt64(size), requiresIdentifier: false)
-                guard let step = reader.firstStep else { return .done }
-                phase = .exif(reader)
+                exif = ExifReader(start: payloadStart, end: payloadStart &+ UInt64(size), requiresIdentifier: false)
+                guard let step = exif.firstStep else { return .done }
+                phase = .exif
                 return step
             }
             return nextChunk(after: payloadStart, padding: Self.padded(size))
-        case .exif(var reader):
-            switch reader.parse(field, at: offset, options: options) {
+        case .exif:
+            switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
-                phase = .exif(reader)
                 return step
             case .finished(let orientation):
                 facts.orientation = orientation

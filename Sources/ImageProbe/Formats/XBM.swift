@@ -10,6 +10,8 @@
 /// an XPM (`/* XPM */`) or a C file is not called a broken XBM.
 @usableFromInline
 struct XBMParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .xbm }
+
     /// Which dimension a `#define` sets.
     @usableFromInline
     enum Dimension: Sendable {
@@ -76,23 +78,23 @@ struct XBMParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
-            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, "no XBM width or height in the first 8 KiB")) }
-            return .failed(.limit(.xbm, "no width and height in the first 8 KiB"))
+            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, .noXBMWidthOrHeightInTheFirst8KiB)) }
+            return .failed(.limit(.xbm, .noWidthAndHeightInTheFirst8KiB))
         }
         let byte = field.u8(0)
         switch phase {
         case .directive(let matched):
             if matched == 7 {
                 // "#define" must be followed by white space.
-                guard ASCII.isBlank(byte) else { return .failed(ScanFailure(.unknownFormat, "not an XBM #define")) }
+                guard ASCII.isBlank(byte) else { return .failed(ScanFailure(.unknownFormat, .notAnXBMDefine)) }
                 phase = .nameGap
                 return .read(1)
             }
             guard byte == ASCII.byte(of: "#define", at: Int(matched)) else {
-                return .failed(ScanFailure(.unknownFormat, "not an XBM #define"))
+                return .failed(ScanFailure(.unknownFormat, .notAnXBMDefine))
             }
             phase = .directive(matched: matched &+ 1)
             return .read(1)
@@ -110,28 +112,28 @@ struct XBMParser: FormatParser, Sendable {
             return .read(1)
         case .nameGap:
             if ASCII.isBlank(byte) { return .read(1) }
-            guard !ASCII.isSpace(byte) else { return malformed("#define without a name") }
+            guard !ASCII.isSpace(byte) else { return malformed(.defineWithoutAName) }
             return name(ShortWord(), byte)
         case .name(let part):
             guard ASCII.isSpace(byte) else { return name(part, byte) }
             let dimension: Dimension = part.equals("width") ? .width : part.equals("height") ? .height : .other
             if dimension == .other { return skipLine(byte) }
-            guard ASCII.isBlank(byte) else { return malformed("#define without a value") }
+            guard ASCII.isBlank(byte) else { return malformed(.defineWithoutAValue) }
             phase = .valueGap(dimension)
             return .read(1)
         case .valueGap(let dimension):
             if ASCII.isBlank(byte) { return .read(1) }
-            guard ASCII.isDigit(byte) else { return malformed("width or height is not a decimal number") }
+            guard ASCII.isDigit(byte) else { return malformed(.widthOrHeightIsNotADecimalNumber) }
             phase = .digits(dimension, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .digits(let dimension, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed("width or height too large") }
+                guard number.append(byte) else { return malformed(.widthOrHeightTooLarge) }
                 phase = .digits(dimension, number)
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed("width or height is not a decimal number") }
-            guard number.value != 0 else { return malformed(dimension == .width ? "zero width" : "zero height") }
+            guard ASCII.isSpace(byte) else { return malformed(.widthOrHeightIsNotADecimalNumber) }
+            guard number.value != 0 else { return malformed(dimension == .width ? .zeroWidth : .zeroHeight) }
             // A repeated define changes nothing: the size may already have been answered.
             if dimension == .width && facts.width == 0 { facts.width = Int(number.value) }
             if dimension == .height && facts.height == 0 { facts.height = Int(number.value) }
@@ -148,7 +150,7 @@ struct XBMParser: FormatParser, Sendable {
     }
 
     @inlinable
-    func malformed(_ message: StaticString) -> Step {
+    func malformed(_ message: ScanFailure.Reason) -> Step {
         .failed(.malformed(.xbm, message))
     }
 
@@ -169,8 +171,8 @@ struct XBMParser: FormatParser, Sendable {
     @inlinable
     mutating func skipLine(_ byte: UInt8) -> Step {
         if byte == 0x7B {
-            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, "C source without an XBM width or height")) }
-            return malformed("bitmap data before width and height")
+            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, .cSourceWithoutAnXBMWidthOrHeight)) }
+            return malformed(.bitmapDataBeforeWidthAndHeight)
         }
         phase = byte == ASCII.newline ? .lineStart(ShortWord()) : .skipLine
         return .read(1)
