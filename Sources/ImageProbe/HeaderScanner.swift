@@ -86,7 +86,19 @@ public struct HeaderScanner: Sendable {
     ///
     /// Stops consuming at the byte that completes the answer: `bytesConsumed` then tells where
     /// the header ended. After a terminal status it consumes nothing.
+    @inlinable @inline(__always)
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
+        // Most small chunks only count down a skip or fill the carry: no parser is involved,
+        // and this short path, inlined into the caller, is all they cost.
+        if slot.occupant != .finished && reader.absorbWhole(bytes, limit: options.byteLimit) {
+            return .needMore(neededCount)
+        }
+        return feedParsers(bytes)
+    }
+
+    /// `feed` for chunks that reach a parser.
+    @usableFromInline @inline(never)
+    mutating func feedParsers(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
         if slot.occupant == .finished { return answer }
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
@@ -98,6 +110,23 @@ public struct HeaderScanner: Sendable {
             let ended: Bool
             switch slot.occupant {
             case .sniffer:
+                // The first two bytes decide almost every format: when they are both in the
+                // first chunk, the sniffer's first step runs here, straight to the parser.
+                if reader.fed == 0 && reader.jumped == 0 && input.remaining >= Sniffer.firstWidth {
+                    switch Self.sniffFirstField(&slot, &reader, &input, options) {
+                    case .handoff(let detected)?:
+                        start(detected)
+                        continue
+                    case .failed(let failure)?, .unreachable(let failure)?:
+                        conclude(nil, failure)
+                        return answer
+                    case .running?:
+                        break  // on in the general loop below
+                    case nil:
+                        conclude(nil, Self.missingParser)
+                        return answer
+                    }
+                }
                 let outcome = Self.sniff(&slot, &reader, &input, options)
                 switch outcome {
                 case (.handoff, let detected)?:
@@ -142,6 +171,41 @@ public struct HeaderScanner: Sendable {
             guard ended else { return .needMore(neededCount) }
             slot.occupant = .finished
             return answer
+        }
+    }
+
+    /// How the sniffer's first step ended.
+    @usableFromInline
+    enum FirstField {
+        case handoff(Sniffer.Detected)
+        case failed(ScanFailure)
+        /// The sniffer reads on; its next step is set up.
+        case running
+        /// A step the sniffer never takes (done).
+        case unreachable(ScanFailure)
+    }
+
+    /// The sniffer's first step, on the first two bytes of the first chunk, through the same
+    /// `parse` as every other step.
+    @inlinable @inline(__always)
+    static func sniffFirstField(
+        _ slot: inout ParserSlot, _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions
+    ) -> FirstField? {
+        let field = input.take(Sniffer.firstWidth)
+        reader.fed = UInt64(Sniffer.firstWidth)
+        return slot.withParser(Sniffer.self) { sniffer -> FirstField in
+            let step = sniffer.parse(field, at: 0, options: options)
+            switch step {
+            case .handoff:
+                return .handoff(sniffer.detected)
+            case .read, .skipThenRead:
+                if let failure = reader.apply(step) { return .failed(failure) }
+                return .running
+            case .failed(let failure):
+                return .failed(failure)
+            case .done:
+                return .unreachable(Sniffer.unknown)
+            }
         }
     }
 

@@ -115,7 +115,7 @@ extension ScanFailure {
     /// The scanner's failure messages, by name. Each case is a message in `message`'s table;
     /// the CLI, SPEC.md and tests quote the text, never the number.
     @usableFromInline
-    package enum Reason: UInt16, Sendable {
+    package enum Reason: UInt16, Sendable, CaseIterable {
         case genericUnknownFormat
         case genericMalformed
         case genericTruncated

@@ -9,25 +9,27 @@ public struct ScanOptions: Hashable, Sendable {
         case dimensionsOnly
     }
 
-    // Stored compactly (32 bytes) because every scanner holds a copy and parsers read it on
-    // every step. Setters clamp to the stored widths; no limit loses meaning by it (see each).
-    @usableFromInline var storedMaxBytes: UInt64
+    // Stored as four words (32 bytes): every scanner holds a copy, and every parser step is
+    // passed one, which four words make four registers. Setters clamp to the stored widths;
+    // no limit loses meaning by it (see each).
+    /// maxBytes.
+    @usableFromInline var byteLimit: UInt64
+    /// inputLength, when `hasInputLength`.
     @usableFromInline var storedInputLength: UInt64
-    @usableFromInline var storedMaxWidth: UInt32
-    @usableFromInline var storedMaxHeight: UInt32
-    @usableFromInline var storedMaxEntries: UInt32
-    @usableFromInline var storedMaxDepth: UInt16
-    @usableFromInline var storedMode: UInt8
-    @usableFromInline var hasInputLength: Bool
+    /// maxWidth in the low 32 bits, maxHeight in the high 32.
+    @usableFromInline var sizeLimits: UInt64
+    /// maxEntries in bits 0–31, maxDepth in 32–47, the mode in bit 48 (set for dimensions
+    /// only) and whether inputLength is known in bit 56.
+    @usableFromInline var otherLimits: UInt64
 
     /// Default: `.full`.
     @inlinable
     public var mode: Mode {
-        get { storedMode == 0 ? .full : .dimensionsOnly }
+        get { otherLimits & (1 << 48) == 0 ? .full : .dimensionsOnly }
         set {
             switch newValue {
-            case .full: storedMode = 0
-            case .dimensionsOnly: storedMode = 1
+            case .full: otherLimits &= ~(1 << 48)
+            case .dimensionsOnly: otherLimits |= 1 << 48
             }
         }
     }
@@ -38,40 +40,40 @@ public struct ScanOptions: Hashable, Sendable {
     /// Default: 16 MiB. Negative values act as 0.
     @inlinable
     public var maxBytes: Int {
-        get { Int(clamping: storedMaxBytes) }
-        set { storedMaxBytes = UInt64(max(0, newValue)) }
+        get { Int(clamping: byteLimit) }
+        set { byteLimit = UInt64(max(0, newValue)) }
     }
 
     /// Widest image reported; wider ones give `limitExceeded`. Default: 2^30. Values are
     /// clamped to 0...2^32 − 1, the widest size any format can state but BigTIFF.
     @inlinable
     public var maxWidth: Int {
-        get { Int(storedMaxWidth) }
-        set { storedMaxWidth = UInt32(clamping: newValue) }
+        get { Int(sizeLimits & 0xFFFF_FFFF) }
+        set { sizeLimits = sizeLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
     }
 
     /// Tallest image reported; taller ones give `limitExceeded`. Default: 2^30. Clamped as
     /// `maxWidth`.
     @inlinable
     public var maxHeight: Int {
-        get { Int(storedMaxHeight) }
-        set { storedMaxHeight = UInt32(clamping: newValue) }
+        get { Int(sizeLimits >> 32) }
+        set { sizeLimits = sizeLimits & 0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) << 32 }
     }
 
     /// Most entries examined within one structure: TIFF/EXIF IFD entries, PNG and RIFF chunks,
     /// JPEG segments. Default: 65,536. Clamped to 0...2^32 − 1.
     @inlinable
     public var maxEntries: Int {
-        get { Int(storedMaxEntries) }
-        set { storedMaxEntries = UInt32(clamping: newValue) }
+        get { Int(otherLimits & 0xFFFF_FFFF) }
+        set { otherLimits = otherLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
     }
 
     /// Deepest nesting of boxes the scanner follows (ISOBMFF `meta` inside `moov`, say).
     /// Default: 16. Clamped to 0...65,535.
     @inlinable
     public var maxDepth: Int {
-        get { Int(storedMaxDepth) }
-        set { storedMaxDepth = UInt16(clamping: newValue) }
+        get { Int((otherLimits >> 32) & 0xFFFF) }
+        set { otherLimits = otherLimits & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue)) << 32 }
     }
 
     /// The input's total length, when the caller knows it (a file's size, an HTTP
@@ -79,10 +81,10 @@ public struct ScanOptions: Hashable, Sendable {
     /// that runs "to the end of the file". Nil for streams of unknown length.
     @inlinable
     public var inputLength: UInt64? {
-        get { hasInputLength ? storedInputLength : nil }
+        get { otherLimits & (1 << 56) == 0 ? nil : storedInputLength }
         set {
-            hasInputLength = newValue != nil
             storedInputLength = newValue ?? 0
+            otherLimits = newValue == nil ? otherLimits & ~(1 << 56) : otherLimits | 1 << 56
         }
     }
 
@@ -100,14 +102,10 @@ public struct ScanOptions: Hashable, Sendable {
     @inlinable
     public init() {
         // The defaults' values, written out: a static constant is read through a lazy global.
-        storedMaxBytes = 16 << 20
+        byteLimit = 16 << 20
         storedInputLength = 0
-        storedMaxWidth = 1 << 30
-        storedMaxHeight = 1 << 30
-        storedMaxEntries = 1 << 16
-        storedMaxDepth = 16
-        storedMode = 0
-        hasInputLength = false
+        sizeLimits = 1 << 30 | (1 << 30) << 32
+        otherLimits = 1 << 16 | 16 << 32
     }
 
     /// Options for `mode` with the default limits.
@@ -124,10 +122,10 @@ public struct ScanOptions: Hashable, Sendable {
     /// can state one, and `ImageInfo` stores 32 bits.
     @inlinable
     func admits(width: UInt64, height: UInt64) -> Bool {
-        width <= UInt64(storedMaxWidth) && height <= UInt64(storedMaxHeight)
+        width <= sizeLimits & 0xFFFF_FFFF && height <= sizeLimits >> 32
     }
 
     /// Whether the caller wants only the size.
     @inlinable
-    var dimensionsOnly: Bool { storedMode != 0 }
+    var dimensionsOnly: Bool { otherLimits & (1 << 48) != 0 }
 }

@@ -170,7 +170,7 @@ enum Grid {
         #expect(found?.size == [480, 270])
         #expect(found?.orientation == .rotate90Anticlockwise)
 
-        // More items than the scanner remembers before pitm (each takes 6 of the journal's 120
+        // More items than the scanner remembers before pitm (each takes 7 of the journal's 120
         // bytes): a clear limit, not a guess.
         var many = (1...30).map { Box.Item(id: UInt32($0), type: "av01", properties: [2]) }
         many.append(Box.Item(id: 31, type: "av01", properties: [1]))
@@ -187,8 +187,8 @@ enum Grid {
 
     @Test func everyImageWithACropOfItsOwn() {
         // As libheif writes several images: odd sizes padded to one 64×64 ispe, each image with
-        // its own clap, the primary last. The journal's 120 bytes hold the ispe (4 bytes) and
-        // 11 of these claps (10 bytes each: small numbers take one byte).
+        // its own clap, the primary last. The journal's 120 bytes hold the ispe (5 bytes) and
+        // 10 of these claps (11 bytes each: kind, length, index, and small numbers take one byte).
         func file(images: Int, primary: Int) -> [UInt8] {
             var properties: [Box.Property] = [.other("hvcC", [1]), .ispe(width: 64, height: 64)]
             var items: [Box.Item] = []
@@ -199,20 +199,20 @@ enum Grid {
             }
             return Box.file(major: "heic", compatible: ["mif1", "heic"], meta: Box.meta(primary: UInt32(primary), items: items, properties: properties))
         }
-        for (images, primary) in [(3, 3), (4, 3), (8, 8), (9, 9), (11, 11), (20, 5)] {
+        for (images, primary) in [(3, 3), (4, 3), (8, 8), (10, 10), (20, 5)] {
             let found = info(verified(file(images: images, primary: primary)))
             #expect(found?.size == [64, 64])
             #expect([found?.displayWidth, found?.displayHeight] == [20 + primary, 40 + primary], "\(images) images, primary \(primary)")
             #expect(found?.cleanAperture?.rectangle == CleanAperture.Rectangle(x: 0, y: 0, width: 20 + primary, height: 40 + primary))
         }
         // A crop that didn't fit is a clear limit, not a guess.
-        #expect(failureCode(verified(file(images: 12, primary: 12))) == .limitExceeded)
+        #expect(failureCode(verified(file(images: 11, primary: 11))) == .limitExceeded)
     }
 
     @Test func moreRelevantPropertiesThanTheTableHolds() {
-        // 20 ispe properties of 8 journal bytes each (sizes above 2^14 take 3 bytes): 15 fit.
+        // 20 ispe properties of 9 journal bytes each (sizes above 2^14 take 3 bytes): 13 fit.
         let properties: [Box.Property] = (1...20).map { .ispe(width: 100_000 + $0, height: 100_000 + $0) }
-        for (index, outcome) in [(3, "answer"), (15, "answer"), (16, "limit"), (20, "limit")] {
+        for (index, outcome) in [(3, "answer"), (13, "answer"), (14, "limit"), (20, "limit")] {
             let items = [Box.Item(id: 1, type: "hvc1", properties: [index])]
             let bytes = Box.file(major: "heic", compatible: ["mif1"], meta: Box.meta(primary: 1, items: items, properties: properties))
             if outcome == "answer" {

@@ -162,8 +162,18 @@ struct InputCursor {
             // SAFETY: count <= remaining keeps the source inside the caller's buffer;
             // offset + count <= capacity (the field width limit, asserted here and checked by
             // the driver) keeps the destination inside the 64-byte storage.
-            storage.baseAddress.unsafelyUnwrapped.advanced(by: offset)
-                .copyMemory(from: source, byteCount: count)
+            let destination = storage.baseAddress.unsafelyUnwrapped.advanced(by: offset)
+            if count < 8 {
+                // A few bytes (a chunk of one byte, say) cost less copied in line than through
+                // a call to memcpy.
+                var byte = 0
+                while byte < count {
+                    destination.storeBytes(of: source.load(fromByteOffset: byte, as: UInt8.self), toByteOffset: byte, as: UInt8.self)
+                    byte &+= 1
+                }
+            } else {
+                destination.copyMemory(from: source, byteCount: count)
+            }
         }
         carry.count &+= UInt8(truncatingIfNeeded: count)
         index &+= count
@@ -296,7 +306,8 @@ struct ParserSlot: Sendable {
 /// A fixed byte log of 120 bytes that a parser appends records to and reads back by offset,
 /// for facts that come before the data saying which of them matter (HEIF's item properties
 /// come before their associations). Numbers are stored as LEB128 varints, so typical records
-/// take a few bytes. Every read is bounds-checked: past the end reads as 0.
+/// take a few bytes. Every read is bounds-checked: past the end reads as 0. Reads are
+/// mutating only so that they work on the journal in place, never on a copy.
 @usableFromInline
 struct RecordJournal: Sendable {
     @usableFromInline static var capacity: Int { 120 }
@@ -311,11 +322,11 @@ struct RecordJournal: Sendable {
     }
 
     /// The byte at `offset`, or 0 past the written bytes.
-    @inlinable
-    func byte(at offset: Int) -> UInt8 {
+    @inlinable @inline(__always)
+    mutating func byte(at offset: Int) -> UInt8 {
         guard offset >= 0 && offset < Int(count) else { return 0 }
-        return withUnsafeBytes(of: storage) { bytes in
-            // SAFETY: offset < count <= capacity, the storage's size.
+        return withUnsafeMutableBytes(of: &storage) { bytes in
+            // SAFETY: 0 <= offset < count <= capacity, the storage's size.
             bytes.load(fromByteOffset: offset, as: UInt8.self)
         }
     }
@@ -333,6 +344,16 @@ struct RecordJournal: Sendable {
         return true
     }
 
+    /// Overwrites the byte at `offset`, which must have been written.
+    @inlinable
+    mutating func set(_ byte: UInt8, at offset: Int) {
+        guard offset >= 0 && offset < Int(count) else { return }
+        withUnsafeMutableBytes(of: &storage) { bytes in
+            // SAFETY: 0 <= offset < count <= capacity, the storage's size.
+            bytes.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+        }
+    }
+
     /// Appends `value` as an unsigned LEB128 varint (1 to 5 bytes); false when full.
     @inlinable
     mutating func appendVarint(_ value: UInt32) -> Bool {
@@ -344,12 +365,24 @@ struct RecordJournal: Sendable {
         return append(UInt8(truncatingIfNeeded: rest))
     }
 
+    /// The varints from `offset` on, decoded from a copy of the journal: for reads outside the
+    /// parser's steps (building the answer), where the journal can't be reached in place.
+    @inlinable
+    func varints(from offset: Int, count: Int, _ body: (Int, UInt32) -> Void) {
+        var copy = self
+        var cursor = offset
+        for index in 0..<count { body(index, copy.varint(at: &cursor)) }
+    }
+
     /// The varint at `offset`, advancing `offset` past it. At most five bytes are read, so a
     /// damaged journal can't loop; past the end reads as 0.
-    @inlinable
-    func varint(at offset: inout Int) -> UInt32 {
-        var value: UInt32 = 0
-        var shift: UInt32 = 0
+    @inlinable @inline(__always)
+    mutating func varint(at offset: inout Int) -> UInt32 {
+        let first = byte(at: offset)
+        offset &+= 1
+        if first < 0x80 { return UInt32(first) }
+        var value = UInt32(first & 0x7F)
+        var shift: UInt32 = 7
         while shift < 35 {
             let byte = self.byte(at: offset)
             offset &+= 1

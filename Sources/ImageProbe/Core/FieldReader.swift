@@ -75,12 +75,12 @@ struct FieldReader: Sendable {
 
     /// Additional bytes needed to complete the current step.
     @inlinable
-    var needed: UInt64 { skipRemaining &+ UInt64(width &- Int(carry.count)) }
+    var needed: UInt64 { skipRemaining &+ UInt64(truncatingIfNeeded: width &- Int(carry.count)) }
 
     /// Bytes `feed` may still consume before reaching `maxBytes`.
     @inlinable
     func byteBudget(_ options: ScanOptions) -> UInt64 {
-        let limit = options.storedMaxBytes
+        let limit = options.byteLimit
         return fed < limit ? limit &- fed : 0
     }
 
@@ -108,6 +108,28 @@ struct FieldReader: Sendable {
         case .done, .failed, .handoff:
             return nil
         }
+    }
+
+    /// Takes the whole of `bytes` when that can neither complete the current step nor reach
+    /// `limit`: bytes that only count down a skip or fill the carry. The cost of most small
+    /// chunks, so it runs before anything else in `feed`. Returns whether it took the chunk.
+    @inlinable @inline(__always)
+    mutating func absorbWhole(_ bytes: UnsafeRawBufferPointer, limit: UInt64) -> Bool {
+        let count = UInt64(bytes.count)
+        guard count != 0 && fed < limit && count < limit &- fed else { return false }
+        if skipRemaining > count {
+            skipRemaining &-= count
+            fed &+= count
+            return true
+        }
+        // width is 1...64 and the carry holds fewer bytes than it: neither conversion traps.
+        if skipRemaining == 0 && count < UInt64(truncatingIfNeeded: width &- Int(carry.count)) {
+            var input = InputCursor(bytes)
+            input.copy(Int(count), into: &carry)
+            fed &+= count
+            return true
+        }
+        return false
     }
 
     /// Takes the whole of `input` when that cannot complete the current step: bytes that only

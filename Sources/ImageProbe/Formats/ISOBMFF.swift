@@ -30,10 +30,11 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
     }
 
-    /// Boxes whose payload starts with a FullBox version and flags, and that the parser reads.
+    /// Containers whose payload starts with a FullBox version and flags. The other full boxes
+    /// the parser reads (pitm, infe, ipma, ispe, pixi) are read with their fields in one step.
     @usableFromInline
     enum FullBox: Sendable {
-        case meta, pitm, iinf, infe, ipma, ispe, pixi
+        case meta, iinf
     }
 
     @usableFromInline
@@ -55,13 +56,13 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case largeSize(Level, type: UInt32, start: UInt64)
         /// A FullBox's version and flags.
         case fullBox(FullBox, end: UInt64)
-        /// `pitm`'s item ID, 16 or 32 bits.
-        case primaryItem(wide: Bool, end: UInt64)
-        /// `infe` (version 2 or 3): item ID, protection index, item type.
-        case itemInfo(wide: Bool, end: UInt64)
-        /// The payload of a property the parser keeps.
+        /// `pitm`'s version and flags, then its item ID, 16 or 32 bits.
+        case primaryItem(end: UInt64)
+        /// `infe`'s version and flags, then (versions 2 and 3) item ID, protection index, type.
+        case itemInfo(end: UInt64)
+        /// The payload of a property the parser keeps, with a full box's version and flags.
         case property(PropertyKind, end: UInt64)
-        /// `ipma`'s entry count.
+        /// `ipma`'s version and flags, then its entry count.
         case associationCount(end: UInt64)
         /// An `ipma` entry's item ID and association count.
         case associationEntry(end: UInt64)
@@ -71,7 +72,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// What a journal record holds: a relevant property from `ipco` (its 1-based index,
     /// then its values), an association that came before `ipco`, or an item's summary that
-    /// came before `pitm`.
+    /// came before `pitm`. A record is its kind, the length of the rest, then the rest: the
+    /// index (or item id) as a varint and the values.
     @usableFromInline
     enum RecordKind: UInt8, Sendable {
         /// index, width, height
@@ -258,23 +260,30 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return enter(type, in: level, payload: position, end: start &+ size, options: options)
         case .fullBox(let box, let end):
             return fullBox(box, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options)
-        case .primaryItem(let wide, let end):
-            primaryID = wide ? field.be32(0) : UInt32(field.be16(0))
+        case .primaryItem(let end):
+            let wide = field.u8(0) != 0
+            guard field.count >= (wide ? 8 : 6) else { return finishBox(at: position, end: end, in: .meta, options: options) }
+            primaryID = wide ? field.be32(4) : UInt32(field.be16(4))
             hasPrimary = true
             if summaryCount > 0 || summariesOverflowed {
                 if let step = adoptSummary(options: options) { return step }
             }
             return finishBox(at: position, end: end, in: .meta, options: options)
-        case .itemInfo(let wide, let end):
-            let id = wide ? field.be32(0) : UInt32(field.be16(0))
-            let type = field.tag(wide ? 6 : 4)
-            noteItem(id: id, type: type)
+        case .itemInfo(let end):
+            // Versions 0 and 1 have no item type.
+            let version = field.u8(0)
+            let wide = version >= 3
+            if version >= 2 && field.count >= (wide ? 14 : 12) {
+                noteItem(id: wide ? field.be32(4) : UInt32(field.be16(4)), type: field.tag(wide ? 10 : 8))
+            }
             return finishBox(at: position, end: end, in: .iinf, options: options)
         case .property(let kind, let end):
             recordProperty(kind, field)
             return finishBox(at: position, end: end, in: .ipco, options: options)
         case .associationCount(let end):
-            entriesLeft = field.be32(0)
+            longItemIDs = field.u8(0) >= 1
+            wideIndices = field.be32(0) & 1 == 1
+            entriesLeft = field.be32(4)
             return nextEntry(at: position, end: end, options: options)
         case .associationEntry(let end):
             let id = longItemIDs ? field.be32(0) : UInt32(field.be16(0))
@@ -335,7 +344,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// A box of `type` whose payload starts at `payload` and which ends at `end`.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end >= payload, end <= containerEnd(level, options) || level == .top else {
             return .failed(.malformed(.heif, .boxOverrunsItsContainer))
@@ -355,8 +364,11 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard end != UInt64.max else { return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile)) }
         case .meta:
             switch type {
-            case Box.pitm where room >= 6: return readFullBox(.pitm, end: end)
-            case Box.iinf where room >= 6:
+            case Box.pitm where room >= 6:
+                phase = .primaryItem(end: end)
+                return .read(Int(min(room, 8)))
+            case Box.iinf where room >= 6 && !Self.brandSettlesFormat(majorBrand):
+                // Item types only matter when the major brand doesn't name the coding.
                 guard Level.iinf.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 iinfEnd = end
                 return readFullBox(.iinf, end: end)
@@ -367,7 +379,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
             default: break
             }
         case .iinf:
-            if type == Box.infe && room >= 4 { return readFullBox(.infe, end: end) }
+            if type == Box.infe && room >= 4 {
+                phase = .itemInfo(end: end)
+                return .read(Int(min(room, 14)))
+            }
         case .iprp:
             switch type {
             case Box.ipco:
@@ -375,7 +390,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 ipcoEnd = end
                 propertiesSeen = 0
                 return nextHeader(in: .ipco, at: payload, skipFrom: payload, options: options)
-            case Box.ipma where room >= 8: return readFullBox(.ipma, end: end)
+            case Box.ipma where room >= 8:
+                phase = .associationCount(end: end)
+                return .read(8)
             default: break
             }
         case .ipco:
@@ -384,8 +401,12 @@ struct ISOBMFFParser: FormatParser, Sendable {
             propertiesSeen &+= 1
             guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
             switch type {
-            case Box.ispe where room >= 12: return readFullBox(.ispe, end: end)
-            case Box.pixi where room >= 6: return readFullBox(.pixi, end: end)
+            case Box.ispe where room >= 12:
+                phase = .property(.ispe, end: end)
+                return .read(12)
+            case Box.pixi where room >= 6:
+                phase = .property(.pixi, end: end)
+                return .read(6)
             case Box.irot where room >= 1:
                 phase = .property(.irot, end: end)
                 return .read(1)
@@ -411,48 +432,31 @@ struct ISOBMFFParser: FormatParser, Sendable {
     mutating func fullBox(
         _ box: FullBox, version: UInt8, flags: UInt32, at position: UInt64, end: UInt64, options: ScanOptions
     ) -> Step {
-        let room = end &- position
         switch box {
         case .meta:
             return nextHeader(in: .meta, at: position, skipFrom: position, options: options)
-        case .pitm:
-            let wide = version != 0
-            guard room >= (wide ? 4 : 2) else { return finishBox(at: position, end: end, in: .meta, options: options) }
-            phase = .primaryItem(wide: wide, end: end)
-            return .read(wide ? 4 : 2)
         case .iinf:
             // The entry count is implied by the infe boxes that follow.
             let countWidth: UInt64 = version == 0 ? 2 : 4
-            guard room >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options) }
+            guard end &- position >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options) }
             return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options)
-        case .infe:
-            // Versions 0 and 1 have no item type.
-            let wide = version >= 3
-            guard version >= 2, room >= (wide ? 10 : 8) else { return finishBox(at: position, end: end, in: .iinf, options: options) }
-            phase = .itemInfo(wide: wide, end: end)
-            return .read(wide ? 10 : 8)
-        case .ipma:
-            longItemIDs = version >= 1
-            wideIndices = flags & 1 == 1
-            phase = .associationCount(end: end)
-            return .read(4)
-        case .ispe:
-            phase = .property(.ispe, end: end)
-            return .read(8)
-        case .pixi:
-            phase = .property(.pixi, end: end)
-            return .read(2)
         }
     }
 
-    /// Skips the rest of a box ending at `end`, then continues in `level`.
+    /// Whether the major brand alone decides between AVIF and other HEIF.
     @inlinable
+    static func brandSettlesFormat(_ brand: UInt32) -> Bool {
+        Brand.isAVIF(brand) || Brand.isCodingSpecific(brand)
+    }
+
+    /// Skips the rest of a box ending at `end`, then continues in `level`.
+    @inlinable @inline(__always)
     mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions) -> Step {
         nextHeader(in: level, at: end, skipFrom: position, options: options)
     }
 
     /// The next box header in `level` at `start`, closing every container that ends there.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         var level = level
         // Each round closes one container, so this runs at most four times.
@@ -488,7 +492,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 let kind = journal.byte(at: offset)
                 offset = skipRecord(at: offset)
                 guard kind == RecordKind.pending.rawValue else { continue }
-                var cursor = start &+ 1
+                var cursor = start &+ 2
                 let index = UInt16(truncatingIfNeeded: journal.varint(at: &cursor))
                 if let failure = apply(index, to: &summary) { return .failed(failure) }
             }
@@ -541,21 +545,22 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable
     mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes) {
         let index = propertiesSeen
-        let start = journal.count
+        let start = Int(journal.count)
         var fits: Bool
         switch kind {
         case .none:
             return
         case .ispe:
-            fits = record(.ispe, index) && journal.appendVarint(field.be32(0)) && journal.appendVarint(field.be32(4))
+            // After the full box's version and flags.
+            fits = record(.ispe, index) && journal.appendVarint(field.be32(4)) && journal.appendVarint(field.be32(8))
         case .irot:
             fits = record(.irot, index) && journal.append(field.u8(0) & 0x03)
         case .imir:
             fits = record(.imir, index) && journal.append(field.u8(0) & 0x01)
         case .pixi:
-            // num_channels, then the first channel's bit depth.
-            guard field.u8(0) >= 1 else { return }
-            fits = record(.pixi, index) && journal.append(field.u8(1))
+            // After the version and flags: num_channels, then the first channel's bit depth.
+            guard field.u8(4) >= 1 else { return }
+            fits = record(.pixi, index) && journal.append(field.u8(5))
         case .clap:
             fits = record(.clap, index)
             // widthN/D, heightN/D, then the offsets, whose numerators are signed.
@@ -564,16 +569,30 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 fits = journal.appendVarint(value == 4 || value == 6 ? Self.zigzag(raw) : raw)
             }
         }
-        if !fits {
-            journal.count = start
+        if fits {
+            closeRecord(startingAt: start)
+        } else {
+            journal.count = UInt8(truncatingIfNeeded: start)
             drop(index)
         }
     }
 
-    /// Starts a record of `kind` for property `index`.
+    /// Starts a record of `kind` for `key` (a property index or an item id); the length byte
+    /// is set by `closeRecord`.
+    @inlinable
+    mutating func record(_ kind: RecordKind, _ key: UInt32) -> Bool {
+        journal.append(kind.rawValue) && journal.append(0) && journal.appendVarint(key)
+    }
+
     @inlinable
     mutating func record(_ kind: RecordKind, _ index: UInt16) -> Bool {
-        journal.append(kind.rawValue) && journal.appendVarint(UInt32(index))
+        record(kind, UInt32(index))
+    }
+
+    /// Writes the length of the record that starts at `start` and ends at the journal's end.
+    @inlinable
+    mutating func closeRecord(startingAt start: Int) {
+        journal.set(UInt8(truncatingIfNeeded: Int(journal.count) &- start &- 2), at: start &+ 1)
     }
 
     /// A signed 32-bit number as an unsigned one with small magnitudes small.
@@ -589,25 +608,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// The offset just past the record at `offset`.
-    @inlinable
-    func skipRecord(at offset: Int) -> Int {
-        var cursor = offset &+ 1
-        let kind = RecordKind(rawValue: journal.byte(at: offset))
-        let varints: Int
-        switch kind {
-        case .ispe: varints = 3
-        case .irot, .imir, .pixi:
-            _ = journal.varint(at: &cursor)
-            return cursor &+ 1
-        case .clap: varints = 9
-        case .pending: varints = 1
-        case .summary:
-            _ = journal.varint(at: &cursor)
-            return cursor &+ 4
-        case nil: return Int(journal.count)  // never written: end the walk
-        }
-        for _ in 0..<varints { _ = journal.varint(at: &cursor) }
-        return cursor
+    @inlinable @inline(__always)
+    mutating func skipRecord(at offset: Int) -> Int {
+        offset &+ 2 &+ Int(journal.byte(at: offset &+ 1))
     }
 
     /// A relevant property didn't fit: any later association with an index this high is
@@ -621,31 +624,33 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable
     mutating func associate(_ index: UInt16) -> ScanFailure? {
         guard index != 0 else { return nil }
-        if ipcoDone { return apply(index, to: &current) }
+        if ipcoDone { return applyToCurrent(index) }
         // Associations before the properties (against the specification's order): keep them.
         guard hasPrimary && current.id == primaryID else {
             return ScanFailure(.unsupportedFeature, .ipmaBeforeIpcoAndPitmAfterBoth, format: decideFormat())
         }
-        let start = journal.count
-        guard journal.append(RecordKind.pending.rawValue) && journal.appendVarint(UInt32(index)) else {
-            journal.count = start
+        let start = Int(journal.count)
+        guard record(.pending, index) else {
+            journal.count = UInt8(truncatingIfNeeded: start)
             return .limit(decideFormat(), .tooManyAssociationsBeforeIpco)
         }
+        closeRecord(startingAt: start)
         pendingCount &+= 1
         return nil
     }
 
     /// Applies property `index` to `summary`, in association order.
     @inlinable
-    func apply(_ index: UInt16, to summary: inout ItemSummary) -> ScanFailure? {
+    mutating func apply(_ index: UInt16, to summary: inout ItemSummary) -> ScanFailure? {
         var offset = 0
-        while offset < Int(journal.count) {
+        let end = Int(journal.count)
+        while offset < end {
             let start = offset
             let kind = RecordKind(rawValue: journal.byte(at: offset))
-            var cursor = offset &+ 1
-            let recordIndex = journal.varint(at: &cursor)
+            var cursor = offset &+ 2
+            let key = journal.varint(at: &cursor)
             offset = skipRecord(at: offset)
-            guard recordIndex == UInt32(index) else { continue }
+            guard key == UInt32(index) else { continue }
             switch kind {
             case .ispe:
                 if !summary.hasSize { summary.sizeRecord = UInt8(truncatingIfNeeded: start &+ 1) }
@@ -668,14 +673,25 @@ struct ISOBMFFParser: FormatParser, Sendable {
         return nil  // an index to a property nobody needs (or to nothing at all)
     }
 
+    /// Applies property `index` to the item being read.
+    @inlinable
+    mutating func applyToCurrent(_ index: UInt16) -> ScanFailure? {
+        var summary = current
+        defer { current = summary }
+        return apply(index, to: &summary)
+    }
+
     /// The width and height of the ispe record `summary` names.
     @inlinable
     func size(of summary: ItemSummary) -> (width: UInt32, height: UInt32) {
         guard summary.hasSize else { return (0, 0) }
-        var cursor = Int(summary.sizeRecord)  // past the kind byte
-        _ = journal.varint(at: &cursor)  // the property index
-        let width = journal.varint(at: &cursor)
-        return (width, journal.varint(at: &cursor))
+        var size: (width: UInt32, height: UInt32) = (0, 0)
+        // The record's key (its property index), then the width and height.
+        journal.varints(from: Int(summary.sizeRecord) &+ 1, count: 3) { index, value in
+            if index == 1 { size.width = value }
+            if index == 2 { size.height = value }
+        }
+        return size
     }
 
     /// The next associations: in runs of up to 64 bytes, or one at a time for the known
@@ -688,7 +704,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         return .read(count * (wideIndices ? 2 : 1))
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextEntry(at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions) -> Step {
         let from = skipFrom ?? position
         guard entriesLeft > 0 else { return finishBox(at: from, end: end, in: .iprp, options: options) }
@@ -714,15 +730,16 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return adopt(summary, options: options)
         }
         // pitm comes later: remember every item.
-        let start = journal.count
-        guard journal.append(RecordKind.summary.rawValue) && journal.appendVarint(summary.id)
+        let start = Int(journal.count)
+        guard record(.summary, summary.id)
             && journal.append(summary.sizeRecord) && journal.append(summary.transform)
             && journal.append(summary.apertureRecord) && journal.append(summary.bitDepth)
         else {
-            journal.count = start
+            journal.count = UInt8(truncatingIfNeeded: start)
             summariesOverflowed = true
             return nil
         }
+        closeRecord(startingAt: start)
         summaryCount &+= 1
         return nil
     }
@@ -733,7 +750,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         var offset = 0
         while offset < Int(journal.count) {
             let kind = journal.byte(at: offset)
-            var cursor = offset &+ 1
+            var cursor = offset &+ 2
             offset = skipRecord(at: offset)
             guard kind == RecordKind.summary.rawValue, journal.varint(at: &cursor) == primaryID else { continue }
             var summary = ItemSummary(id: primaryID)
@@ -800,17 +817,21 @@ struct ISOBMFFParser: FormatParser, Sendable {
         if primary.bitDepth != 0 { info.bitDepth = Int(primary.bitDepth) }
         if majorBrand == Brand.avis || majorBrand == Brand.msf1 { info.isAnimated = true }
         if primary.apertureRecord != 0 {
-            var cursor = Int(primary.apertureRecord)  // past the kind byte
-            _ = journal.varint(at: &cursor)  // the property index
             var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
-            values.0 = journal.varint(at: &cursor)
-            values.1 = journal.varint(at: &cursor)
-            values.2 = journal.varint(at: &cursor)
-            values.3 = journal.varint(at: &cursor)
-            values.4 = journal.varint(at: &cursor)
-            values.5 = journal.varint(at: &cursor)
-            values.6 = journal.varint(at: &cursor)
-            values.7 = journal.varint(at: &cursor)
+            // The record's key (its property index), then the eight numbers.
+            journal.varints(from: Int(primary.apertureRecord) &+ 1, count: 9) { index, value in
+                switch index {
+                case 1: values.0 = value
+                case 2: values.1 = value
+                case 3: values.2 = value
+                case 4: values.3 = value
+                case 5: values.4 = value
+                case 6: values.5 = value
+                case 7: values.6 = value
+                case 8: values.7 = value
+                default: break
+                }
+            }
             info.cleanAperture = CleanAperture(
                 widthN: values.0, widthD: values.1, heightN: values.2, heightD: values.3,
                 horizontalOffsetN: Self.unzigzag(values.4), horizontalOffsetD: values.5,
