@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side comparison with the peers, on the same files, in one run.
-#   Benchmarks/compare.sh [CORPUS_DIR] [--callgrind] [--quick]
+#   Benchmarks/compare.sh [CORPUS_DIR] [--callgrind] [--quick] [--baseline GIT_REF]
+# --callgrind adds instruction counts (and the charts in Benchmarks/results/*.svg); --baseline
+# also builds ImageProbe at GIT_REF (in a worktree, .build-baseline) and counts it beside.
 # Installs what it needs (Debian: libstb-dev, librust-imagesize-dev, cargo, golang-go,
 # golang-golang-x-image-dev, valgrind; PyPI: imagesize, pillow), builds each peer's small
 # driver into .build-peers/, then runs Benchmarks/compare.py. Tables go to standard output.
@@ -10,12 +12,15 @@ corpus=${1:-../shared/corpus}
 shift || true
 callgrind=""
 time_ms=20
-for argument in "$@"; do
-    case "$argument" in
+baseline_ref=""
+while [ $# -gt 0 ]; do
+    case "$1" in
         --callgrind) callgrind="--callgrind" ;;
         --quick) time_ms=3 ;;
-        *) echo "unknown argument $argument" >&2; exit 2 ;;
+        --baseline) baseline_ref=$2; shift ;;
+        *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
+    shift
 done
 
 need=()
@@ -47,6 +52,15 @@ CARGO_HOME="$PWD/$peers/cargo-home" cargo build -q --release --offline \
 cp "$peers/rust/release/imagesize-probe" "$peers/rust_probe"
 GOPATH=/usr/share/gocode GO111MODULE=off GOCACHE="$PWD/$peers/gocache" \
     go build -o "$peers/go_probe" Benchmarks/peers/go/main.go
+baseline_args=()
+if [ -n "$baseline_ref" ]; then
+    rm -rf "$peers/baseline-src"
+    git worktree add --force --detach "$peers/baseline-src" "$baseline_ref" >&2
+    (cd "$peers/baseline-src" && swift build -c release --product imageprobe-bench --scratch-path "$PWD/../../.build-baseline") >&2
+    strip --strip-debug -o "$peers/imageprobe-bench-baseline.stripped" .build-baseline/release/imageprobe-bench
+    git worktree remove --force "$peers/baseline-src"
+    baseline_args=(--baseline "[\"$peers/imageprobe-bench-baseline.stripped\", \"repeat-dims\"]")
+fi
 # valgrind 3.19 cannot read the Swift 6 toolchain's DWARF 5: count instructions on stripped copies.
 for tool in imageprobe-bench stb_probe rust_probe; do strip --strip-debug -o "$peers/$tool.stripped" "$peers/$tool"; done
 
@@ -65,5 +79,6 @@ echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 echo "swift: $(swift --version 2>&1 | head -1); gcc: $(gcc -dumpversion); rustc: $(rustc --version | cut -d' ' -f2);" \
      "go: $(go version | cut -d' ' -f3); imagesize crate: $(ls /usr/share/cargo/registry | grep '^imagesize-' | sed 's/imagesize-//');" \
      "python imagesize $(python3 -c 'import imagesize; print(imagesize.__version__)'), Pillow $(python3 -c 'import PIL; print(PIL.__version__)')"
+mkdir -p Benchmarks/results
 python3 Benchmarks/compare.py "$corpus" --tools "$tools" --repeat-tools "$repeat_tools" --time-ms "$time_ms" $callgrind \
-    --json "$peers/compare.json"
+    --json "$peers/compare.json" --charts Benchmarks/results "${baseline_args[@]}"
