@@ -54,12 +54,16 @@ GOPATH=/usr/share/gocode GO111MODULE=off GOCACHE="$PWD/$peers/gocache" \
     go build -o "$peers/go_probe" Benchmarks/peers/go/main.go
 baseline_args=()
 if [ -n "$baseline_ref" ]; then
-    rm -rf "$peers/baseline-src"
-    git worktree add --force --detach "$peers/baseline-src" "$baseline_ref" >&2
-    (cd "$peers/baseline-src" && swift build -c release --product imageprobe-bench --scratch-path "$PWD/../../.build-baseline") >&2
-    strip --strip-debug -o "$peers/imageprobe-bench-baseline.stripped" .build-baseline/release/imageprobe-bench
-    git worktree remove --force "$peers/baseline-src"
-    baseline_args=(--baseline "[\"$peers/imageprobe-bench-baseline.stripped\", \"repeat-dims\"]")
+    commit=$(git rev-parse --short "$baseline_ref")
+    baseline="$peers/imageprobe-bench-$commit.stripped"
+    if [ ! -x "$baseline" ]; then  # built once per commit
+        rm -rf "$peers/baseline-src"
+        git worktree add --force --detach "$peers/baseline-src" "$commit" >&2
+        (cd "$peers/baseline-src" && swift build -c release --product imageprobe-bench --scratch-path "$PWD/../../.build-baseline") >&2
+        strip --strip-debug -o "$baseline" .build-baseline/release/imageprobe-bench
+        git worktree remove --force "$peers/baseline-src"
+    fi
+    baseline_args=(--baseline "[\"$baseline\", \"repeat-dims\"]")
 fi
 # valgrind 3.19 cannot read the Swift 6 toolchain's DWARF 5: count instructions on stripped copies.
 for tool in imageprobe-bench stb_probe rust_probe; do strip --strip-debug -o "$peers/$tool.stripped" "$peers/$tool"; done
