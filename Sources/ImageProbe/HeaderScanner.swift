@@ -4,23 +4,41 @@ extension FormatParser {
     /// format, with the field loop and the parser inlined into it.
     @inlinable @inline(never)
     mutating func drive(
-        _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus
+        _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus,
+        _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
-        switch reader.run(&self, &input, options) {
+        switch reader.run(&self, &input, options, &tally, onFrame) {
         case .needMore:
             // maxBytes consumed and still no answer: the byte limit ends the scan.
             guard reader.byteBudget(options) == 0 else { return false }
-            answer = ScanStatus.settled(infoAtEndOfInput(), FieldReader.byteLimitFailure(format), options)
+            answer = ScanStatus.settled(
+                Self.counted(infoAtEndOfInput(), tally, options), FieldReader.byteLimitFailure(format), options)
         case .done:
-            answer = ScanStatus.settled(info, options)
+            answer = ScanStatus.settled(Self.counted(info, tally, options), options)
         case .failed(let failure):
             // Once the size is known, a later failure only ends the metadata search.
-            answer = ScanStatus.settled(infoAtEndOfInput(), failure, options)
+            answer = ScanStatus.settled(Self.counted(infoAtEndOfInput(), tally, options), failure, options)
         case .handoff:
             // Only the sniffer hands over, and it is not driven through here.
             answer = .unsupported(Sniffer.unknown)
         }
         return true
+    }
+
+    /// `info` with what animation mode counted, for parsers that walk frames.
+    @inlinable @inline(__always)
+    static func counted(_ info: ImageInfo?, _ tally: FrameTally, _ options: ScanOptions) -> ImageInfo? {
+        guard emitsFrames && options.animation, var info else { return info }
+        tally.apply(to: &info)
+        return info
+    }
+
+    @inlinable @inline(__always)
+    static func counted(_ info: ImageInfo, _ tally: FrameTally, _ options: ScanOptions) -> ImageInfo {
+        guard emitsFrames && options.animation else { return info }
+        var counted = info
+        tally.apply(to: &counted)
+        return counted
     }
 }
 
@@ -71,6 +89,8 @@ public struct HeaderScanner: Sendable {
     @usableFromInline var slot: ParserSlot
     /// The sticky answer, once the slot's occupant is `finished`.
     @usableFromInline var answer: ScanStatus
+    /// Animation mode: the frames counted so far.
+    @usableFromInline var frames: FrameTally
 
     /// A scanner at the start of an input. Creating one writes its fields once, in place.
     @inlinable
@@ -78,6 +98,7 @@ public struct HeaderScanner: Sendable {
         self.options = options
         self.reader = FieldReader(firstWidth: Sniffer.firstWidth)
         self.answer = .needMore(1)
+        self.frames = FrameTally()
         self.slot = ParserSlot()
         _ = slot.store(Sniffer())
     }
@@ -88,17 +109,28 @@ public struct HeaderScanner: Sendable {
     /// the header ended. After a terminal status it consumes nothing.
     @inlinable @inline(__always)
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
+        feed(bytes) { _ in }
+    }
+
+    /// Consumes `bytes` as `feed(_:)` does, and in animation mode passes each frame the scan
+    /// reads to `onFrame`, in file order, as soon as the bytes that describe it are consumed.
+    ///
+    /// The frames come out the same, in the same order, however the input is split: a frame
+    /// is reported during the `feed` call that completes its description. Nothing is kept:
+    /// a caller that wants the frames stores them itself.
+    @inlinable @inline(__always)
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onFrame: (FrameInfo) -> Void) -> ScanStatus {
         // Most small chunks only count down a skip or fill the carry: no parser is involved,
         // and this short path, inlined into the caller, is all they cost.
         if slot.occupant != .finished && reader.absorbWhole(bytes, limit: options.byteLimit) {
             return .needMore(neededCount)
         }
-        return feedParsers(bytes)
+        return feedParsers(bytes, onFrame)
     }
 
     /// `feed` for chunks that reach a parser.
     @usableFromInline @inline(never)
-    mutating func feedParsers(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
+    mutating func feedParsers(_ bytes: UnsafeRawBufferPointer, _ onFrame: (FrameInfo) -> Void) -> ScanStatus {
         if slot.occupant == .finished { return answer }
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
@@ -141,30 +173,30 @@ public struct HeaderScanner: Sendable {
                     answer = .unsupported(Sniffer.unknown)  // the sniffer only hands over or fails
                 }
                 ended = true
-            case .jpeg: ended = Self.drive(JPEGParser.self, &slot, &reader, &input, options, &answer)
-            case .png: ended = Self.drive(PNGParser.self, &slot, &reader, &input, options, &answer)
-            case .gif: ended = Self.drive(GIFParser.self, &slot, &reader, &input, options, &answer)
-            case .bmp: ended = Self.drive(BMPParser.self, &slot, &reader, &input, options, &answer)
-            case .webp: ended = Self.drive(WebPParser.self, &slot, &reader, &input, options, &answer)
-            case .tiff: ended = Self.drive(TIFFParser.self, &slot, &reader, &input, options, &answer)
-            case .icon: ended = Self.drive(ICOParser.self, &slot, &reader, &input, options, &answer)
-            case .psd: ended = Self.drive(PSDParser.self, &slot, &reader, &input, options, &answer)
-            case .qoi: ended = Self.drive(QOIParser.self, &slot, &reader, &input, options, &answer)
-            case .dds: ended = Self.drive(DDSParser.self, &slot, &reader, &input, options, &answer)
-            case .ktx: ended = Self.drive(KTXParser.self, &slot, &reader, &input, options, &answer)
-            case .pcx: ended = Self.drive(PCXParser.self, &slot, &reader, &input, options, &answer)
-            case .sgi: ended = Self.drive(SGIParser.self, &slot, &reader, &input, options, &answer)
-            case .sun: ended = Self.drive(SunRasterParser.self, &slot, &reader, &input, options, &answer)
-            case .isobmff: ended = Self.drive(ISOBMFFParser.self, &slot, &reader, &input, options, &answer)
-            case .jxl: ended = Self.drive(JXLParser.self, &slot, &reader, &input, options, &answer)
-            case .jpeg2000: ended = Self.drive(JPEG2000Parser.self, &slot, &reader, &input, options, &answer)
-            case .tga: ended = Self.drive(TGAParser.self, &slot, &reader, &input, options, &answer)
-            case .pnm: ended = Self.drive(PNMParser.self, &slot, &reader, &input, options, &answer)
-            case .svg: ended = Self.drive(SVGParser.self, &slot, &reader, &input, options, &answer)
-            case .icns: ended = Self.drive(ICNSParser.self, &slot, &reader, &input, options, &answer)
-            case .exr: ended = Self.drive(EXRParser.self, &slot, &reader, &input, options, &answer)
-            case .hdr: ended = Self.drive(RadianceParser.self, &slot, &reader, &input, options, &answer)
-            case .xbm: ended = Self.drive(XBMParser.self, &slot, &reader, &input, options, &answer)
+            case .jpeg: ended = Self.drive(JPEGParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .png: ended = Self.drive(PNGParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .gif: ended = Self.drive(GIFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .bmp: ended = Self.drive(BMPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .webp: ended = Self.drive(WebPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .tiff: ended = Self.drive(TIFFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .icon: ended = Self.drive(ICOParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .psd: ended = Self.drive(PSDParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .qoi: ended = Self.drive(QOIParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .dds: ended = Self.drive(DDSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .ktx: ended = Self.drive(KTXParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .pcx: ended = Self.drive(PCXParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .sgi: ended = Self.drive(SGIParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .sun: ended = Self.drive(SunRasterParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .isobmff: ended = Self.drive(ISOBMFFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .jxl: ended = Self.drive(JXLParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .jpeg2000: ended = Self.drive(JPEG2000Parser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .tga: ended = Self.drive(TGAParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .pnm: ended = Self.drive(PNMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .svg: ended = Self.drive(SVGParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .icns: ended = Self.drive(ICNSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .exr: ended = Self.drive(EXRParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .hdr: ended = Self.drive(RadianceParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .xbm: ended = Self.drive(XBMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
             case .finished:
                 return answer
             }
@@ -223,10 +255,11 @@ public struct HeaderScanner: Sendable {
     @inlinable @inline(__always)
     static func drive<Parser: FormatParser>(
         _ type: Parser.Type, _ slot: inout ParserSlot, _ reader: inout FieldReader,
-        _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus
+        _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus,
+        _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
         let ended = slot.withParser(Parser.self) { parser in
-            parser.drive(&reader, &input, options, &answer)
+            parser.drive(&reader, &input, options, &answer, &tally, onFrame)
         }
         guard let ended else {
             answer = .unsupported(missingParser)
@@ -238,7 +271,10 @@ public struct HeaderScanner: Sendable {
     /// What the parser in the slot knows when the input ends.
     @inlinable
     mutating func ending<Parser: FormatParser>(_ type: Parser.Type) -> (ImageInfo?, ImageFormat?) {
-        slot.withParser(Parser.self) { ($0.infoAtEndOfInput(), $0.format) } ?? (nil, nil)
+        guard let (info, format) = slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
+            return (nil, nil)
+        }
+        return (Parser.counted(info, frames, options), format)
     }
 
     /// Signals the end of the input and returns the final answer.

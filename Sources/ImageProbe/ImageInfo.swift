@@ -95,6 +95,10 @@ public struct ImageInfo: Hashable, Sendable {
     @usableFromInline var facts: ImageFacts
     /// The format-specific details, of which a file has at most one kind.
     @usableFromInline var details: Details = .none
+    /// The loop count as the file states it, when it does (bit 32 set).
+    @usableFromInline var storedLoopCount: UInt64 = 0
+    /// What animation mode counted over every frame.
+    @usableFromInline var animationTotals: AnimationTotals? = nil
 
     @usableFromInline
     enum Details: Hashable, Sendable {
@@ -159,18 +163,55 @@ public struct ImageInfo: Hashable, Sendable {
         set { facts.isProgressive = newValue }
     }
 
-    /// Whether the file holds an animation (APNG `acTL`, WebP VP8X animation flag).
+    /// Whether the file is an animation: more than one frame shown in turn. Settled by the
+    /// header where it can be (a PNG that reaches its image data without `acTL` is still; a
+    /// WebP's VP8X flag; an ISOBMFF file's image-sequence brands; JPEG XL's `have_animation`);
+    /// nil where only a walk of the frames can tell (a GIF in full mode). Animation mode
+    /// counts the frames and settles it for every format it walks.
     @inlinable
     public var isAnimated: Bool? {
         get { facts.isAnimated }
         set { facts.isAnimated = newValue }
     }
 
-    /// Number of frames or entries where the header states it (APNG frames, ICO entries).
+    /// Number of frames or entries where the header states it (APNG `num_frames`, ICO and ICNS
+    /// entries, DCX pages), and in animation mode the frames counted.
     @inlinable
     public var frameCount: Int? {
         get { facts.frameCount }
         set { facts.frameCount = newValue }
+    }
+
+    /// How many times the animation plays, as the file states it; 0 means forever. GIF:
+    /// the NETSCAPE2.0/ANIMEXTS1.0 loop count, which browsers play that many times *plus one*
+    /// (SDWebImage plays it that many times); APNG `num_plays`; WebP `ANIM`; JPEG XL
+    /// `num_loops`. Nil when the file doesn't say (a GIF without the extension plays once).
+    @inlinable
+    public var loopCount: Int? {
+        get { storedLoopCount >> 32 == 0 ? nil : Int(storedLoopCount & 0xFFFF_FFFF) }
+        set { storedLoopCount = newValue.map { 1 << 32 | UInt64(UInt32(clamping: $0)) } ?? 0 }
+    }
+
+    /// Animation mode: the sum of the frames' declared delays, in milliseconds (each delay
+    /// rounded to the microsecond). Nil in the other modes.
+    @inlinable
+    public var duration: Double? {
+        animationTotals.map { Double($0.durationMicros) / 1000 }
+    }
+
+    /// Animation mode: the time a browser or SDWebImage takes to play the frames once, in
+    /// milliseconds: each delay under 11 ms counts as 100 ms (`FrameInfo.playbackDelay`).
+    @inlinable
+    public var playbackDuration: Double? {
+        animationTotals.map { Double($0.playbackMicros) / 1000 }
+    }
+
+    /// Animation mode: the largest frame rectangle by area (the first of equal ones).
+    @inlinable
+    public var largestFrame: FrameRect? {
+        animationTotals.map {
+            FrameRect(x: Int($0.largestX), y: Int($0.largestY), width: Int($0.largestWidth), height: Int($0.largestHeight))
+        }
     }
 
     /// HEIF and AVIF: the primary item's clean aperture (`clap`), the crop a decoder applies
@@ -244,10 +285,23 @@ extension ImageInfo: CustomStringConvertible {
         if let bitDepth { text += ", \(bitDepth)-bit" }
         if hasAlpha == true { text += ", alpha" }
         if isProgressive == true { text += format == .png ? ", interlaced" : ", progressive" }
-        if isAnimated == true { text += ", animated" }
-        if let frameCount { text += ", \(frameCount) frames" }
+        if isAnimated == true && frameCount == nil { text += ", animated" }
+        if let frameCount { text += ", \(frameCount) \(frameCount == 1 ? "frame" : "frames")" }
+        if let loopCount { text += loopCount == 0 ? ", loop forever" : ", loop \(loopCount)" }
+        if let totals = animationTotals {
+            text += ", \(Self.seconds(totals.durationMicros)) s"
+            if totals.playbackMicros != totals.durationMicros { text += " (played \(Self.seconds(totals.playbackMicros)) s)" }
+        }
         if let partialReason { text += ", partial (\(partialReason.code.name))" }
         return text
+    }
+
+    /// Microseconds as seconds with two decimals, rounded half up: "0.31". Integer arithmetic,
+    /// so the text needs no floating-point library.
+    static func seconds(_ micros: UInt64) -> String {
+        let hundredths = (micros / 5_000 &+ 1) / 2
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }
 #endif

@@ -330,6 +330,10 @@ extension ScanFailure {
         case metadataRequestLimit
         case metadataTransferLimit
         case metadataTimeLimit
+        case moreFramesThanMaxEntries
+        case unknownGIFBlock
+        case moreBlocksThanMaxEntries
+        case sttsEntriesOverrunTheirBox
     }
 }
 
@@ -552,6 +556,10 @@ extension ScanFailure.Reason {
         case .metadataRequestLimit: "size known; the metadata search needed more than maxMetadataRequests requests"
         case .metadataTransferLimit: "size known; maxRequests or maxBytes ended the metadata search"
         case .metadataTimeLimit: "size known; a time limit ended the metadata search"
+        case .moreFramesThanMaxEntries: "more frames than maxEntries"
+        case .unknownGIFBlock: "a block that is not an extension, an image or the trailer"
+        case .moreBlocksThanMaxEntries: "more blocks than maxEntries"
+        case .sttsEntriesOverrunTheirBox: "stts entries overrun their box"
         }
     }
 }

@@ -7,6 +7,12 @@ public struct ScanOptions: Hashable, Sendable {
         case full
         /// Format and size only: the answer comes at the earliest byte where both are known.
         case dimensionsOnly
+        /// Everything full mode reads, and for animations every frame: the frame count, the
+        /// loop count, the durations and the largest frame, with each frame passed to
+        /// `HeaderScanner.feed(_:onFrame:)` as it goes by. Walks the whole file; frame data is
+        /// skipped by its length where the format allows (APNG, WebP, image sequences), so a
+        /// seeking reader jumps it. Still images answer as in full mode.
+        case animation
     }
 
     // Stored as four words (32 bytes): every scanner holds a copy, and every parser step is
@@ -18,18 +24,23 @@ public struct ScanOptions: Hashable, Sendable {
     @usableFromInline var storedInputLength: UInt64
     /// maxWidth in the low 32 bits, maxHeight in the high 32.
     @usableFromInline var sizeLimits: UInt64
-    /// maxEntries in bits 0–31, maxDepth in 32–47, the mode in bit 48 (set for dimensions
-    /// only) and whether inputLength is known in bit 56.
+    /// maxEntries in bits 0–31, maxDepth in 32–47, the mode in bits 48 (dimensions only) and
+    /// 49 (animation), and whether inputLength is known in bit 56.
     @usableFromInline var otherLimits: UInt64
 
     /// Default: `.full`.
     @inlinable
     public var mode: Mode {
-        get { otherLimits & (1 << 48) == 0 ? .full : .dimensionsOnly }
+        get {
+            if otherLimits & (1 << 48) != 0 { return .dimensionsOnly }
+            return otherLimits & (1 << 49) != 0 ? .animation : .full
+        }
         set {
+            otherLimits &= ~(3 << 48)
             switch newValue {
-            case .full: otherLimits &= ~(1 << 48)
+            case .full: break
             case .dimensionsOnly: otherLimits |= 1 << 48
+            case .animation: otherLimits |= 1 << 49
             }
         }
     }
@@ -61,7 +72,8 @@ public struct ScanOptions: Hashable, Sendable {
     }
 
     /// Most entries examined within one structure: TIFF/EXIF IFD entries, PNG and RIFF chunks,
-    /// JPEG segments. Default: 65,536. Clamped to 0...2^32 − 1.
+    /// JPEG segments, and in animation mode an animation's frames (more give a partial answer
+    /// with the size). Default: 65,536. Clamped to 0...2^32 − 1.
     @inlinable
     public var maxEntries: Int {
         get { Int(otherLimits & 0xFFFF_FFFF) }
@@ -128,4 +140,8 @@ public struct ScanOptions: Hashable, Sendable {
     /// Whether the caller wants only the size.
     @inlinable
     var dimensionsOnly: Bool { otherLimits & (1 << 48) != 0 }
+
+    /// Whether the caller wants every frame of an animation walked.
+    @inlinable
+    var animation: Bool { otherLimits & (1 << 49) != 0 }
 }

@@ -19,6 +19,13 @@ struct InputResult {
     var network: (bytesTransferred: Int, requests: Int)? = nil
     /// For a URL that failed before scanning: the fetch error's kind, message and HTTP status.
     var fetchError: (kind: String, message: String, status: Int?)? = nil
+    /// Animation mode: the delays of the first frames, in milliseconds.
+    var firstDelays: [Double] = []
+    /// The mode the input was scanned in.
+    var mode: ScanOptions.Mode = .full
+
+    /// How many frame delays the output lists.
+    static let delaysShown = 8
 }
 
 /// Reads a file descriptor just far enough to answer.
@@ -58,9 +65,11 @@ struct DescriptorProber {
         // passed with `skip`, so they don't count against `maxBytes`, which guards readers that
         // cannot seek (the file's size bounds them here); reported as read, since they were.
         var skippedAfterReading: UInt64 = 0
+        var delays: [Double] = []
         func result(_ status: ScanStatus, ioError: String? = nil) -> InputResult {
             InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
-                        bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: ioError)
+                        bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: ioError,
+                        firstDelays: delays, mode: options.mode)
         }
         while case .needMore(let needed) = status {
             if seekable && scanner.pendingSkip > 0 && start < end {
@@ -100,7 +109,11 @@ struct DescriptorProber {
                 end = count
             }
             let take = min(end - start, needed, chunkSize ?? Int.max)
-            status = buffer.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[start..<(start + take)])) }
+            status = buffer.withUnsafeBytes { bytes in
+                scanner.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + take)])) { frame in
+                    if delays.count < InputResult.delaysShown { delays.append(frame.delay) }
+                }
+            }
             start += take
         }
         return result(status)

@@ -23,6 +23,8 @@ struct CommandLineOptions {
           --json               one JSON object per input, one per line
           -r, --recursive      probe every file under a directory
           --dimensions-only    stop as soon as width and height are known
+          --animation          walk every frame of an animation: frame count, loop count,
+                               duration and playback duration, largest frame, first delays
           --max-bytes N        give up after N bytes without an answer (default 16 MiB)
           --chunk-size N       feed the scanner at most N bytes at a time (for testing)
           --no-seek            read skipped bytes instead of seeking over them
@@ -59,6 +61,7 @@ struct CommandLineOptions {
             case "--json": options.json = true
             case "-r", "--recursive": options.recursive = true
             case "--dimensions-only": options.scan.mode = .dimensionsOnly
+            case "--animation": options.scan.mode = .animation
             case "--no-seek": options.seek = false
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true

@@ -29,8 +29,23 @@ func jsonLine(_ result: InputResult) -> String {
             if let bitDepth = info.bitDepth { fields.append(("bitDepth", "\(bitDepth)")) }
             if let hasAlpha = info.hasAlpha { fields.append(("alpha", "\(hasAlpha)")) }
             if let progressive = info.isProgressive { fields.append(("progressive", "\(progressive)")) }
-            if let animated = info.isAnimated { fields.append(("animated", "\(animated)")) }
+            // Full and animation modes settle `animated` where the format can: always shown
+            // there, null when unknown (a GIF in full mode without a loop extension).
+            if let animated = info.isAnimated {
+                fields.append(("animated", "\(animated)"))
+            } else if result.mode != .dimensionsOnly {
+                fields.append(("animated", "null"))
+            }
             if let frameCount = info.frameCount { fields.append(("frameCount", "\(frameCount)")) }
+            if let loopCount = info.loopCount { fields.append(("loopCount", "\(loopCount)")) }
+            if let duration = info.duration { fields.append(("duration", jsonNumber(duration))) }
+            if let playback = info.playbackDuration { fields.append(("playbackDuration", jsonNumber(playback))) }
+            if let frame = info.largestFrame {
+                fields.append(("largestFrame", "{\"x\":\(frame.x),\"y\":\(frame.y),\"width\":\(frame.width),\"height\":\(frame.height)}"))
+            }
+            if result.mode == .animation && info.duration != nil {
+                fields.append(("firstDelays", "[" + result.firstDelays.map(jsonNumber).joined(separator: ",") + "]"))
+            }
             if let reason = info.partialReason {
                 fields.append(("partial", "true"))
                 fields.append(("partialReason", jsonString(reason.code.name.description)))
@@ -73,6 +88,15 @@ func humanLine(_ result: InputResult) -> String {
     case .needMore:
         return "\(path): error: truncated [\(counts)]"
     }
+}
+
+/// A number as JSON: whole numbers without a fraction, others to the microsecond.
+func jsonNumber(_ value: Double) -> String {
+    guard value.isFinite else { return "null" }
+    if value == value.rounded() && abs(value) < 1e15 { return "\(Int(value))" }
+    var text = "\((value * 1000).rounded() / 1000)"
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
 }
 
 /// `text` with control characters shown as escapes, so one input stays on one line.

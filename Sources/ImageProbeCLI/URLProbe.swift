@@ -31,6 +31,7 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
                     let result = try await fetcher.probe(url)
                     var probed = InputResult(path: text, status: .done(result.info), bytesRead: 0, bytesSkipped: 0)
                     probed.network = (result.bytesTransferred, result.requests)
+                    probed.mode = options.scan.mode
                     return (index, probed)
                 } catch {
                     var failed = InputResult(path: text, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)

@@ -235,15 +235,15 @@ enum SlotOccupant: UInt8, Sendable {
 typealias Words8 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
 /// Fixed, untyped storage for the running parser, a value of a trivial type, kept in place in
-/// the scanner: 240 bytes, which the largest parser (HEIF's, with its tables) fits.
+/// the scanner: 312 bytes, which the largest parser (HEIF's, with its journal and its track) fits.
 ///
 /// A typed enum of the parsers would be built as a template and copied whole each time the
-/// scanner is created or its state switched on; this storage is zeroed in place (15 stores)
+/// scanner is created or its state switched on; this storage is zeroed in place (20 stores)
 /// and each parser is reached through a pointer. `occupant` says which type the bytes hold,
 /// and is checked on every access, so the bytes are never read as a type they don't hold.
 @usableFromInline
 struct ParserSlot: Sendable {
-    @usableFromInline var words: (Words8, Words8, Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))
+    @usableFromInline var words: (Words8, Words8, Words8, Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))
     @usableFromInline var occupant: SlotOccupant
 
     // Initialized here rather than by default values: a default value is built by a separate
@@ -251,7 +251,7 @@ struct ParserSlot: Sendable {
     @inlinable
     init() {
         let zero: Words8 = (0, 0, 0, 0, 0, 0, 0, 0)
-        words = (zero, zero, zero, (0, 0, 0, 0, 0, 0))
+        words = (zero, zero, zero, zero, (0, 0, 0, 0, 0, 0, 0))
         occupant = .sniffer
     }
 
@@ -259,7 +259,7 @@ struct ParserSlot: Sendable {
     /// Constant after specialization; `SlotTests` checks every parser.
     @inlinable
     static func fits<Value>(_ type: Value.Type) -> Bool {
-        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<(Words8, Words8, Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))>.size
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<(Words8, Words8, Words8, Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))>.size
             && MemoryLayout<Value>.alignment <= 8
     }
 

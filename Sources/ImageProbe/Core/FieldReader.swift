@@ -38,6 +38,21 @@ protocol FormatParser {
 
     /// Which parser this is, as the scanner's slot records it.
     static var occupant: SlotOccupant { get }
+
+    /// Whether the parser reports animation frames (animation mode): false by default, which
+    /// takes the frame hook out of the other parsers' field loops at compile time.
+    static var emitsFrames: Bool { get }
+
+    /// The next frame read and not yet reported; called after every step until nil.
+    mutating func takeFrame() -> PendingFrames?
+}
+
+extension FormatParser {
+    @inlinable
+    static var emitsFrames: Bool { false }
+
+    @inlinable @inline(__always)
+    mutating func takeFrame() -> PendingFrames? { nil }
 }
 
 /// How a run of the field loop ended.
@@ -159,6 +174,17 @@ struct FieldReader: Sendable {
     mutating func run<Parser: FormatParser>(
         _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions
     ) -> RunResult {
+        var tally = FrameTally()
+        return run(&parser, &input, options, &tally) { _ in }
+    }
+
+    /// The field loop, reporting each frame a parser reads to `tally` and `onFrame` as soon as
+    /// the step that read it ends, so frames come out the same whatever the chunking.
+    @inlinable @inline(__always)
+    mutating func run<Parser: FormatParser>(
+        _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions,
+        _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
+    ) -> RunResult {
         while true {
             if skipRemaining != 0 {
                 let taken = input.skip(upTo: skipRemaining)
@@ -181,6 +207,12 @@ struct FieldReader: Sendable {
                 let offset = position &- UInt64(width)
                 step = carry.withField(width: width) { parser.parse($0, at: offset, options: options) }
                 carry.count = 0
+            }
+            if Parser.emitsFrames {
+                while let frame = parser.takeFrame() {
+                    if let failure = tally.count(frame, options) { return .failed(failure) }
+                    onFrame(tally.info(of: frame))
+                }
             }
             switch step {
             case .read, .skipThenRead:

@@ -1,25 +1,68 @@
-/// GIF 87a and 89a: the logical screen size from the Logical Screen Descriptor.
+/// GIF 87a and 89a: the logical screen size from the Logical Screen Descriptor, and in full
+/// and animation modes the blocks after it (GIF89a §§ 15–27).
 ///
-/// GIF carries no orientation, so both modes stop at byte 10; full mode reads one more byte
-/// for the global colour table's depth.
+/// - Dimensions only: the answer is at byte 10.
+/// - Full mode reads the packed byte (`bitDepth`), then walks the blocks to the first image
+///   descriptor for a loop count (NETSCAPE2.0 or ANIMEXTS1.0, which comes before the first
+///   image). Whether the file is animated takes a walk of the first image's data to see if a
+///   second image follows: full mode makes it only when a loop extension announced an
+///   animation, and otherwise leaves `isAnimated` unknown (SPEC.md §3.3 has the measurements).
+/// - Animation mode walks every block to the trailer, following the data sub-blocks by their
+///   lengths (the LZW data is never decoded), and reports each image as a frame with the delay
+///   of the Graphic Control Extension before it.
 @usableFromInline
 struct GIFParser: FormatParser, Sendable {
     @inlinable static var occupant: SlotOccupant { .gif }
 
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// "F87a"/"F89a" (after the sniffed "GI"), logical screen width and height.
         case header
-        /// The packed fields byte.
-        case packedFields
+        /// The packed fields byte, the background colour index and the aspect ratio.
+        case screenTail
+        /// A block's first byte: 0x21 extension, 0x2C image, 0x3B trailer.
+        case introducer
+        /// An extension's label and the length of its first sub-block.
+        case extensionLabel
+        /// A Graphic Control Extension's four bytes and its block terminator.
+        case graphicControl
+        /// An Application Extension's 11-byte identifier and the next sub-block's length.
+        case applicationIdentifier
+        /// A loop extension's sub-block: ID, loop count; then the next length.
+        case loopSubBlock
+        /// The length of the next data sub-block (0 ends the block).
+        case subBlockLength
+        /// An image descriptor's nine bytes after the separator.
+        case imageDescriptor
+        /// The LZW minimum code size and the length of the first data sub-block.
+        case imageDataStart
     }
 
-    @usableFromInline var phase: Phase = .header
     @usableFromInline var facts = ImageFacts(format: .gif)
+    /// Animation mode: the frame whose descriptor was just read.
+    @usableFromInline var pending = PendingFrames()
+    /// The delay of the last Graphic Control Extension, in centiseconds, for the next image.
+    @usableFromInline var delay: UInt16 = 0
+    @usableFromInline var loopCount: UInt16 = 0
+    @usableFromInline var phase: Phase = .header
+    @usableFromInline var hasLoopCount = false
+    /// Image descriptors read so far.
+    @usableFromInline var images: UInt32 = 0
+    /// Blocks walked, against maxEntries.
+    @usableFromInline var blocks: UInt32 = 0
+
+    @inlinable static var emitsFrames: Bool { true }
+
+    @inlinable
+    mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        if hasLoopCount { info.loopCount = Int(loopCount) }
+        return info
+    }
 
     @inlinable var firstStep: Step { .read(8) }
 
@@ -33,9 +76,12 @@ struct GIFParser: FormatParser, Sendable {
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
-        case .packedFields: info
+        default: info
         }
     }
+
+    @usableFromInline static let netscape: StaticString = "NETSCAPE2.0"
+    @usableFromInline static let animexts: StaticString = "ANIMEXTS1.0"
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -51,13 +97,114 @@ struct GIFParser: FormatParser, Sendable {
             facts.width = Int(width)
             facts.height = Int(height)
             if options.dimensionsOnly { return .done }
-            phase = .packedFields
-            return .read(1)
-        case .packedFields:
+            phase = .screenTail
+            return .read(3)
+        case .screenTail:
             let packed = field.u8(0)
             // With a global colour table, its size is 2^(n+1) entries: n+1 bits per pixel.
-            if packed & 0x80 != 0 { facts.bitDepth = Int(packed & 0x07) + 1 }
-            return .done
+            guard packed & 0x80 != 0 else { return nextBlock(skipping: 0, options) }
+            facts.bitDepth = Int(packed & 0x07) + 1
+            return nextBlock(skipping: Self.colourTableBytes(packed), options)
+        case .introducer:
+            switch field.u8(0) {
+            case 0x21:
+                phase = .extensionLabel
+                return .read(2)
+            case 0x2C:
+                phase = .imageDescriptor
+                return .read(9)
+            case 0x3B:
+                return trailer()
+            default:
+                return .failed(.malformed(.gif, .unknownGIFBlock))
+            }
+        case .extensionLabel:
+            let label = field.u8(0)
+            let length = field.u8(1)
+            if label == 0xF9 && length == 4 {
+                phase = .graphicControl
+                return .read(5)
+            }
+            if label == 0xFF && length == 11 && !hasLoopCount {
+                phase = .applicationIdentifier
+                return .read(12)
+            }
+            return subBlocks(skipping: length, options)
+        case .graphicControl:
+            delay = field.le16(1)
+            // The block terminator is the fifth byte; a longer block is walked on.
+            return field.u8(4) == 0 ? nextBlock(skipping: 0, options) : subBlocks(skipping: field.u8(4), options)
+        case .applicationIdentifier:
+            let length = field.u8(11)
+            if field.matches(Self.netscape, at: 0) || field.matches(Self.animexts, at: 0), length == 3 {
+                phase = .loopSubBlock
+                return .read(4)
+            }
+            return subBlocks(skipping: length, options)
+        case .loopSubBlock:
+            // Sub-block ID 1 is the loop count; ID 2 (buffering) is not.
+            if field.u8(0) & 0x07 == 1 {
+                loopCount = field.le16(1)
+                hasLoopCount = true
+            }
+            return subBlocks(skipping: field.u8(3), options)
+        case .subBlockLength:
+            return subBlocks(skipping: field.u8(0), options)
+        case .imageDescriptor:
+            images = images == UInt32.max ? images : images &+ 1
+            if images == 2 {
+                // A second image: an animation. Full mode has learned what it came for.
+                facts.isAnimated = true
+                if !options.animation { return .done }
+            } else if images == 1 && !options.animation && !hasLoopCount {
+                // Full mode without a loop extension: whether a second image follows would
+                // cost a walk of this one's data, which is the whole file for a still GIF.
+                return .done
+            }
+            if options.animation {
+                pending = PendingFrames(
+                    numerator: UInt32(delay), denominator: 100, x: UInt32(field.le16(0)), y: UInt32(field.le16(2)),
+                    width: UInt32(field.le16(4)), height: UInt32(field.le16(6)))
+            }
+            // A Graphic Control Extension applies to the one image after it.
+            delay = 0
+            let packed = field.u8(8)
+            phase = .imageDataStart
+            let table = packed & 0x80 != 0 ? Self.colourTableBytes(packed) : 0
+            return table == 0 ? .read(2) : .skipThenRead(table, 2)
+        case .imageDataStart:
+            // The LZW minimum code size, then the first sub-block's length.
+            return subBlocks(skipping: field.u8(1), options)
         }
+    }
+
+    /// A colour table of 2^(n+1) three-byte entries.
+    @inlinable
+    static func colourTableBytes(_ packed: UInt8) -> UInt64 {
+        3 &* (1 << (UInt64(packed & 0x07) &+ 1))
+    }
+
+    /// Skips a data sub-block of `length` bytes and reads the next length, or, at a block
+    /// terminator (length 0), goes on to the next block.
+    @inlinable
+    mutating func subBlocks(skipping length: UInt8, _ options: ScanOptions) -> Step {
+        guard length != 0 else { return nextBlock(skipping: 0, options) }
+        phase = .subBlockLength
+        return .skipThenRead(UInt64(length), 1)
+    }
+
+    @inlinable
+    mutating func nextBlock(skipping count: UInt64, _ options: ScanOptions) -> Step {
+        blocks = blocks == UInt32.max ? blocks : blocks &+ 1
+        guard Int(blocks) <= options.maxEntries else { return .failed(.limit(.gif, .moreBlocksThanMaxEntries)) }
+        phase = .introducer
+        return count == 0 ? .read(1) : .skipThenRead(count, 1)
+    }
+
+    /// The trailer: the walk is complete.
+    @inlinable
+    mutating func trailer() -> Step {
+        if images <= 1 { facts.isAnimated = false }
+        return .done
     }
 }

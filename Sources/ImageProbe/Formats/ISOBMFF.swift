@@ -10,6 +10,12 @@
 /// `irot`, `imir`, `clap`, `pixi`) are kept in a fixed table as `ipco` streams past. Boxes
 /// the scanner doesn't need, `mdat` above all, are skipped by their size: a `meta` after a
 /// large `mdat` costs a seeking reader one jump.
+///
+/// Image sequences (a sequence brand in `ftyp`) also carry `moov`: the primary track is the
+/// first `trak` whose handler is `pict` or `vide` and that is not an auxiliary (`tref/auxl`,
+/// alpha or depth) track, as libavif chooses it. Its `tkhd` gives the size when there is no
+/// `meta`, its `stts` runs over the `mdhd` timescale give the frames, and `elst` with `tkhd`
+/// give the loop count.
 @usableFromInline
 struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable static var occupant: SlotOccupant { .isobmff }
@@ -18,14 +24,17 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @usableFromInline
     enum Level: Sendable {
         case top, meta, iinf, iprp, ipco
+        case moov, trak, edts, tref, mdia, minf, stbl
 
         @inlinable
         var depth: Int {
             switch self {
             case .top: 0
-            case .meta: 1
-            case .iinf, .iprp: 2
-            case .ipco: 3
+            case .meta, .moov: 1
+            case .iinf, .iprp, .trak: 2
+            case .ipco, .edts, .tref, .mdia: 3
+            case .minf: 4
+            case .stbl: 5
             }
         }
     }
@@ -68,6 +77,43 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case associationEntry(end: UInt64)
         /// A run of the current entry's associations.
         case associations(end: UInt64)
+        /// `tkhd` up to its duration (36 bytes, whichever the version).
+        case trackHeader(end: UInt64)
+        /// `tkhd`'s width and height, 16.16 fixed point.
+        case trackSize(end: UInt64)
+        /// `elst`'s version, flags, entry count and first segment duration.
+        case editList(end: UInt64)
+        /// `mdhd` up to its timescale.
+        case mediaHeader(end: UInt64)
+        /// `hdlr` up to its handler type.
+        case handler(end: UInt64)
+        /// `stsd` up to its first sample entry's type.
+        case sampleDescription(end: UInt64)
+        /// `stts`'s version, flags and entry count.
+        case timeToSampleCount(end: UInt64)
+        /// One `stts` run: sample count and delta.
+        case timeToSampleEntry(end: UInt64)
+    }
+
+    /// What the track being read says: 32 bytes.
+    @usableFromInline
+    struct TrackSummary: Sendable {
+        /// `tkhd` duration, in the movie timescale; UInt64.max when indefinite (all ones).
+        @usableFromInline var duration: UInt64 = 0
+        @usableFromInline var width: UInt32 = 0
+        @usableFromInline var height: UInt32 = 0
+        @usableFromInline var timescale: UInt32 = 0
+        /// The plays `elst` and `tkhd` give (0 forever), when `hasLoopCount`.
+        @usableFromInline var loopCount: UInt32 = 0
+        @usableFromInline var hasLoopCount = false
+        @usableFromInline var isVisual = false
+        @usableFromInline var isAuxiliary = false
+
+        @inlinable init() {}
+
+        /// The primary track: visual, not auxiliary, with a size and a clock.
+        @inlinable
+        var qualifies: Bool { isVisual && !isAuxiliary && width != 0 && height != 0 && timescale != 0 }
     }
 
     /// What a journal record holds: a relevant property from `ipco` (its 1-based index,
@@ -142,7 +188,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
     }
 
-    // Declared widest first, so the parser fits the scanner's 240-byte slot without padding.
+    // Declared widest first, so the parser fits the scanner's 312-byte slot without padding.
     @usableFromInline var phase: Phase
 
     // Where each open container ends.
@@ -150,6 +196,20 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @usableFromInline var iinfEnd: UInt64 = 0
     @usableFromInline var iprpEnd: UInt64 = 0
     @usableFromInline var ipcoEnd: UInt64 = 0
+    @usableFromInline var moovEnd: UInt64 = 0
+    @usableFromInline var trakEnd: UInt64 = 0
+    /// The end of the open container inside `trak`: `edts`, `tref` or `mdia`.
+    @usableFromInline var trackInnerEnd: UInt64 = 0
+    /// The end of `minf`, then of `stbl` inside it: when either ends, nothing later in `mdia`
+    /// matters and the scan goes on at the end of `mdia`, so one end serves both.
+    @usableFromInline var mediaInnerEnd: UInt64 = 0
+
+    /// The `trak` being read, and once `hasPrimaryTrack`, the primary track (later `trak`s
+    /// are skipped whole).
+    @usableFromInline var track = TrackSummary()
+    /// The frames of the current `stts` run not yet reported, and their delta.
+    @usableFromInline var runFramesLeft: UInt32 = 0
+    @usableFromInline var runDelta: UInt32 = 0
 
     // Brands and items, for telling AVIF from other HEIF.
     @usableFromInline var majorBrand: UInt32 = 0
@@ -187,6 +247,13 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// journal.
     @usableFromInline var summaryCount: UInt8 = 0
     @usableFromInline var summariesOverflowed = false
+    /// `ftyp` names an image-sequence brand: `moov` holds frames worth reading.
+    @usableFromInline var hasSequenceBrand = false
+    @usableFromInline var metaStarted = false
+    @usableFromInline var moovDone = false
+    @usableFromInline var hasPrimaryTrack = false
+    /// Animation mode: a track's `stts` has been walked (only one track's frames count).
+    @usableFromInline var walkedFrames = false
 
     /// The relevant properties, early associations and early item summaries, as records.
     /// libheif gives every image of a multi-image file its own `clap` (odd sizes are padded
@@ -212,8 +279,30 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// guessed before the item types are known would not be "certain".
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
-        guard primaryResolved && primary.hasSize && formatSettled else { return nil }
-        return makeInfo()
+        if hasMetaAnswer { return formatSettled ? makeInfo() : nil }
+        return hasPrimaryTrack ? makeInfo() : nil
+    }
+
+    /// The primary item's size is known and checked.
+    @inlinable
+    var hasMetaAnswer: Bool { primaryResolved && primary.hasSize }
+
+    /// Animation mode waits for `moov` after `meta` when the brands promise a sequence.
+    @inlinable
+    func awaitingTrack(_ options: ScanOptions) -> Bool {
+        options.animation && hasSequenceBrand && !moovDone
+    }
+
+    @inlinable static var emitsFrames: Bool { true }
+
+    /// The next frame of the `stts` run being read: every sample is a frame the size of the
+    /// track, shown for delta / timescale seconds.
+    @inlinable
+    mutating func takeFrame() -> PendingFrames? {
+        guard runFramesLeft > 0 else { return nil }
+        runFramesLeft &-= 1
+        return PendingFrames(
+            numerator: runDelta, denominator: track.timescale, x: 0, y: 0, width: track.width, height: track.height)
     }
 
     @usableFromInline static let unknownBrand = ScanFailure(.unknownFormat, .isobmffFileWithoutAnImageBrand)
@@ -318,7 +407,85 @@ struct ISOBMFFParser: FormatParser, Sendable {
             if associationsLeft > 0 { return associationRun(end: end, options: options) }
             if let step = resolveEntry(current, options: options) { return step }
             return nextEntry(at: position, end: end, options: options)
+        case .trackHeader(let end):
+            let version = field.u8(0)
+            if version == 1 {
+                track.duration = field.be64(28)
+            } else {
+                let duration = field.be32(20)
+                track.duration = duration == UInt32.max ? UInt64.max : UInt64(duration)
+            }
+            // Then reserved, layer, alternate group, volume and matrix: 52 bytes from the
+            // duration's end, which is 12 bytes before this field's end in version 0.
+            let sizeAt = position &+ (version == 1 ? 52 : 40)
+            guard sizeAt <= end, end &- sizeAt >= 8 else { return finishBox(at: position, end: end, in: .trak, options: options) }
+            phase = .trackSize(end: end)
+            return .skipThenRead(sizeAt &- position, 8)
+        case .trackSize(let end):
+            track.width = field.be32(0) >> 16
+            track.height = field.be32(4) >> 16
+            return finishBox(at: position, end: end, in: .trak, options: options)
+        case .editList(let end):
+            let version = field.u8(0)
+            let segment = version == 1 ? (field.count >= 16 ? field.be64(8) : 0) : UInt64(field.be32(8))
+            noteEditList(flags: field.be32(0) & 0xFF_FFFF, count: field.be32(4), segment: segment)
+            return finishBox(at: position, end: end, in: .edts, options: options)
+        case .mediaHeader(let end):
+            if field.u8(0) == 1 {
+                if field.count >= 24 { track.timescale = field.be32(20) }
+            } else {
+                track.timescale = field.be32(12)
+            }
+            return finishBox(at: position, end: end, in: .mdia, options: options)
+        case .handler(let end):
+            let type = field.tag(8)
+            track.isVisual = type == Box.pict || type == Box.vide
+            return finishBox(at: position, end: end, in: .mdia, options: options)
+        case .sampleDescription(let end):
+            if track.isVisual && !track.isAuxiliary { noteCoding(field.tag(12)) }
+            return finishBox(at: position, end: end, in: .stbl, options: options)
+        case .timeToSampleCount(let end):
+            let count = field.be32(4)
+            guard UInt64(count) &* 8 <= end &- position else {
+                return .failed(.malformed(decideFormat(), .sttsEntriesOverrunTheirBox))
+            }
+            guard options.animation && !walkedFrames && !hasPrimaryTrack && track.qualifies && count > 0 else {
+                return finishBox(at: position, end: end, in: .stbl, options: options)
+            }
+            walkedFrames = true
+            entriesLeft = count
+            phase = .timeToSampleEntry(end: end)
+            return .read(8)
+        case .timeToSampleEntry(let end):
+            runFramesLeft = field.be32(0)
+            runDelta = field.be32(4)
+            entriesLeft &-= 1
+            // Nothing after stts in this mdia matters (edts may still follow it).
+            guard entriesLeft > 0 else { return finishBox(at: position, end: trackInnerEnd, in: .mdia, options: options) }
+            boxes &+= 1
+            guard Int(boxes) <= options.maxEntries else { return .failed(.limit(decideFormat(), .moreBoxesThanMaxEntries)) }
+            _ = end
+            return .read(8)
         }
+    }
+
+    /// `elst` with `tkhd`'s duration, as libavif reads them: without the repeat flag the
+    /// sequence plays once; with it, one edit of `segment` plays ceil(duration / segment)
+    /// times, and an indefinite duration forever. Anything else says nothing.
+    @inlinable
+    mutating func noteEditList(flags: UInt32, count: UInt32, segment: UInt64) {
+        if flags & 1 == 0 {
+            (track.loopCount, track.hasLoopCount) = (1, true)
+            return
+        }
+        guard count == 1, segment != 0, track.duration != 0 else { return }
+        track.hasLoopCount = true
+        guard track.duration != UInt64.max else {
+            track.loopCount = 0
+            return
+        }
+        let plays = track.duration / segment &+ (track.duration % segment == 0 ? 0 : 1)
+        track.loopCount = plays > UInt64(UInt32.max) ? 0 : UInt32(plays)
     }
 
     // MARK: - Boxes
@@ -331,15 +498,22 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case .iinf: iinfEnd
         case .iprp: iprpEnd
         case .ipco: ipcoEnd
+        case .moov: moovEnd
+        case .trak: trakEnd
+        case .edts, .tref, .mdia: trackInnerEnd
+        case .minf, .stbl: mediaInnerEnd
         }
     }
 
     @inlinable
     static func parent(_ level: Level) -> Level {
         switch level {
-        case .top, .meta: .top
+        case .top, .meta, .moov: .top
         case .iinf, .iprp: .meta
         case .ipco: .iprp
+        case .trak: .moov
+        case .edts, .tref, .mdia: .trak
+        case .minf, .stbl: .mdia
         }
     }
 
@@ -354,14 +528,20 @@ struct ISOBMFFParser: FormatParser, Sendable {
         let room = end &- payload
         switch level {
         case .top:
-            if type == Box.meta {
+            if type == Box.meta && !metaStarted {
                 guard level.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 guard room >= 4 else { return .failed(.malformed(.heif, .metaBoxTooSmall)) }
                 metaEnd = end
+                metaStarted = true
                 return readFullBox(.meta, end: end)
             }
+            if type == Box.moov && hasSequenceBrand && !moovDone {
+                guard Level.moov.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
+                moovEnd = end
+                return nextHeader(in: .moov, at: payload, skipFrom: payload, options: options)
+            }
             // Nothing follows a box that runs to the end of the file.
-            guard end != UInt64.max else { return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile)) }
+            guard end != UInt64.max else { return endOfBoxes() }
         case .meta:
             switch type {
             case Box.pitm where room >= 6:
@@ -395,6 +575,54 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 return .read(8)
             default: break
             }
+        case .moov:
+            if type == Box.trak && !hasPrimaryTrack {
+                guard Level.trak.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
+                trakEnd = end
+                track = TrackSummary()
+                return nextHeader(in: .trak, at: payload, skipFrom: payload, options: options)
+            }
+        case .trak:
+            switch type {
+            case Box.tkhd where room >= 84:
+                phase = .trackHeader(end: end)
+                return .read(36)
+            case Box.tref, Box.edts, Box.mdia:
+                return openTrackContainer(type == Box.tref ? .tref : type == Box.edts ? .edts : .mdia, payload: payload, end: end, options: options)
+            default: break
+            }
+        case .tref:
+            // Alpha and depth tracks refer to the colour track with auxl.
+            if type == Box.auxl { track.isAuxiliary = true }
+        case .edts:
+            if type == Box.elst && room >= 12 {
+                phase = .editList(end: end)
+                return .read(Int(min(room, 16)))
+            }
+        case .mdia:
+            switch type {
+            case Box.mdhd where room >= 16:
+                phase = .mediaHeader(end: end)
+                return .read(Int(min(room, 24)))
+            case Box.hdlr where room >= 12:
+                phase = .handler(end: end)
+                return .read(12)
+            case Box.minf:
+                return openTrackContainer(.minf, payload: payload, end: end, options: options)
+            default: break
+            }
+        case .minf:
+            if type == Box.stbl { return openTrackContainer(.stbl, payload: payload, end: end, options: options) }
+        case .stbl:
+            switch type {
+            case Box.stsd where room >= 16:
+                phase = .sampleDescription(end: end)
+                return .read(16)
+            case Box.stts where room >= 8:
+                phase = .timeToSampleCount(end: end)
+                return .read(8)
+            default: break
+            }
         case .ipco:
             // Every child of ipco is a property and takes the next index, known or not.
             guard propertiesSeen < 0x7FFF else { return .failed(.limit(.heif, .moreThan32767Properties)) }
@@ -420,6 +648,21 @@ struct ISOBMFFParser: FormatParser, Sendable {
             }
         }
         return finishBox(at: payload, end: end, in: level, options: options)
+    }
+
+    /// A container inside `trak`; `minf` and `stbl` share one end (see `mediaInnerEnd`).
+    @inlinable
+    mutating func openTrackContainer(_ level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
+        guard level.depth <= options.maxDepth else { return .failed(.limit(decideFormat(), .boxesNestedDeeperThanMaxDepth)) }
+        if level == .minf || level == .stbl { mediaInnerEnd = end } else { trackInnerEnd = end }
+        return nextHeader(in: level, at: payload, skipFrom: payload, options: options)
+    }
+
+    /// The top-level boxes are over: the answer if there is one.
+    @inlinable
+    func endOfBoxes() -> Step {
+        if hasMetaAnswer || hasPrimaryTrack { return .done }
+        return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile))
     }
 
     @inlinable
@@ -459,16 +702,19 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         var level = level
-        // Each round closes one container, so this runs at most four times.
+        var start = start
+        // Each round closes one container and moves up a level, so this runs at most five times.
         while level != .top {
             let end = containerEnd(level, options)
             // Fewer than 8 bytes left cannot hold another box: treat them as padding.
             guard start >= end || end &- start < 8 else { break }
             if let step = close(level, options: options) { return step }
+            // The rest of mdia holds nothing the scan needs once minf ends.
+            if level == .minf || level == .stbl { start = max(start, trackInnerEnd) }
             level = Self.parent(level)
         }
         if level == .top, let length = options.inputLength, start >= length || length &- start < 8 {
-            return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile))
+            return endOfBoxes()
         }
         phase = .header(level)
         guard start >= position else { return .failed(.malformed(.heif, .boxOverlapsTheOneBefore)) }
@@ -500,11 +746,27 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return resolveEntry(summary, options: options)
         case .iinf:
             itemInfoDone = true
-            return answerIfReady(final: false)
-        case .iprp:
+            return answerIfReady(final: false, options: options)
+        case .iprp, .edts, .tref, .mdia, .minf, .stbl:
             return nil
+        case .trak:
+            guard !hasPrimaryTrack && track.qualifies else { return nil }
+            guard options.admits(width: UInt64(track.width), height: UInt64(track.height)) else {
+                return .failed(.tooLarge(decideFormat()))
+            }
+            hasPrimaryTrack = true
+            // Full mode: with no meta before it, the primary track is the image.
+            return !options.animation && !metaStarted ? .done : nil
+        case .moov:
+            moovDone = true
+            if hasMetaAnswer { return formatSettled ? .done : nil }
+            return hasPrimaryTrack ? .done : nil
         case .meta:
-            if let step = answerIfReady(final: true) { return step }
+            if let step = answerIfReady(final: true, options: options) { return step }
+            // Animation mode waits for the frames; a sequence without a usable primary item
+            // (libheif writes sequences with no meta at all) may still have a primary track.
+            if hasMetaAnswer || (hasSequenceBrand && !moovDone) { return nil }
+            if hasPrimaryTrack { return .done }
             if !hasPrimary { return .failed(.malformed(decideFormat(), .noPrimaryItemPitm)) }
             if summariesOverflowed && !primaryResolved { return .failed(.limit(decideFormat(), .moreItemsThanTheScannerTracksBeforePitm)) }
             return .failed(.malformed(decideFormat(), .primaryItemHasNoIspeProperty))
@@ -528,18 +790,25 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable
     mutating func noteBrand(_ brand: UInt32) {
         if Brand.isImage(brand) { hasImageBrand = true }
+        if Brand.isSequence(brand) { hasSequenceBrand = true }
     }
 
     // MARK: - Items and properties
 
     @inlinable
     mutating func noteItem(id: UInt32, type: UInt32) {
+        noteCoding(type)
+        if hasPrimary && id == primaryID { primaryType = type }
+    }
+
+    /// An item's type or a sample entry's: which codings the file uses.
+    @inlinable
+    mutating func noteCoding(_ type: UInt32) {
         switch type {
         case Brand.av01: sawAV1Item = true
         case Brand.hvc1, Brand.hev1, Brand.vvc1, Brand.avc1, Brand.jpeg, Brand.j2k1: sawOtherCodedItem = true
         default: break
         }
-        if hasPrimary && id == primaryID { primaryType = type }
     }
 
     @inlinable
@@ -777,16 +1046,16 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
         primary = summary
         primaryResolved = true
-        return answerIfReady(final: false)
+        return answerIfReady(final: false, options: options)
     }
 
     /// The answer, once the primary item's properties and the format are known. `final` at the
     /// end of `meta`, when what is known must do.
     @inlinable
-    mutating func answerIfReady(final: Bool) -> Step? {
-        guard primaryResolved && primary.hasSize else { return nil }
+    mutating func answerIfReady(final: Bool, options: ScanOptions) -> Step? {
+        guard hasMetaAnswer else { return nil }
         if !final && !formatSettled { return nil }
-        return .done
+        return awaitingTrack(options) ? nil : .done
     }
 
     /// Whether more boxes could still change the format decision.
@@ -811,11 +1080,17 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable
     func makeInfo() -> ImageInfo {
-        let (width, height) = size(of: primary)
+        // The primary item, or the primary track in a sequence without one.
+        let (width, height) = hasMetaAnswer ? size(of: primary) : (track.width, track.height)
         var info = ImageInfo(format: decideFormat(), width: Int(width), height: Int(height))
+        // An image sequence is the file's main content when the major brand says so; AVIF and
+        // HEIF require the sequence brands for files that carry one (AV1-ISOBMFF §4, ISO/IEC
+        // 23008-12 §10.3), so any other major brand means the primary still image.
+        info.isAnimated = Brand.isSequence(majorBrand)
+        if hasPrimaryTrack && track.hasLoopCount { info.loopCount = Int(track.loopCount) }
+        guard hasMetaAnswer else { return info }
         info.orientation = primary.orientation
         if primary.bitDepth != 0 { info.bitDepth = Int(primary.bitDepth) }
-        if majorBrand == Brand.avis || majorBrand == Brand.msf1 { info.isAnimated = true }
         if primary.apertureRecord != 0 {
             var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
             // The record's key (its property index), then the eight numbers.
@@ -857,6 +1132,23 @@ struct ISOBMFFParser: FormatParser, Sendable {
         @usableFromInline static let imir: UInt32 = 0x696D_6972  // "imir"
         @usableFromInline static let clap: UInt32 = 0x636C_6170  // "clap"
         @usableFromInline static let pixi: UInt32 = 0x7069_7869  // "pixi"
+        @usableFromInline static let moov: UInt32 = 0x6D6F_6F76  // "moov"
+        @usableFromInline static let trak: UInt32 = 0x7472_616B  // "trak"
+        @usableFromInline static let tkhd: UInt32 = 0x746B_6864  // "tkhd"
+        @usableFromInline static let tref: UInt32 = 0x7472_6566  // "tref"
+        @usableFromInline static let auxl: UInt32 = 0x6175_786C  // "auxl"
+        @usableFromInline static let edts: UInt32 = 0x6564_7473  // "edts"
+        @usableFromInline static let elst: UInt32 = 0x656C_7374  // "elst"
+        @usableFromInline static let mdia: UInt32 = 0x6D64_6961  // "mdia"
+        @usableFromInline static let mdhd: UInt32 = 0x6D64_6864  // "mdhd"
+        @usableFromInline static let hdlr: UInt32 = 0x6864_6C72  // "hdlr"
+        @usableFromInline static let minf: UInt32 = 0x6D69_6E66  // "minf"
+        @usableFromInline static let stbl: UInt32 = 0x7374_626C  // "stbl"
+        @usableFromInline static let stsd: UInt32 = 0x7374_7364  // "stsd"
+        @usableFromInline static let stts: UInt32 = 0x7374_7473  // "stts"
+        /// Handler types of image sequences (HEIF §7.1) and video.
+        @usableFromInline static let pict: UInt32 = 0x7069_6374  // "pict"
+        @usableFromInline static let vide: UInt32 = 0x7669_6465  // "vide"
     }
 
     @usableFromInline
@@ -884,6 +1176,21 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 0x6865_7663, 0x6865_7678, 0x6865_766D, 0x6865_7673,  // hevc hevx hevm hevs
                 0x7676_6963, 0x7676_6973, 0x6176_6369, 0x6176_6373,  // vvic vvis avci avcs
                 0x6A32_6B69, 0x6A32_6973, 0x6A70_6567, 0x6A70_6773:  // j2ki j2is jpeg jpgs
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// Brands of image sequences: AVIF's avis, HEIF's msf1 and the coding-specific
+        /// sequence brands (ISO/IEC 23008-12 Annex B to E: hevc hevx hevs, avcs, vvis, j2is,
+        /// jpgs).
+        @inlinable
+        static func isSequence(_ brand: UInt32) -> Bool {
+            switch brand {
+            case avis, msf1,
+                0x6865_7663, 0x6865_7678, 0x6865_7673,  // hevc hevx hevs
+                0x6176_6373, 0x7676_6973, 0x6A32_6973, 0x6A70_6773:  // avcs vvis j2is jpgs
                 return true
             default:
                 return false

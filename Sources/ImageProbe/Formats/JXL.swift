@@ -28,10 +28,16 @@ struct JXLParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase
     @usableFromInline var header: JXLHeaderReader
     @usableFromInline var facts = ImageFacts(format: .jxl)
+    /// The AnimationHeader's `num_loops`, when `have_animation` is set (0: forever).
+    @usableFromInline var loops: UInt32? = nil
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        if let loops { info.loopCount = Int(loops) }
+        return info
+    }
     /// The size of the container's first box, as the sniffer read it (it must be 12).
     @usableFromInline var signatureBoxSize: UInt32 = 12
     /// Codestream bytes left in the current `jxlc`/`jxlp` box; nil when it runs to the end.
@@ -126,10 +132,11 @@ struct JXLParser: FormatParser, Sendable {
             case .finished:
                 if !options.dimensionsOnly {
                     facts.orientation = Orientation(rawValue: header.orientation)
+                    facts.isAnimated = header.animated
+                    if header.animated == true { loops = header.loops }
                     if header.metadataAllDefault {
                         facts.bitDepth = 8
                         facts.hasAlpha = false
-                        facts.isAnimated = false
                     }
                 }
                 return .done

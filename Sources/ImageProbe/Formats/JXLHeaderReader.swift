@@ -1,6 +1,7 @@
 /// The start of a JPEG XL codestream, decoded a few bits at a time (ISO/IEC 18181-1):
 /// the signature `FF 0A` when a container delivers it, the SizeHeader, and in full mode the
-/// first fields of ImageMetadata up to the orientation.
+/// first fields of ImageMetadata: the orientation, then (stepping over the intrinsic size and
+/// the preview's size) `have_animation` and the AnimationHeader's `num_loops`.
 ///
 /// The codestream is a bit stream read least significant bit first. Its fields straddle
 /// bytes, and in a container the bytes themselves may be split across `jxlp` boxes at any
@@ -23,6 +24,68 @@ struct JXLHeaderReader: Sendable {
         case width(bits: UInt8)
         /// ImageMetadata: `all_default`, `extra_fields`, then the orientation's 3 bits.
         case allDefault, extraFields, orientation
+        /// `have_intrinsic_size`, then a SizeHeader whose values are not needed.
+        case haveIntrinsicSize, intrinsicSmall, intrinsicSmallHeight, intrinsicRatio, intrinsicSmallWidth
+        /// `have_preview`, then a PreviewHeader whose values are not needed.
+        case havePreview, previewDiv8, previewRatio
+        /// `have_animation`, then the AnimationHeader; `have_timecodes` ends it.
+        case haveAnimation, haveTimecodes
+        /// A U32 field's 2-bit selector, then its bits when the selector's entry has any.
+        case u32(U32Field)
+        case u32Bits(U32Field, bits: UInt8)
+    }
+
+    /// The U32 fields of ImageMetadata the reader passes or keeps (18181-1; libjxl's
+    /// `headers.cc`): each has four entries, a value or a number of bits plus an offset.
+    @usableFromInline
+    enum U32Field: Sendable {
+        case intrinsicHeight, intrinsicWidth
+        case previewHeightDiv8, previewWidthDiv8, previewHeight, previewWidth
+        case ticksNumerator, ticksDenominator, loops
+
+        /// The selector's entry: `bits` read (0 for a plain value) and added to `offset`.
+        @inlinable
+        func entry(_ selector: UInt64) -> (bits: UInt8, offset: UInt64) {
+            switch self {
+            case .intrinsicHeight, .intrinsicWidth:
+                return (JXLHeaderReader.sizeBits(selector: selector), 1)
+            case .previewHeightDiv8, .previewWidthDiv8:
+                switch selector {
+                case 0: return (0, 16)
+                case 1: return (0, 32)
+                case 2: return (5, 1)
+                default: return (9, 33)
+                }
+            case .previewHeight, .previewWidth:
+                switch selector {
+                case 0: return (6, 1)
+                case 1: return (8, 65)
+                case 2: return (10, 321)
+                default: return (12, 1345)
+                }
+            case .ticksNumerator:
+                switch selector {
+                case 0: return (0, 100)
+                case 1: return (0, 1000)
+                case 2: return (10, 1)
+                default: return (30, 1)
+                }
+            case .ticksDenominator:
+                switch selector {
+                case 0: return (0, 1)
+                case 1: return (0, 1001)
+                case 2: return (8, 1)
+                default: return (10, 1)
+                }
+            case .loops:
+                switch selector {
+                case 0: return (0, 0)
+                case 1: return (3, 0)
+                case 2: return (16, 0)
+                default: return (32, 0)
+                }
+            }
+        }
     }
 
     /// What the reader needs next.
@@ -47,6 +110,14 @@ struct JXLHeaderReader: Sendable {
     @usableFromInline var orientation: UInt8 = 0
     /// ImageMetadata's `all_default`: 8-bit samples, no extra channels, no animation.
     @usableFromInline var metadataAllDefault = false
+    /// `have_animation`, once read (nil before).
+    @usableFromInline var animated: Bool? = nil
+    /// The AnimationHeader's `num_loops` (0: forever).
+    @usableFromInline var loops: UInt32 = 0
+    /// The intrinsic SizeHeader's `small`, or the PreviewHeader's `div8`, being passed.
+    @usableFromInline var nestedFlag = false
+    /// The offset of the U32 entry whose bits are being read.
+    @usableFromInline var pendingOffset: UInt64 = 0
 
     /// A reader for a codestream whose signature was already checked (a bare codestream), or
     /// one that must check it (a container's `jxlc`/`jxlp` payload).
@@ -91,6 +162,11 @@ struct JXLHeaderReader: Sendable {
         case .ratio, .orientation: 3
         case .smallHeight, .smallWidth: 5
         case .height(let bits), .width(let bits): Int(bits)
+        case .haveIntrinsicSize, .intrinsicSmall, .havePreview, .previewDiv8, .haveAnimation, .haveTimecodes: 1
+        case .intrinsicRatio, .previewRatio: 3
+        case .intrinsicSmallHeight, .intrinsicSmallWidth: 5
+        case .u32: 2
+        case .u32Bits(_, let bits): Int(bits)
         }
     }
 
@@ -112,6 +188,11 @@ struct JXLHeaderReader: Sendable {
         case .width(let bits): return Int(bits) + metadata
         case .allDefault, .extraFields: return 1
         case .orientation: return 3
+        // After the orientation the fields vary: one more bit is always needed, and asking for
+        // one byte at a time never reads past the answer.
+        case .haveIntrinsicSize, .intrinsicSmall, .intrinsicSmallHeight, .intrinsicRatio, .intrinsicSmallWidth,
+            .havePreview, .previewDiv8, .previewRatio, .haveAnimation, .haveTimecodes, .u32, .u32Bits:
+            return 1
         }
     }
 
@@ -122,7 +203,7 @@ struct JXLHeaderReader: Sendable {
         return max(1, (missing + 7) / 8)
     }
 
-    /// Removes the next `count` bits (1...30) from the accumulator.
+    /// Removes the next `count` bits (1...32) from the accumulator.
     @inlinable
     mutating func take(_ count: Int) -> UInt64 {
         let value = accumulator & ((1 << UInt64(count)) - 1)
@@ -189,21 +270,74 @@ struct JXLHeaderReader: Sendable {
                 guard value == 0 else {
                     metadataAllDefault = true
                     orientation = 1
+                    animated = false
                     return .finished
                 }
                 next = .extraFields
             case .extraFields:
                 guard value == 1 else {
+                    // No extra fields: orientation 1, no preview, no animation.
                     orientation = 1
+                    animated = false
                     return .finished
                 }
                 next = .orientation
             case .orientation:
                 orientation = UInt8(truncatingIfNeeded: value + 1)
+                next = .haveIntrinsicSize
+            case .haveIntrinsicSize:
+                next = value == 1 ? .intrinsicSmall : .havePreview
+            case .intrinsicSmall:
+                nestedFlag = value == 1
+                next = nestedFlag ? .intrinsicSmallHeight : .u32(.intrinsicHeight)
+            case .intrinsicSmallHeight:
+                next = .intrinsicRatio
+            case .intrinsicRatio:
+                next = value != 0 ? .havePreview : (nestedFlag ? .intrinsicSmallWidth : .u32(.intrinsicWidth))
+            case .intrinsicSmallWidth:
+                next = .havePreview
+            case .havePreview:
+                next = value == 1 ? .previewDiv8 : .haveAnimation
+            case .previewDiv8:
+                nestedFlag = value == 1
+                next = .u32(nestedFlag ? .previewHeightDiv8 : .previewHeight)
+            case .previewRatio:
+                next = value != 0 ? .haveAnimation : .u32(nestedFlag ? .previewWidthDiv8 : .previewWidth)
+            case .haveAnimation:
+                animated = value == 1
+                guard value == 1 else { return .finished }
+                next = .u32(.ticksNumerator)
+            case .haveTimecodes:
                 return .finished
+            case .u32(let field):
+                let entry = field.entry(value)
+                if entry.bits != 0 {
+                    pendingOffset = entry.offset
+                    next = .u32Bits(field, bits: entry.bits)
+                } else {
+                    u32Decoded(field, entry.offset)
+                }
+            case .u32Bits(let field, _):
+                u32Decoded(field, value &+ pendingOffset)
             }
         }
         return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly))
+    }
+
+    /// A U32 field is complete: keeps what matters, and moves on.
+    @inlinable
+    mutating func u32Decoded(_ field: U32Field, _ value: UInt64) {
+        switch field {
+        case .intrinsicHeight: next = .intrinsicRatio
+        case .intrinsicWidth: next = .havePreview
+        case .previewHeightDiv8, .previewHeight: next = .previewRatio
+        case .previewWidthDiv8, .previewWidth: next = .haveAnimation
+        case .ticksNumerator: next = .u32(.ticksDenominator)
+        case .ticksDenominator: next = .u32(.loops)
+        case .loops:
+            loops = UInt32(truncatingIfNeeded: value)
+            next = .haveTimecodes
+        }
     }
 
     /// The SizeHeader is complete: checks the limits, then moves on to ImageMetadata.

@@ -22,22 +22,41 @@ struct PNGParser: FormatParser, Sendable {
         case chunkHeader
         /// The eight bytes of `acTL`.
         case animationControl
+        /// The first 26 bytes of an `fcTL` (animation mode).
+        case frameControl
         /// The `eXIf` payload, read by `exif`.
         case exif
     }
 
     @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .png)
+    /// Animation mode: the frame whose `fcTL` was just read.
+    @usableFromInline var pending = PendingFrames()
+    /// acTL's `num_plays`.
+    @usableFromInline var plays: UInt32 = 0
     @usableFromInline var phase: Phase = .signature
+    /// An `acTL` came before the image data: an APNG.
+    @usableFromInline var isAPNG = false
+
+    @inlinable static var emitsFrames: Bool { true }
+
+    @inlinable
+    mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        if isAPNG { info.loopCount = Int(plays) }
+        return info
+    }
     @usableFromInline var sizeKnown = false
     @usableFromInline var sawImageData = false
     /// The one `eXIf` allowed was read: the orientation is settled.
     @usableFromInline var exifRead = false
     @usableFromInline var chunks = 0
+    /// The length of the `fcTL` being read.
+    @usableFromInline var frameControlLength: UInt32 = 0
 
     /// After the two signature bytes the sniffer consumed.
     @inlinable var firstStep: Step { .read(22) }
@@ -58,6 +77,7 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline static let actl: UInt32 = 0x6163_544C  // "acTL"
     @usableFromInline static let trns: UInt32 = 0x7452_4E53  // "tRNS"
     @usableFromInline static let exif: UInt32 = 0x6558_4966  // "eXIf"
+    @usableFromInline static let fctl: UInt32 = 0x6663_544C  // "fcTL"
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -100,17 +120,28 @@ struct PNGParser: FormatParser, Sendable {
             return chunk(length: field.be32(0), type: field.tag(4), at: offset, options: options)
         case .animationControl:
             let frames = field.be32(0)
-            facts.isAnimated = true
+            // One frame is a still image (Skia, Blink: animated means more than one).
+            isAPNG = true
+            facts.isAnimated = frames > 1
             facts.frameCount = Int(frames)
+            plays = field.be32(4)
             phase = .chunkHeader
             return .skipThenRead(4, 8)
+        case .frameControl:
+            // sequence, width, height, x, y, delay_num, delay_den (0 means 100), dispose, blend.
+            let denominator = field.be16(22)
+            pending = PendingFrames(
+                numerator: UInt32(field.be16(20)), denominator: denominator == 0 ? 100 : UInt32(denominator),
+                x: field.be32(12), y: field.be32(16), width: field.be32(4), height: field.be32(8))
+            phase = .chunkHeader
+            return .skipThenRead(UInt64(frameControlLength) &- 26 &+ 4, 8)
         case .exif:
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
             case .finished(let orientation):
                 facts.orientation = orientation
-                return afterExif(from: offset &+ UInt64(field.count), to: exif.end)
+                return afterExif(from: offset &+ UInt64(field.count), to: exif.end, options: options)
             }
         }
     }
@@ -140,19 +171,26 @@ struct PNGParser: FormatParser, Sendable {
         case Self.iend:
             return .done
         case Self.idat:
-            // Nothing read in full mode comes after the image data but an eXIf.
-            if exifRead { return .done }
+            // Without acTL before it, the file is a still image.
+            if !isAPNG { facts.isAnimated = false }
+            // Nothing full mode reads comes after the image data but an eXIf; animation mode
+            // goes on to count an APNG's frames.
+            if exifRead && !(isAPNG && options.animation) { return .done }
             sawImageData = true
         case Self.actl where !sawImageData && length == 8:
             phase = .animationControl
             return .read(8)
+        case Self.fctl where isAPNG && options.animation && length >= 26:
+            frameControlLength = length
+            phase = .frameControl
+            return .read(26)
         case Self.trns where !sawImageData:
             facts.hasAlpha = true
         case Self.exif where !exifRead:
             let start = offset &+ 8
             exif = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
             // At most one eXIf is allowed: whatever it holds settles the orientation.
-            guard let step = exif.firstStep else { return afterExif(from: start, to: exif.end) }
+            guard let step = exif.firstStep else { return afterExif(from: start, to: exif.end, options: options) }
             phase = .exif
             return step
         default:
@@ -165,9 +203,9 @@ struct PNGParser: FormatParser, Sendable {
     /// After the `eXIf` payload, read up to `position`, that ends at `payloadEnd`: after the
     /// image data that is the answer; before it, the walk goes on to IDAT for `acTL`/`tRNS`.
     @inlinable
-    mutating func afterExif(from position: UInt64, to payloadEnd: UInt64) -> Step {
+    mutating func afterExif(from position: UInt64, to payloadEnd: UInt64, options: ScanOptions) -> Step {
         exifRead = true
-        if sawImageData { return .done }
+        if sawImageData && !(isAPNG && options.animation) { return .done }
         phase = .chunkHeader
         let rest = payloadEnd > position ? payloadEnd &- position : 0
         return .skipThenRead(rest &+ 4, 8)  // the payload's rest and the CRC

@@ -1,9 +1,11 @@
 /// WebP (RFC 9649): a RIFF container whose first chunk is VP8 (lossy), VP8L (lossless) or
 /// VP8X (extended, with the canvas size and feature flags).
 ///
-/// The simple formats carry no metadata. In full mode an extended file whose VP8X flags
-/// announce EXIF is walked chunk by chunk (payloads skipped by length) to the `EXIF` chunk,
-/// which the specification places after the image data.
+/// The simple formats carry no metadata and are still images. In full mode an extended file
+/// whose VP8X flags announce an animation is walked chunk by chunk (payloads skipped by
+/// length) to `ANIM` for the loop count, and one that announces EXIF on to the `EXIF` chunk,
+/// which the specification places after the image data. Animation mode walks every chunk and
+/// reports each `ANMF` as a frame.
 @usableFromInline
 struct WebPParser: FormatParser, Sendable {
     @inlinable static var occupant: SlotOccupant { .webp }
@@ -20,18 +22,39 @@ struct WebPParser: FormatParser, Sendable {
         case extended
         /// A chunk's type and size.
         case chunkHeader
+        /// `ANIM`: background colour and loop count (6 bytes).
+        case animationParameters
+        /// An `ANMF` frame's 16-byte header (animation mode).
+        case frameHeader
         /// The `EXIF` chunk's payload, read by `exif`.
         case exif
     }
 
     @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .webp)
+    /// Animation mode: the frame whose `ANMF` header was just read.
+    @usableFromInline var pending = PendingFrames()
     @usableFromInline var phase: Phase = .riffHeader
     @usableFromInline var chunkSize: UInt32 = 0
+    @usableFromInline var loopCount: UInt16 = 0
+    @usableFromInline var hasLoopCount = false
+    /// The walk goes on for the `EXIF` chunk (full mode, the VP8X EXIF flag).
+    @usableFromInline var wantsExif = false
+    /// The walk goes on through every chunk (animation mode, the VP8X animation flag).
+    @usableFromInline var walksFrames = false
+
+    @inlinable static var emitsFrames: Bool { true }
+
+    @inlinable
+    mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        if hasLoopCount { info.loopCount = Int(loopCount) }
+        return info
+    }
     @usableFromInline var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
     @usableFromInline var riffEnd: UInt64 = 0
@@ -43,6 +66,8 @@ struct WebPParser: FormatParser, Sendable {
     @usableFromInline static let vp8l: UInt32 = 0x5650_384C  // "VP8L"
     @usableFromInline static let vp8x: UInt32 = 0x5650_3858  // "VP8X"
     @usableFromInline static let exif: UInt32 = 0x4558_4946  // "EXIF"
+    @usableFromInline static let anim: UInt32 = 0x414E_494D  // "ANIM"
+    @usableFromInline static let anmf: UInt32 = 0x414E_4D46  // "ANMF"
 
     @inlinable
     init() {}
@@ -89,6 +114,7 @@ struct WebPParser: FormatParser, Sendable {
             facts.width = Int(width)
             facts.height = Int(height)
             facts.hasAlpha = false
+            facts.isAnimated = false
             return .done
         case .lossless:
             guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, .vp8lSignatureMissing)) }
@@ -100,6 +126,7 @@ struct WebPParser: FormatParser, Sendable {
             facts.width = Int(width)
             facts.height = Int(height)
             facts.hasAlpha = (bits >> 28) & 1 == 1
+            facts.isAnimated = false
             return .done
         case .extended:
             let flags = field.u8(0)
@@ -109,9 +136,14 @@ struct WebPParser: FormatParser, Sendable {
             facts.width = Int(width)
             facts.height = Int(height)
             facts.hasAlpha = flags & 0x10 != 0
-            facts.isAnimated = flags & 0x02 != 0
+            let animated = flags & 0x02 != 0
+            facts.isAnimated = animated
             sizeKnown = true
-            if options.dimensionsOnly || flags & 0x08 == 0 { return .done }
+            if options.dimensionsOnly { return .done }
+            wantsExif = flags & 0x08 != 0
+            walksFrames = animated && options.animation
+            // Full mode reads an animation's loop count from ANIM, which comes before the frames.
+            if !wantsExif && !animated { return .done }
             guard chunkSize >= 10 else { return .failed(.malformed(.webp, .vp8xChunkTooShort)) }
             phase = .chunkHeader
             return nextChunk(after: offset &+ 10, padding: Self.padded(chunkSize) &- 10)
@@ -120,22 +152,57 @@ struct WebPParser: FormatParser, Sendable {
             chunks &+= 1
             guard chunks <= options.maxEntries else { return .failed(.limit(.webp, .moreChunksThanMaxEntries)) }
             let payloadStart = offset &+ 8
-            if field.tag(0) == Self.exif {
+            switch field.tag(0) {
+            case Self.exif where wantsExif:
                 exif = ExifReader(start: payloadStart, end: payloadStart &+ UInt64(size), requiresIdentifier: false)
-                guard let step = exif.firstStep else { return .done }
+                guard let step = exif.firstStep else { return afterExif(at: payloadStart, size: size) }
                 phase = .exif
                 return step
+            case Self.anim where size >= 6 && !hasLoopCount:
+                chunkSize = size
+                phase = .animationParameters
+                return .read(6)
+            case Self.anmf where walksFrames && size >= 16:
+                chunkSize = size
+                phase = .frameHeader
+                return .read(16)
+            default:
+                return nextChunk(after: payloadStart, padding: Self.padded(size))
             }
-            return nextChunk(after: payloadStart, padding: Self.padded(size))
+        case .animationParameters:
+            loopCount = field.le16(4)
+            hasLoopCount = true
+            // Full mode came for the loop count (and perhaps EXIF, at the end).
+            if !wantsExif && !walksFrames { return .done }
+            phase = .chunkHeader
+            return nextChunk(after: offset &+ 6, padding: Self.padded(chunkSize) &- 6)
+        case .frameHeader:
+            // X and Y are stored halved; width and height minus one; the duration in ms.
+            pending = PendingFrames(
+                numerator: field.le24(12), denominator: 1000, x: field.le24(0) &* 2, y: field.le24(3) &* 2,
+                width: field.le24(6) &+ 1, height: field.le24(9) &+ 1)
+            phase = .chunkHeader
+            return nextChunk(after: offset &+ 16, padding: Self.padded(chunkSize) &- 16)
         case .exif:
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
             case .finished(let orientation):
                 facts.orientation = orientation
-                return .done
+                return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ UInt64(field.count))
             }
         }
+    }
+
+    /// After the `EXIF` chunk: the answer, unless animation mode walks on through the frames.
+    @inlinable
+    mutating func afterExif(at payloadStart: UInt64, size: UInt32, after position: UInt64? = nil) -> Step {
+        wantsExif = false
+        guard walksFrames else { return .done }
+        phase = .chunkHeader
+        let next = payloadStart &+ Self.padded(size)
+        let from = position ?? payloadStart
+        return nextChunk(after: from, padding: next > from ? next &- from : 0)
     }
 
     /// Chunk payloads are padded to an even length.
