@@ -135,25 +135,36 @@ struct FrameTally: Sendable {
         info.isAnimated = frames > 1
         guard frames > 1 else { return }
         info.animationTotals = AnimationTotals(
-            durationMicros: durationMicros, playbackMicros: playbackMicros,
+            durations: AnimationDurations(declaredMicros: durationMicros, playbackMicros: playbackMicros),
             largestX: largestX, largestY: largestY, largestWidth: largestWidth, largestHeight: largestHeight)
+    }
+}
+
+/// The sums of a walk's delays, in microseconds: as declared, and as played (§1.9).
+@usableFromInline
+struct AnimationDurations: Hashable, Sendable {
+    @usableFromInline var declaredMicros: UInt64
+    @usableFromInline var playbackMicros: UInt64
+
+    @inlinable
+    init(declaredMicros: UInt64, playbackMicros: UInt64) {
+        self.declaredMicros = declaredMicros
+        self.playbackMicros = playbackMicros
     }
 }
 
 /// What animation mode adds to an answer: the sums of the delays and the largest frame.
 @usableFromInline
 struct AnimationTotals: Hashable, Sendable {
-    @usableFromInline var durationMicros: UInt64
-    @usableFromInline var playbackMicros: UInt64
+    @usableFromInline var durations: AnimationDurations
     @usableFromInline var largestX: UInt32
     @usableFromInline var largestY: UInt32
     @usableFromInline var largestWidth: UInt32
     @usableFromInline var largestHeight: UInt32
 
     @inlinable
-    init(durationMicros: UInt64, playbackMicros: UInt64, largestX: UInt32, largestY: UInt32, largestWidth: UInt32, largestHeight: UInt32) {
-        self.durationMicros = durationMicros
-        self.playbackMicros = playbackMicros
+    init(durations: AnimationDurations, largestX: UInt32, largestY: UInt32, largestWidth: UInt32, largestHeight: UInt32) {
+        self.durations = durations
         self.largestX = largestX
         self.largestY = largestY
         self.largestWidth = largestWidth

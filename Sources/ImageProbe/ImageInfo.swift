@@ -7,8 +7,11 @@ struct ImageFacts: Hashable, Sendable {
     @usableFromInline var size: UInt64 = 0
     /// Frame count in bits 0–31, bit depth in 32–47, EXIF orientation (1...8, 0 for none) in
     /// 48–55, and in 56–63 two bits each for hasAlpha, isProgressive and isAnimated (0
-    /// unknown, 1 false, 2 true) and bit 62 for "frame count is known".
+    /// unknown, 1 false, 2 true), bit 62 for "frame count is known" and bit 63 for "loop
+    /// count is known".
     @usableFromInline var packed: UInt64 = 0
+    /// The loop count as stored, when bit 63 of `packed` is set. Kept in what was padding.
+    @usableFromInline var loop: UInt32 = 0
     @usableFromInline var format: ImageFormat
 
     @inlinable
@@ -75,6 +78,15 @@ struct ImageFacts: Hashable, Sendable {
     }
 
     @inlinable
+    var loopCount: Int? {
+        get { packed & (1 << 63) == 0 ? nil : Int(loop) }
+        set {
+            packed = packed & ~(1 << 63) | (newValue == nil ? 0 : 1 << 63)
+            loop = UInt32(clamping: newValue ?? 0)
+        }
+    }
+
+    @inlinable
     func flag(at shift: UInt64) -> Bool? {
         switch (packed >> shift) & 3 {
         case 1: false
@@ -93,12 +105,9 @@ struct ImageFacts: Hashable, Sendable {
 /// What the scanner learned about an image from its header.
 public struct ImageInfo: Hashable, Sendable {
     @usableFromInline var facts: ImageFacts
-    /// The format-specific details, of which a file has at most one kind.
+    /// The format-specific details, of which a file has at most one kind (but a HEIF or AVIF
+    /// sequence can have a clean aperture and animation totals).
     @usableFromInline var details: Details = .none
-    /// The loop count as the file states it, when it does (bit 32 set).
-    @usableFromInline var storedLoopCount: UInt64 = 0
-    /// What animation mode counted over every frame.
-    @usableFromInline var animationTotals: AnimationTotals? = nil
 
     @usableFromInline
     enum Details: Hashable, Sendable {
@@ -106,6 +115,40 @@ public struct ImageInfo: Hashable, Sendable {
         /// The fractions only: the image size they apply to is the info's own.
         case cleanAperture(CleanAperture.Fractions)
         case svg(SVGSize)
+        /// Animation mode's totals.
+        case animation(AnimationTotals)
+        /// A HEIF or AVIF sequence's primary item's clean aperture and animation mode's
+        /// durations; its frames cover the whole image. Both fit in the space the SVG case
+        /// takes anyway, so the answer stays small.
+        case cleanApertureAndDurations(CleanAperture.Fractions, AnimationDurations)
+    }
+
+    /// What animation mode counted over every frame.
+    @inlinable
+    var animationTotals: AnimationTotals? {
+        get {
+            switch details {
+            case .animation(let totals): totals
+            case .cleanApertureAndDurations(_, let durations):
+                AnimationTotals(durations: durations, largestX: 0, largestY: 0,
+                                largestWidth: UInt32(truncatingIfNeeded: facts.width), largestHeight: UInt32(truncatingIfNeeded: facts.height))
+            case .none, .cleanAperture, .svg: nil
+            }
+        }
+        set {
+            switch (details, newValue) {
+            case (.cleanAperture(let fractions), let totals?), (.cleanApertureAndDurations(let fractions, _), let totals?):
+                details = .cleanApertureAndDurations(fractions, totals.durations)
+            case (.cleanApertureAndDurations(let fractions, _), nil):
+                details = .cleanAperture(fractions)
+            case (_, let totals?):
+                details = .animation(totals)
+            case (.animation, nil):
+                details = .none
+            case (.none, nil), (.cleanAperture, nil), (.svg, nil):
+                break
+            }
+        }
     }
 
     @inlinable
@@ -188,22 +231,22 @@ public struct ImageInfo: Hashable, Sendable {
     /// `num_loops`. Nil when the file doesn't say (a GIF without the extension plays once).
     @inlinable
     public var loopCount: Int? {
-        get { storedLoopCount >> 32 == 0 ? nil : Int(storedLoopCount & 0xFFFF_FFFF) }
-        set { storedLoopCount = newValue.map { 1 << 32 | UInt64(UInt32(clamping: $0)) } ?? 0 }
+        get { facts.loopCount }
+        set { facts.loopCount = newValue }
     }
 
     /// Animation mode: the sum of the frames' declared delays, in milliseconds (each delay
     /// rounded to the microsecond). Nil in the other modes.
     @inlinable
     public var duration: Double? {
-        animationTotals.map { Double($0.durationMicros) / 1000 }
+        animationTotals.map { Double($0.durations.declaredMicros) / 1000 }
     }
 
     /// Animation mode: the time a browser or SDWebImage takes to play the frames once, in
     /// milliseconds: each delay under 11 ms counts as 100 ms (`FrameInfo.playbackDelay`).
     @inlinable
     public var playbackDuration: Double? {
-        animationTotals.map { Double($0.playbackMicros) / 1000 }
+        animationTotals.map { Double($0.durations.playbackMicros) / 1000 }
     }
 
     /// Animation mode: the largest frame rectangle by area (the first of equal ones).
@@ -219,8 +262,12 @@ public struct ImageInfo: Hashable, Sendable {
     @inlinable
     public var cleanAperture: CleanAperture? {
         get {
-            guard case .cleanAperture(let fractions) = details else { return nil }
-            return CleanAperture(fractions, imageWidth: facts.width, imageHeight: facts.height)
+            switch details {
+            case .cleanAperture(let fractions), .cleanApertureAndDurations(let fractions, _):
+                return CleanAperture(fractions, imageWidth: facts.width, imageHeight: facts.height)
+            case .none, .svg, .animation:
+                return nil
+            }
         }
         set { details = newValue.map { Details.cleanAperture($0.fractions) } ?? .none }
     }
@@ -289,8 +336,9 @@ extension ImageInfo: CustomStringConvertible {
         if let frameCount { text += ", \(frameCount) \(frameCount == 1 ? "frame" : "frames")" }
         if let loopCount { text += loopCount == 0 ? ", loop forever" : ", loop \(loopCount)" }
         if let totals = animationTotals {
-            text += ", \(Self.seconds(totals.durationMicros)) s"
-            if totals.playbackMicros != totals.durationMicros { text += " (played \(Self.seconds(totals.playbackMicros)) s)" }
+            let durations = totals.durations
+            text += ", \(Self.seconds(durations.declaredMicros)) s"
+            if durations.playbackMicros != durations.declaredMicros { text += " (played \(Self.seconds(durations.playbackMicros)) s)" }
         }
         if let partialReason { text += ", partial (\(partialReason.code.name))" }
         return text

@@ -558,7 +558,7 @@ extension ScanFailure.Reason {
         case .metadataTimeLimit: "size known; a time limit ended the metadata search"
         case .moreFramesThanMaxEntries: "more frames than maxEntries"
         case .unknownGIFBlock: "a block that is not an extension, an image or the trailer"
-        case .moreBlocksThanMaxEntries: "more blocks than maxEntries"
+        case .moreBlocksThanMaxEntries: "more extension blocks than maxEntries"
         case .sttsEntriesOverrunTheirBox: "stts entries overrun their box"
         }
     }

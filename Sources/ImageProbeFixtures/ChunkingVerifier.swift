@@ -7,9 +7,12 @@ public struct ScanOutcome: Hashable, Sendable, CustomStringConvertible {
     public var bytesRead: UInt64
     /// Whether the status came from `feed` (true) or from `finish()` (false).
     public var decidedWhileFeeding: Bool
+    /// The frame events, in the order `feed` reported them (animation mode).
+    public var frames: [FrameInfo] = []
 
     public var description: String {
-        "\(status) after \(bytesConsumed) bytes (read \(bytesRead))\(decidedWhileFeeding ? "" : " at finish()")"
+        let events = frames.isEmpty ? "" : ", \(frames.count) frame events"
+        return "\(status) after \(bytesConsumed) bytes (read \(bytesRead))\(decidedWhileFeeding ? "" : " at finish()")\(events)"
     }
 }
 
@@ -21,7 +24,9 @@ public struct ScanOutcome: Hashable, Sendable, CustomStringConvertible {
 /// - every proper prefix before the answer gives `needMore`, with n no larger than the bytes
 ///   left to the answer; `finish()` on it gives `truncated`, or a partial `done` with the
 ///   same format and size; a prefix at or past the answer gives the answer;
-/// - a seeking reader that calls `skip` whenever it can gets the same status and offset.
+/// - a seeking reader that calls `skip` whenever it can gets the same status and offset;
+/// - in animation mode, the frame events are the same, in the same order, under every
+///   chunking, and a prefix's events are the first of the whole input's.
 ///
 /// `.exhaustive` coverage (the tests) feeds every chunk size (all of them up to
 /// `exhaustiveLimit` bytes, a sample beyond), every split point, seeded random splits, and
@@ -60,11 +65,13 @@ public struct ChunkingVerifier: Sendable {
     /// The outcome of feeding `input` whole, then `finish()` if needed.
     public static func scanWhole(_ input: [UInt8], options: ScanOptions = ScanOptions()) -> ScanOutcome {
         var scanner = HeaderScanner(options: options)
-        var status = input.withUnsafeBytes { scanner.feed($0) }
+        var frames: [FrameInfo] = []
+        var status = input.withUnsafeBytes { scanner.feed($0) { frames.append($0) } }
         let fed = status.isTerminal
         if !fed { status = scanner.finish() }
         return ScanOutcome(
-            status: status, bytesConsumed: scanner.bytesConsumed, bytesRead: scanner.bytesRead, decidedWhileFeeding: fed)
+            status: status, bytesConsumed: scanner.bytesConsumed, bytesRead: scanner.bytesRead, decidedWhileFeeding: fed,
+            frames: frames)
     }
 
     public func verify(_ input: [UInt8], coverage: Coverage = .exhaustive) -> Report {
@@ -167,13 +174,16 @@ public struct ChunkingVerifier: Sendable {
             var scanner = HeaderScanner(options: options)
             var terminal: ScanStatus? = nil
             var consumedAtAnswer: UInt64 = 0
+            var frames: [FrameInfo] = []
             var start = 0
             for end in boundaries + [input.count] where end > start || input.isEmpty {
                 let before = scanner.bytesConsumed
                 let chunk = input[start..<end]
+                let framesBefore = frames.count
                 let status = exact
-                    ? ChunkingVerifier.feedExact(&scanner, chunk)
-                    : ChunkingVerifier.feedMisaligned(&scanner, chunk, padding: (start % 7) + 1)
+                    ? ChunkingVerifier.feedExact(&scanner, chunk) { frames.append($0) }
+                    : ChunkingVerifier.feedMisaligned(&scanner, chunk, padding: (start % 7) + 1) { frames.append($0) }
+                if terminal != nil && frames.count != framesBefore { fail("\(label()): frame events after answering") }
                 if let terminal {
                     if status != terminal { fail("\(label()): terminal result changed to \(status)") }
                     if scanner.bytesConsumed != consumedAtAnswer { fail("\(label()): consumed bytes after answering") }
@@ -193,8 +203,13 @@ public struct ChunkingVerifier: Sendable {
             let status = terminal ?? scanner.finish()
             if scanner.finish() != status { fail("\(label()): finish() changed a terminal result") }
             let outcome = ScanOutcome(
-                status: status, bytesConsumed: scanner.bytesConsumed, bytesRead: scanner.bytesRead, decidedWhileFeeding: fed)
-            if outcome != reference { fail("\(label()): \(outcome) but whole input gives \(reference)") }
+                status: status, bytesConsumed: scanner.bytesConsumed, bytesRead: scanner.bytesRead, decidedWhileFeeding: fed,
+                frames: frames)
+            if outcome != reference {
+                let firstDifference = zip(outcome.frames, reference.frames).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let detail = firstDifference.map { "; frame event \($0) is \(outcome.frames[$0]), not \(reference.frames[$0])" } ?? ""
+                fail("\(label()): \(outcome) but whole input gives \(reference)\(detail)")
+            }
         }
 
         mutating func checkPrefixes(_ lengths: [Int]) {
@@ -202,7 +217,13 @@ public struct ChunkingVerifier: Sendable {
             let answer = Int(clamping: reference.bytesConsumed)
             for length in lengths where !full {
                 var scanner = HeaderScanner(options: options)
-                let status = input.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+                var frames: [FrameInfo] = []
+                let status = input.withUnsafeBytes {
+                    scanner.feed(UnsafeRawBufferPointer(rebasing: $0[0..<length])) { frames.append($0) }
+                }
+                if !reference.frames.starts(with: frames) {
+                    fail("prefix of \(length) bytes reports frame events that the whole input doesn't")
+                }
                 if length < answer || !reference.decidedWhileFeeding {
                     if length == input.count { continue }  // the whole input, checked elsewhere
                     guard case .needMore(let n) = status else {
@@ -239,15 +260,19 @@ public struct ChunkingVerifier: Sendable {
             var scanner = HeaderScanner(options: options)
             var index = 0
             var status = scanner.status
+            var frames: [FrameInfo] = []
             while !status.isTerminal && index < input.count {
                 index += Int(scanner.skip(UInt64(input.count - index)))
                 let end = min(input.count, index + 7)
                 if index < end {
-                    status = input.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[index..<end])) }
+                    status = input.withUnsafeBytes {
+                        scanner.feed(UnsafeRawBufferPointer(rebasing: $0[index..<end])) { frames.append($0) }
+                    }
                 }
                 index = end
             }
             if !status.isTerminal { status = scanner.finish() }
+            if frames != reference.frames { fail("seeking reader gets \(frames.count) frame events, not \(reference.frames.count)") }
             if status != reference.status || scanner.bytesConsumed != reference.bytesConsumed {
                 fail("seeking reader gets \(status) after \(scanner.bytesConsumed), not \(reference)")
             }
@@ -255,20 +280,22 @@ public struct ChunkingVerifier: Sendable {
     }
 
     /// Copies `chunk` to offset `padding` of a buffer filled with 0xFF, and feeds that slice.
-    static func feedMisaligned(_ scanner: inout HeaderScanner, _ chunk: ArraySlice<UInt8>, padding: Int) -> ScanStatus {
+    static func feedMisaligned(
+        _ scanner: inout HeaderScanner, _ chunk: ArraySlice<UInt8>, padding: Int, onFrame: (FrameInfo) -> Void
+    ) -> ScanStatus {
         var buffer = [UInt8](repeating: 0xFF, count: chunk.count + 2 * padding)
         buffer.replaceSubrange(padding..<(padding + chunk.count), with: chunk)
         return buffer.withUnsafeBytes { raw in
-            scanner.feed(UnsafeRawBufferPointer(rebasing: raw[padding..<(padding + chunk.count)]))
+            scanner.feed(UnsafeRawBufferPointer(rebasing: raw[padding..<(padding + chunk.count)]), onFrame: onFrame)
         }
     }
 
     /// Copies `chunk` to a heap block of exactly its size, so AddressSanitizer sees any read
     /// past either end.
-    static func feedExact(_ scanner: inout HeaderScanner, _ chunk: ArraySlice<UInt8>) -> ScanStatus {
+    static func feedExact(_ scanner: inout HeaderScanner, _ chunk: ArraySlice<UInt8>, onFrame: (FrameInfo) -> Void) -> ScanStatus {
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk.count, alignment: 1)
         defer { block.deallocate() }
         if !chunk.isEmpty { block.copyBytes(from: chunk) }
-        return scanner.feed(UnsafeRawBufferPointer(block))
+        return scanner.feed(UnsafeRawBufferPointer(block), onFrame: onFrame)
     }
 }

@@ -8,13 +8,15 @@ public struct Sample: Sendable {
     public var width: Int
     public var height: Int
     public var orientation: Int?
+    /// For animations: the frames an animation-mode scan counts.
+    public var frameCount: Int? = nil
 }
 
 /// Small valid files of every format: the fuzzer's seeds, the benchmarks' inputs, and a test
 /// that each scans as built.
 public enum SampleCatalog {
     /// Every sample. Each group of formats keeps its samples in its own file.
-    public static var all: [Sample] { classic + isobmff + jpegXLAndJPEG2000 + text + raster + textures }
+    public static var all: [Sample] { classic + isobmff + jpegXLAndJPEG2000 + text + raster + textures + animations }
 
     static var classic: [Sample] {
         var samples: [Sample] = []

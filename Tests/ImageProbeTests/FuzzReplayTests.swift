@@ -32,6 +32,9 @@ import Testing
             let data = try [UInt8](Data(contentsOf: url))
             #expect(Array(data.dropFirst(2)) == sample.bytes, "\(sample.name) is stale; rewrite the seeds")
             #expect(data.count <= 4096)
+            if sample.frameCount != nil {
+                #expect(names.contains(sample.name + "-anim"), "run: swift run ImageProbeFuzz write-seeds Fuzz/corpus")
+            }
         }
     }
 }
@@ -45,5 +48,10 @@ import Testing
         #expect(found?.size == [sample.width, sample.height])
         #expect(found.map { $0.orientation.map { Int($0.rawValue) } } == .some(sample.orientation))
         #expect(found?.isPartial == false)
+        if let frames = sample.frameCount {
+            let animated = info(verified(sample.bytes, ScanOptions(mode: .animation)))
+            #expect(animated?.frameCount == frames)
+            #expect(animated?.size == [sample.width, sample.height])
+        }
     }
 }

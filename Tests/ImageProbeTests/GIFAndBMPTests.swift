@@ -11,7 +11,12 @@ import Testing
         #expect(outcome.bytesConsumed == 10)
         let full = verified(bytes)
         #expect(info(full)?.bitDepth == 4)
-        #expect(full.bytesConsumed == 11)
+        // Full mode walks to the first image descriptor for a loop extension: header and
+        // screen descriptor (13), the 16-entry colour table (48), the descriptor (10). With
+        // none, whether a second image follows is left open.
+        #expect(full.bytesConsumed == 13 + 48 + 10)
+        #expect(info(full)?.isAnimated == nil)
+        #expect(info(full)?.loopCount == nil)
     }
 
     @Test func noGlobalColourTableMeansNoDepth() {

@@ -19,7 +19,8 @@ import Testing
             #expect(info.bitDepth == bitDepth)
             #expect(info.hasAlpha == (colourType == 4 || colourType == 6))
             #expect(info.isProgressive == (interlace == 1))
-            #expect(info.isAnimated == nil)
+            #expect(info.isAnimated == false)  // image data without acTL before it
+            #expect(info.loopCount == nil)
             #expect(info.orientation == nil)
             #expect(!info.isPartial)
             #expect(outcome.bytesConsumed == UInt64(bytes.count - 4))  // walked to IEND (not its CRC)
@@ -44,9 +45,11 @@ import Testing
         let found = info(verified(bytes))
         #expect(found?.isAnimated == true)
         #expect(found?.frameCount == 12)
-        // acTL after the image data is not APNG.
+        #expect(found?.loopCount == 0)
+        // acTL after the image data is not APNG: the image data came first, so it is still.
         let late = PNGBuilder.image(width: 100, height: 100, afterData: PNGBuilder.animationControl(frames: 12))
-        #expect(info(verified(late))?.isAnimated == nil)
+        #expect(info(verified(late))?.isAnimated == false)
+        #expect(info(verified(late))?.loopCount == nil)
     }
 
     @Test func exifOrientationBeforeOrAfterImageData() {

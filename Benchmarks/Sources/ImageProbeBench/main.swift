@@ -143,9 +143,10 @@ if CommandLine.arguments.count > 2 && (CommandLine.arguments[1] == "repeat" || C
 }
 
 // `imageprobe-bench check [--samples] FILE...` (directories are walked; `--samples` adds every
-// sample of the fixtures' catalog): every answer, in both modes, under
+// sample of the fixtures' catalog): every answer, in the three modes, under
 // six ways of delivering the input (whole, 1-, 7- and 1460-byte chunks, seeded random chunks,
-// and a seeking reader that jumps every pending skip), one line each, with the byte counts.
+// and a seeking reader that jumps every pending skip), one line each, with the byte counts and,
+// in animation mode, the number of frame events and a hash of them.
 // Two builds' outputs are diffed to show that a change altered no answer.
 if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "check" {
     var paths: [String] = []
@@ -172,15 +173,28 @@ if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "check" {
     }
     named += paths.compactMap { path in FileManager.default.contents(atPath: path).map { (path, [UInt8]($0)) } }
     for (path, bytes) in named {
-        for mode in [ScanOptions.Mode.full, .dimensionsOnly] {
+        for mode in [ScanOptions.Mode.full, .dimensionsOnly, .animation] {
             var options = ScanOptions(mode: mode)
             options.inputLength = UInt64(bytes.count)
-            let modeName = mode == .full ? "full" : "dims"
+            let modeName = switch mode {
+            case .full: "full"
+            case .dimensionsOnly: "dims"
+            case .animation: "anim"
+            }
             for delivery in ["whole", "1", "7", "1460", "random", "seek"] {
                 var scanner = HeaderScanner(options: options)
                 var status = scanner.status
                 var generator = SeededRandom(seed: UInt64(bytes.count))
                 var offset = 0
+                var events = 0
+                var eventHash: UInt64 = 14_695_981_039_346_656_037
+                func record(_ frame: FrameInfo) {
+                    events += 1
+                    for value in [UInt64(frame.index), UInt64(frame.delay * 1000), UInt64(frame.rectangle.x), UInt64(frame.rectangle.y),
+                                  UInt64(frame.rectangle.width), UInt64(frame.rectangle.height)] {
+                        eventHash = (eventHash ^ value) &* 1_099_511_628_211
+                    }
+                }
                 bytes.withUnsafeBytes { buffer in
                     while !status.isTerminal && offset < buffer.count {
                         if delivery == "seek" && scanner.pendingSkip > 0 {
@@ -197,12 +211,13 @@ if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "check" {
                         default: size = Int(delivery)!
                         }
                         let end = min(buffer.count, offset + size)
-                        status = scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]))
+                        status = scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[offset..<end]), onFrame: record)
                         offset = end
                     }
                 }
                 if !status.isTerminal { status = scanner.finish() }
-                print("\(path)\t\(modeName)\t\(delivery)\t\(checkDescription(status))\tconsumed=\(scanner.bytesConsumed) read=\(scanner.bytesRead) skipped=\(scanner.bytesSkipped)")
+                let frames = mode == .animation ? "\tevents=\(events) hash=\(String(eventHash, radix: 16))" : ""
+                print("\(path)\t\(modeName)\t\(delivery)\t\(checkDescription(status))\tconsumed=\(scanner.bytesConsumed) read=\(scanner.bytesRead) skipped=\(scanner.bytesSkipped)\(frames)")
             }
         }
     }
@@ -494,6 +509,10 @@ func checkDescription(_ status: ScanStatus) -> String {
         text += " depth \(info.bitDepth.map { "\($0)" } ?? "-") alpha \(info.hasAlpha.map { "\($0)" } ?? "-")"
         text += " progressive \(info.isProgressive.map { "\($0)" } ?? "-") animated \(info.isAnimated.map { "\($0)" } ?? "-")"
         text += " frames \(info.frameCount.map { "\($0)" } ?? "-")"
+        if let loop = info.loopCount { text += " loop \(loop)" }
+        if let duration = info.duration, let played = info.playbackDuration, let largest = info.largestFrame {
+            text += " duration \(duration) played \(played) largest \(largest.x),\(largest.y),\(largest.width),\(largest.height)"
+        }
         if let aperture = info.cleanAperture {
             text += " clap \(aperture.widthN)/\(aperture.widthD) \(aperture.heightN)/\(aperture.heightD)"
             text += " \(aperture.horizontalOffsetN)/\(aperture.horizontalOffsetD) \(aperture.verticalOffsetN)/\(aperture.verticalOffsetD)"

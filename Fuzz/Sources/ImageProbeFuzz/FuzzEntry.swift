@@ -2,6 +2,7 @@
 // LLVMFuzzerTestOneInput and traps on any breach of the streaming contract. Built without it,
 // it is a small tool: `write-seeds DIR` writes the seed corpus from the byte builders, and
 // `check FILE...` runs the same checks on saved inputs.
+import ImageProbe
 import ImageProbeFixtures
 
 #if canImport(Glibc)
@@ -41,13 +42,15 @@ struct FuzzEntry {
         }
     }
 
-    /// Each sample twice: full mode and dimensions-only mode, default limits.
+    /// Each sample twice, in full mode and dimensions-only mode, and animations a third time
+    /// in animation mode; default limits.
     static func writeSeeds(to directory: String) {
         var written = 0
         for sample in SampleCatalog.all {
-            for dimensionsOnly in [false, true] {
-                let data = FuzzInput.header(dimensionsOnly: dimensionsOnly, seed: FuzzInput.seed(for: sample.name)) + sample.bytes
-                let path = "\(directory)/\(sample.name)\(dimensionsOnly ? "-dims" : "")"
+            let modes: [(ScanOptions.Mode, String)] = [(.full, ""), (.dimensionsOnly, "-dims")] + (sample.frameCount != nil ? [(.animation, "-anim")] : [])
+            for (mode, suffix) in modes {
+                let data = FuzzInput.header(mode: mode, seed: FuzzInput.seed(for: sample.name)) + sample.bytes
+                let path = "\(directory)/\(sample.name)\(suffix)"
                 guard let file = fopen(path, "wb") else {
                     print("cannot write \(path)")
                     exit(1)

@@ -178,6 +178,18 @@ struct FieldReader: Sendable {
         return run(&parser, &input, options, &tally) { _ in }
     }
 
+    /// Counts and reports the frames the parser's last step read.
+    @usableFromInline @inline(never)
+    static func reportFrames<Parser: FormatParser>(
+        _ parser: inout Parser, _ tally: inout FrameTally, _ options: ScanOptions, _ onFrame: (FrameInfo) -> Void
+    ) -> ScanFailure? {
+        while let frame = parser.takeFrame() {
+            if let failure = tally.count(frame, options) { return failure }
+            onFrame(tally.info(of: frame))
+        }
+        return nil
+    }
+
     /// The field loop, reporting each frame a parser reads to `tally` and `onFrame` as soon as
     /// the step that read it ends, so frames come out the same whatever the chunking.
     @inlinable @inline(__always)
@@ -208,11 +220,9 @@ struct FieldReader: Sendable {
                 step = carry.withField(width: width) { parser.parse($0, at: offset, options: options) }
                 carry.count = 0
             }
-            if Parser.emitsFrames {
-                while let frame = parser.takeFrame() {
-                    if let failure = tally.count(frame, options) { return .failed(failure) }
-                    onFrame(tally.info(of: frame))
-                }
+            // Out of line, and only in animation mode: the other modes' field loop stays tight.
+            if Parser.emitsFrames && options.animation, let failure = Self.reportFrames(&parser, &tally, options, onFrame) {
+                return .failed(failure)
             }
             switch step {
             case .read, .skipThenRead:

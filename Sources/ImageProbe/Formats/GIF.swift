@@ -43,12 +43,11 @@ struct GIFParser: FormatParser, Sendable {
     @usableFromInline var pending = PendingFrames()
     /// The delay of the last Graphic Control Extension, in centiseconds, for the next image.
     @usableFromInline var delay: UInt16 = 0
-    @usableFromInline var loopCount: UInt16 = 0
     @usableFromInline var phase: Phase = .header
-    @usableFromInline var hasLoopCount = false
     /// Image descriptors read so far.
     @usableFromInline var images: UInt32 = 0
-    /// Blocks walked, against maxEntries.
+    /// Extensions other than Graphic Control walked, against maxEntries (frames are counted
+    /// as frames, and each image has at most one control extension that matters).
     @usableFromInline var blocks: UInt32 = 0
 
     @inlinable static var emitsFrames: Bool { true }
@@ -58,11 +57,7 @@ struct GIFParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        if hasLoopCount { info.loopCount = Int(loopCount) }
-        return info
-    }
+    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable var firstStep: Step { .read(8) }
 
@@ -125,7 +120,9 @@ struct GIFParser: FormatParser, Sendable {
                 phase = .graphicControl
                 return .read(5)
             }
-            if label == 0xFF && length == 11 && !hasLoopCount {
+            blocks = blocks == UInt32.max ? blocks : blocks &+ 1
+            guard Int(blocks) <= options.maxEntries else { return .failed(.limit(.gif, .moreBlocksThanMaxEntries)) }
+            if label == 0xFF && length == 11 && facts.loopCount == nil {
                 phase = .applicationIdentifier
                 return .read(12)
             }
@@ -144,8 +141,7 @@ struct GIFParser: FormatParser, Sendable {
         case .loopSubBlock:
             // Sub-block ID 1 is the loop count; ID 2 (buffering) is not.
             if field.u8(0) & 0x07 == 1 {
-                loopCount = field.le16(1)
-                hasLoopCount = true
+                facts.loopCount = Int(field.le16(1))
             }
             return subBlocks(skipping: field.u8(3), options)
         case .subBlockLength:
@@ -156,7 +152,7 @@ struct GIFParser: FormatParser, Sendable {
                 // A second image: an animation. Full mode has learned what it came for.
                 facts.isAnimated = true
                 if !options.animation { return .done }
-            } else if images == 1 && !options.animation && !hasLoopCount {
+            } else if images == 1 && !options.animation && facts.loopCount == nil {
                 // Full mode without a loop extension: whether a second image follows would
                 // cost a walk of this one's data, which is the whole file for a still GIF.
                 return .done
@@ -195,8 +191,6 @@ struct GIFParser: FormatParser, Sendable {
 
     @inlinable
     mutating func nextBlock(skipping count: UInt64, _ options: ScanOptions) -> Step {
-        blocks = blocks == UInt32.max ? blocks : blocks &+ 1
-        guard Int(blocks) <= options.maxEntries else { return .failed(.limit(.gif, .moreBlocksThanMaxEntries)) }
         phase = .introducer
         return count == 0 ? .read(1) : .skipThenRead(count, 1)
     }

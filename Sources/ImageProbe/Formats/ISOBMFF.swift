@@ -61,16 +61,17 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case compatibleBrand(end: UInt64)
         /// A box's 32-bit size and type, inside `level`.
         case header(Level)
-        /// The 64-bit size of a box whose 32-bit size was 1.
-        case largeSize(Level, type: UInt32, start: UInt64)
-        /// A FullBox's version and flags.
-        case fullBox(FullBox, end: UInt64)
+        /// The 64-bit size of a box whose 32-bit size was 1 (the box starts 8 bytes before it).
+        case largeSize(Level, type: UInt32)
+        /// A FullBox's version and flags (which box: `fullBoxKind`).
+        case fullBox(end: UInt64)
         /// `pitm`'s version and flags, then its item ID, 16 or 32 bits.
         case primaryItem(end: UInt64)
         /// `infe`'s version and flags, then (versions 2 and 3) item ID, protection index, type.
         case itemInfo(end: UInt64)
-        /// The payload of a property the parser keeps, with a full box's version and flags.
-        case property(PropertyKind, end: UInt64)
+        /// The payload of a property the parser keeps (which: `propertyKind`), with a full
+        /// box's version and flags.
+        case property(end: UInt64)
         /// `ipma`'s version and flags, then its entry count.
         case associationCount(end: UInt64)
         /// An `ipma` entry's item ID and association count.
@@ -188,21 +189,29 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
     }
 
-    // Declared widest first, so the parser fits the scanner's 312-byte slot without padding.
+    // Declared widest first, so the parser fits the scanner's 256-byte slot without padding.
     @usableFromInline var phase: Phase
 
-    // Where each open container ends.
-    @usableFromInline var metaEnd: UInt64 = 0
-    @usableFromInline var iinfEnd: UInt64 = 0
-    @usableFromInline var iprpEnd: UInt64 = 0
-    @usableFromInline var ipcoEnd: UInt64 = 0
-    @usableFromInline var moovEnd: UInt64 = 0
-    @usableFromInline var trakEnd: UInt64 = 0
-    /// The end of the open container inside `trak`: `edts`, `tref` or `mdia`.
-    @usableFromInline var trackInnerEnd: UInt64 = 0
-    /// The end of `minf`, then of `stbl` inside it: when either ends, nothing later in `mdia`
+    // Where each open container ends, by depth. The `meta` tree and the `moov` tree are never
+    // open at once, and siblings never are, so they share these four.
+    /// `meta` or `moov`.
+    @usableFromInline var depth1End: UInt64 = 0
+    /// `iinf` or `iprp` in `meta`; `trak` in `moov`.
+    @usableFromInline var depth2End: UInt64 = 0
+    /// `ipco` in `iprp`; `edts`, `tref` or `mdia` in `trak`.
+    @usableFromInline var depth3End: UInt64 = 0
+    /// `minf` in `mdia`, then `stbl` inside it: when either ends, nothing later in `mdia`
     /// matters and the scan goes on at the end of `mdia`, so one end serves both.
-    @usableFromInline var mediaInnerEnd: UInt64 = 0
+    @usableFromInline var depth4End: UInt64 = 0
+
+    @inlinable var metaEnd: UInt64 { get { depth1End } set { depth1End = newValue } }
+    @inlinable var moovEnd: UInt64 { get { depth1End } set { depth1End = newValue } }
+    @inlinable var iinfEnd: UInt64 { get { depth2End } set { depth2End = newValue } }
+    @inlinable var iprpEnd: UInt64 { get { depth2End } set { depth2End = newValue } }
+    @inlinable var trakEnd: UInt64 { get { depth2End } set { depth2End = newValue } }
+    @inlinable var ipcoEnd: UInt64 { get { depth3End } set { depth3End = newValue } }
+    @inlinable var trackInnerEnd: UInt64 { get { depth3End } set { depth3End = newValue } }
+    @inlinable var mediaInnerEnd: UInt64 { get { depth4End } set { depth4End = newValue } }
 
     /// The `trak` being read, and once `hasPrimaryTrack`, the primary track (later `trak`s
     /// are skipped whole).
@@ -223,42 +232,59 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @usableFromInline var propertiesSeen: UInt16 = 0
     /// The index of the first relevant property that didn't fit in the journal, or 0.
     @usableFromInline var firstDroppedProperty: UInt16 = 0
+    /// The parser's yes-or-no facts, one bit each (see the accessors below): sixteen Bools
+    /// would take sixteen bytes of the scanner's slot.
+    @usableFromInline var flags: UInt16 = 0
 
     /// The item whose associations are being read, when it matters.
     @usableFromInline var current = ItemSummary()
     /// The primary item, once its associations are read.
     @usableFromInline var primary = ItemSummary()
 
-    @usableFromInline var hasImageBrand = false
-    @usableFromInline var compatibleWithAVIF = false
-    @usableFromInline var hasPrimary = false
-    @usableFromInline var sawAV1Item = false
-    @usableFromInline var sawOtherCodedItem = false
-    @usableFromInline var itemInfoDone = false
-    @usableFromInline var ipcoDone = false
-    // Associations from ipma.
-    @usableFromInline var longItemIDs = false
-    @usableFromInline var wideIndices = false
-    @usableFromInline var associationsLeft: UInt8 = 0
-    /// Associations of the primary item that arrived before ipco ended, in the journal.
-    @usableFromInline var pendingCount: UInt8 = 0
-    @usableFromInline var primaryResolved = false
-    /// Every item's summary while `pitm` is still unknown (it may come after `iprp`), in the
-    /// journal.
-    @usableFromInline var summaryCount: UInt8 = 0
-    @usableFromInline var summariesOverflowed = false
-    /// `ftyp` names an image-sequence brand: `moov` holds frames worth reading.
-    @usableFromInline var hasSequenceBrand = false
-    @usableFromInline var metaStarted = false
-    @usableFromInline var moovDone = false
-    @usableFromInline var hasPrimaryTrack = false
-    /// Animation mode: a track's `stts` has been walked (only one track's frames count).
-    @usableFromInline var walkedFrames = false
-
     /// The relevant properties, early associations and early item summaries, as records.
     /// libheif gives every image of a multi-image file its own `clap` (odd sizes are padded
     /// to the coding block), so a primary can use the third clap or a later one.
     @usableFromInline var journal = RecordJournal()
+
+    // Single bytes after the journal's count, where they need no padding.
+    /// The current `ipma` entry's associations still to read.
+    @usableFromInline var associationsLeft: UInt8 = 0
+    /// Associations of the primary item that arrived before ipco ended, in the journal.
+    @usableFromInline var pendingCount: UInt8 = 0
+    /// Every item's summary while `pitm` is still unknown (it may come after `iprp`), in the
+    /// journal.
+    @usableFromInline var summaryCount: UInt8 = 0
+    /// Which box a `fullBox` phase reads, and which property a `property` phase reads: kept
+    /// out of the phases so that every phase's payload is one word.
+    @usableFromInline var fullBoxKind = FullBox.meta
+    @usableFromInline var propertyKind = PropertyKind.none
+
+    // MARK: - Flags
+
+    @inlinable func flag(_ bit: UInt16) -> Bool { flags & (1 << bit) != 0 }
+    @inlinable mutating func setFlag(_ bit: UInt16, _ value: Bool) {
+        flags = value ? flags | 1 << bit : flags & ~(1 << bit)
+    }
+    @inlinable var hasImageBrand: Bool { get { flag(0) } set { setFlag(0, newValue) } }
+    @inlinable var compatibleWithAVIF: Bool { get { flag(1) } set { setFlag(1, newValue) } }
+    @inlinable var hasPrimary: Bool { get { flag(2) } set { setFlag(2, newValue) } }
+    @inlinable var sawAV1Item: Bool { get { flag(3) } set { setFlag(3, newValue) } }
+    @inlinable var sawOtherCodedItem: Bool { get { flag(4) } set { setFlag(4, newValue) } }
+    @inlinable var itemInfoDone: Bool { get { flag(5) } set { setFlag(5, newValue) } }
+    @inlinable var ipcoDone: Bool { get { flag(6) } set { setFlag(6, newValue) } }
+    /// `ipma` version 1: 32-bit item IDs.
+    @inlinable var longItemIDs: Bool { get { flag(7) } set { setFlag(7, newValue) } }
+    /// `ipma` flag 1: 15-bit property indices.
+    @inlinable var wideIndices: Bool { get { flag(8) } set { setFlag(8, newValue) } }
+    @inlinable var primaryResolved: Bool { get { flag(9) } set { setFlag(9, newValue) } }
+    @inlinable var summariesOverflowed: Bool { get { flag(10) } set { setFlag(10, newValue) } }
+    /// `ftyp` names an image-sequence brand: `moov` holds frames worth reading.
+    @inlinable var hasSequenceBrand: Bool { get { flag(11) } set { setFlag(11, newValue) } }
+    @inlinable var metaStarted: Bool { get { flag(12) } set { setFlag(12, newValue) } }
+    @inlinable var moovDone: Bool { get { flag(13) } set { setFlag(13, newValue) } }
+    @inlinable var hasPrimaryTrack: Bool { get { flag(14) } set { setFlag(14, newValue) } }
+    /// Animation mode: a track's `stts` has been walked (only one track's frames count).
+    @inlinable var walkedFrames: Bool { get { flag(15) } set { setFlag(15, newValue) } }
 
     /// Built on demand: keeping an `ImageInfo` in the state would only make it larger.
     @inlinable
@@ -333,7 +359,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             let type = field.tag(4)
             switch size {
             case 1:
-                phase = .largeSize(level, type: type, start: offset)
+                phase = .largeSize(level, type: type)
                 return .read(8)
             case 0:
                 return enter(type, in: level, payload: position, end: containerEnd(level, options), options: options)
@@ -341,14 +367,15 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 guard size >= 8 else { return .failed(.malformed(.heif, .boxSmallerThanItsHeader)) }
                 return enter(type, in: level, payload: position, end: offset &+ size, options: options)
             }
-        case .largeSize(let level, let type, let start):
+        case .largeSize(let level, let type):
+            let start = offset &- 8
             let size = field.be64(0)
             guard size >= 16, size <= UInt64.max &- start else {
                 return .failed(.malformed(.heif, .bad64BitBoxSize))
             }
             return enter(type, in: level, payload: position, end: start &+ size, options: options)
-        case .fullBox(let box, let end):
-            return fullBox(box, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options)
+        case .fullBox(let end):
+            return fullBox(fullBoxKind, version: field.u8(0), flags: UInt32(field.be32(0) & 0xFF_FFFF), at: position, end: end, options: options)
         case .primaryItem(let end):
             let wide = field.u8(0) != 0
             guard field.count >= (wide ? 8 : 6) else { return finishBox(at: position, end: end, in: .meta, options: options) }
@@ -366,8 +393,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 noteItem(id: wide ? field.be32(4) : UInt32(field.be16(4)), type: field.tag(wide ? 10 : 8))
             }
             return finishBox(at: position, end: end, in: .iinf, options: options)
-        case .property(let kind, let end):
-            recordProperty(kind, field)
+        case .property(let end):
+            recordProperty(propertyKind, field)
             return finishBox(at: position, end: end, in: .ipco, options: options)
         case .associationCount(let end):
             longItemIDs = field.u8(0) >= 1
@@ -630,19 +657,24 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
             switch type {
             case Box.ispe where room >= 12:
-                phase = .property(.ispe, end: end)
+                propertyKind = .ispe
+                phase = .property(end: end)
                 return .read(12)
             case Box.pixi where room >= 6:
-                phase = .property(.pixi, end: end)
+                propertyKind = .pixi
+                phase = .property(end: end)
                 return .read(6)
             case Box.irot where room >= 1:
-                phase = .property(.irot, end: end)
+                propertyKind = .irot
+                phase = .property(end: end)
                 return .read(1)
             case Box.imir where room >= 1:
-                phase = .property(.imir, end: end)
+                propertyKind = .imir
+                phase = .property(end: end)
                 return .read(1)
             case Box.clap where room >= 32:
-                phase = .property(.clap, end: end)
+                propertyKind = .clap
+                phase = .property(end: end)
                 return .read(32)
             default: break
             }
@@ -667,7 +699,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable
     mutating func readFullBox(_ box: FullBox, end: UInt64) -> Step {
-        phase = .fullBox(box, end: end)
+        fullBoxKind = box
+        phase = .fullBox(end: end)
         return .read(4)
     }
 
@@ -699,14 +732,34 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// The next box header in `level` at `start`, closing every container that ends there.
+    /// The usual case, another box in the same container, is inlined; closing containers is not.
     @inlinable @inline(__always)
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
+        if level != .top {
+            let end = containerEnd(level, options)
+            // Fewer than 8 bytes left cannot hold another box: treat them as padding.
+            if start < end && end &- start >= 8 { return header(in: level, at: start, skipFrom: position) }
+        }
+        return closeContainers(from: level, at: start, skipFrom: position, options: options)
+    }
+
+    /// Reads the box header at `start`, skipping from `position`.
+    @inlinable @inline(__always)
+    mutating func header(in level: Level, at start: UInt64, skipFrom position: UInt64) -> Step {
+        phase = .header(level)
+        guard start >= position else { return .failed(.malformed(.heif, .boxOverlapsTheOneBefore)) }
+        return start == position ? .read(8) : .skipThenRead(start &- position, 8)
+    }
+
+    /// `nextHeader` when `start` is at or near the end of `level`: closes containers up to the
+    /// one that has room for another box.
+    @usableFromInline @inline(never)
+    mutating func closeContainers(from level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         var level = level
         var start = start
         // Each round closes one container and moves up a level, so this runs at most five times.
         while level != .top {
             let end = containerEnd(level, options)
-            // Fewer than 8 bytes left cannot hold another box: treat them as padding.
             guard start >= end || end &- start < 8 else { break }
             if let step = close(level, options: options) { return step }
             // The rest of mdia holds nothing the scan needs once minf ends.
@@ -716,9 +769,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         if level == .top, let length = options.inputLength, start >= length || length &- start < 8 {
             return endOfBoxes()
         }
-        phase = .header(level)
-        guard start >= position else { return .failed(.malformed(.heif, .boxOverlapsTheOneBefore)) }
-        return start == position ? .read(8) : .skipThenRead(start &- position, 8)
+        return header(in: level, at: start, skipFrom: position)
     }
 
     /// Called when a container ends; returns a step when that settles the scan.

@@ -32,8 +32,6 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .png)
     /// Animation mode: the frame whose `fcTL` was just read.
     @usableFromInline var pending = PendingFrames()
-    /// acTL's `num_plays`.
-    @usableFromInline var plays: UInt32 = 0
     @usableFromInline var phase: Phase = .signature
     /// An `acTL` came before the image data: an APNG.
     @usableFromInline var isAPNG = false
@@ -45,11 +43,7 @@ struct PNGParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        if isAPNG { info.loopCount = Int(plays) }
-        return info
-    }
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     @usableFromInline var sawImageData = false
     /// The one `eXIf` allowed was read: the orientation is settled.
@@ -124,7 +118,7 @@ struct PNGParser: FormatParser, Sendable {
             isAPNG = true
             facts.isAnimated = frames > 1
             facts.frameCount = Int(frames)
-            plays = field.be32(4)
+            facts.loopCount = Int(field.be32(4))  // num_plays
             phase = .chunkHeader
             return .skipThenRead(4, 8)
         case .frameControl:

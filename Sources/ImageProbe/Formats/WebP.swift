@@ -36,8 +36,6 @@ struct WebPParser: FormatParser, Sendable {
     @usableFromInline var pending = PendingFrames()
     @usableFromInline var phase: Phase = .riffHeader
     @usableFromInline var chunkSize: UInt32 = 0
-    @usableFromInline var loopCount: UInt16 = 0
-    @usableFromInline var hasLoopCount = false
     /// The walk goes on for the `EXIF` chunk (full mode, the VP8X EXIF flag).
     @usableFromInline var wantsExif = false
     /// The walk goes on through every chunk (animation mode, the VP8X animation flag).
@@ -50,11 +48,7 @@ struct WebPParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
     @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        if hasLoopCount { info.loopCount = Int(loopCount) }
-        return info
-    }
+    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
     @usableFromInline var riffEnd: UInt64 = 0
@@ -158,7 +152,7 @@ struct WebPParser: FormatParser, Sendable {
                 guard let step = exif.firstStep else { return afterExif(at: payloadStart, size: size) }
                 phase = .exif
                 return step
-            case Self.anim where size >= 6 && !hasLoopCount:
+            case Self.anim where size >= 6 && facts.loopCount == nil:
                 chunkSize = size
                 phase = .animationParameters
                 return .read(6)
@@ -166,12 +160,14 @@ struct WebPParser: FormatParser, Sendable {
                 chunkSize = size
                 phase = .frameHeader
                 return .read(16)
-            default:
+            case let type:
+                // ANIM comes before the frames: past it, full mode has nothing left to find.
+                let imageData = type == Self.anmf || type == Self.vp8 || type == Self.vp8l
+                if imageData && !wantsExif && !walksFrames { return .done }
                 return nextChunk(after: payloadStart, padding: Self.padded(size))
             }
         case .animationParameters:
-            loopCount = field.le16(4)
-            hasLoopCount = true
+            facts.loopCount = Int(field.le16(4))
             // Full mode came for the loop count (and perhaps EXIF, at the end).
             if !wantsExif && !walksFrames { return .done }
             phase = .chunkHeader
