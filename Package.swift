@@ -5,6 +5,7 @@ let package = Package(
     name: "ImageProbe",
     products: [
         .library(name: "ImageProbe", targets: ["ImageProbe"]),
+        .library(name: "ImageProbeFoundation", targets: ["ImageProbeFoundation"]),
         .library(name: "ImageProbeFetch", targets: ["ImageProbeFetch"]),
         .executable(name: "imageprobe", targets: ["ImageProbeCLI"]),
     ],
@@ -12,6 +13,11 @@ let package = Package(
         // The scanner. Standard library only: no Foundation, no Glibc, no existentials,
         // so it also builds in Embedded Swift (see .ci/run).
         .target(name: "ImageProbe"),
+
+        // Files and Foundation types: probe a path, URL or FileHandle (seeking), feed a Data.
+        // Foundation is allowed here, never in the core; no networking, so an app that only
+        // probes files doesn't link URLSession or libcurl.
+        .target(name: "ImageProbeFoundation", dependencies: ["ImageProbe"]),
 
         // Sizes from URLs: Range requests, early stop, cache, timeouts. Foundation is allowed
         // here (URLSession for https), never in the core.
@@ -32,6 +38,9 @@ let package = Package(
             path: "Fuzz/Sources/ImageProbeFuzz"
         ),
 
+        // Writes example images with the byte builders, for the README's first command.
+        .executableTarget(name: "imageprobe-examples", dependencies: ["ImageProbeFixtures"], path: "Sources/ImageProbeExamples"),
+
         // Throughput and allocation benchmarks.
         .executableTarget(
             name: "imageprobe-bench",
@@ -42,6 +51,7 @@ let package = Package(
         .target(name: "MallocCounter", path: "Benchmarks/Sources/MallocCounter"),
 
         .testTarget(name: "ImageProbeTests", dependencies: ["ImageProbe", "ImageProbeFixtures"]),
+        .testTarget(name: "ImageProbeFoundationTests", dependencies: ["ImageProbeFoundation", "ImageProbeFixtures"]),
         // The fetcher and the command line against real processes: nginx on loopback, pipes.
         .testTarget(name: "ImageProbeFetchTests", dependencies: ["ImageProbeFetch", "ImageProbeFixtures", "ImageProbeCLI"]),
     ],

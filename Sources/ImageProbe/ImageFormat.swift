@@ -74,8 +74,9 @@ public struct ImageFormat: Hashable, Sendable {
     /// X BitMap.
     public static let xbm = ImageFormat(.xbm)
 
-    /// The lowercase name used in SPEC.md and in the CLI's JSON output.
-    public var name: StaticString {
+    /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it
+    /// allocates nothing.
+    public var name: String {
         switch kind {
         case .jpeg: "jpeg"
         case .png: "png"
@@ -110,7 +111,7 @@ public struct ImageFormat: Hashable, Sendable {
     }
 
     /// The media type to serve this format with (IANA-registered where one exists).
-    public var mimeType: StaticString {
+    public var mimeType: String {
         switch kind {
         case .jpeg: "image/jpeg"
         case .png: "image/png"

@@ -320,7 +320,7 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// The media type for `format`.
     @inlinable
-    public var mimeType: StaticString { format.mimeType }
+    public var mimeType: String { format.mimeType }
 }
 
 #if !hasFeature(Embedded)

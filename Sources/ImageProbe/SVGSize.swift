@@ -51,8 +51,9 @@ public struct SVGSize: Hashable, Sendable {
         /// A percentage of the viewport the SVG is drawn in.
         public static let percent = Unit(.percent)
 
-        /// The unit as written in CSS (`px`, `in`, `%`), empty for `none`.
-        public var name: StaticString {
+        /// The unit as written in CSS (`px`, `in`, `%`), empty for `none`. A literal: reading
+        /// it allocates nothing.
+        public var name: String {
             switch kind {
             case .none: ""
             case .px: "px"

@@ -27,8 +27,9 @@ public struct ScanFailure: Sendable, Hashable {
         /// A valid file uses a feature the scanner does not handle.
         public static let unsupportedFeature = Code(.unsupportedFeature)
 
-        /// The code's name as used in SPEC.md and the CLI's JSON (`"truncated"`).
-        public var name: StaticString {
+        /// The code's name as used in SPEC.md and the CLI's JSON (`"truncated"`). A literal:
+        /// reading it allocates nothing.
+        public var name: String {
             switch kind {
             case .unknownFormat: "unknownFormat"
             case .malformed: "malformed"
@@ -58,9 +59,9 @@ public struct ScanFailure: Sendable, Hashable {
     /// The format, when it was identified before the failure.
     public var format: ImageFormat?
 
-    /// A short explanation, fixed at compile time (no allocation).
+    /// A short explanation, fixed at compile time: a literal, so reading it allocates nothing.
     @inlinable
-    public var message: StaticString { reason.message }
+    public var message: String { reason.message }
 
     /// Creates a failure with the general message for `code`, for callers that report their
     /// own failures in the scanner's vocabulary (or stand in for a scanner in tests).
@@ -340,7 +341,7 @@ extension ScanFailure {
 extension ScanFailure.Reason {
     /// The message's text.
     @inlinable
-    package var message: StaticString {
+    package var message: String {
         switch self {
         case .genericUnknownFormat: "not a supported image"
         case .genericMalformed: "the header breaks its format's specification"

@@ -281,7 +281,7 @@ func inputs() -> [Input] {
 func consume(_ status: ScanStatus) {
     switch status {
     case .done(let info): sink &+= info.width
-    case .unsupported(let failure): sink &+= Int(failure.message.utf8CodeUnitCount)
+    case .unsupported(let failure): sink &+= Int(failure.message.utf8.count)
     case .needMore(let count): sink &+= count
     }
 }
