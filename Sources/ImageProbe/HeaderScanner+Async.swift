@@ -1,5 +1,29 @@
 #if !hasFeature(Embedded)
 extension HeaderScanner {
+    /// Scans an asynchronous sequence of byte chunks with a new scanner, stopping at the
+    /// answer. A static function, so it can be called from any isolation domain (a
+    /// `@MainActor` view model, top-level code) without a scanner variable to mutate across
+    /// the suspension.
+    ///
+    /// ```swift
+    /// let status = try await HeaderScanner.scan(chunks: response.body)
+    /// ```
+    public static func scan<Chunks: AsyncSequence>(
+        chunks: Chunks, options: ScanOptions = ScanOptions()
+    ) async throws -> ScanStatus where Chunks.Element: Collection, Chunks.Element.Element == UInt8 {
+        var scanner = HeaderScanner(options: options)
+        return try await scanner.scan(chunks: chunks)
+    }
+
+    /// Scans an asynchronous sequence of single bytes with a new scanner, stopping at the
+    /// answer (see `scan(bytes:)`).
+    public static func scan<Bytes: AsyncSequence>(
+        bytes: Bytes, options: ScanOptions = ScanOptions()
+    ) async throws -> ScanStatus where Bytes.Element == UInt8 {
+        var scanner = HeaderScanner(options: options)
+        return try await scanner.scan(bytes: bytes)
+    }
+
     /// Scans an asynchronous sequence of byte chunks (`[UInt8]`, `ArraySlice<UInt8>`, `Data`,
     /// any contiguous collection of bytes), stopping at the answer: no chunk after the one
     /// that completes it is requested. Calls `finish()` if the sequence ends first.

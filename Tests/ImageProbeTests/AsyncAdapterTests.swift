@@ -112,4 +112,16 @@ import Testing
             try await scanner.scan(chunks: CountingChunks(bytes: jpeg, size: 4, failAfter: 8))
         }
     }
+
+    /// The static forms need no scanner variable, so a main-actor caller can use them.
+    @MainActor @Test func staticFormsWorkFromTheMainActor() async throws {
+        let webp = WebPBuilder.lossless(width: 40, height: 30, alpha: false)
+        let chunks = try await HeaderScanner.scan(chunks: CountingChunks(bytes: webp, size: 5))
+        let bytes = try await HeaderScanner.scan(bytes: CountingBytes(bytes: webp), options: ScanOptions(mode: .dimensionsOnly))
+        guard case .done(let fromChunks) = chunks, case .done(let fromBytes) = bytes else {
+            Issue.record("expected answers, got \(chunks) and \(bytes)")
+            return
+        }
+        #expect(fromChunks.width == 40 && fromBytes.height == 30)
+    }
 }
