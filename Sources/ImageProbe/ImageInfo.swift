@@ -90,6 +90,21 @@ struct ImageFacts: Hashable, Sendable {
     }
 }
 
+/// The preview picture of a DOS EPS binary file (Adobe TN 5002 §5.2), which holds either a
+/// TIFF or a Windows Metafile beside the PostScript.
+public enum EPSPreview: Hashable, Sendable {
+    case tiff
+    case windowsMetafile
+
+    /// The preview's name in the CLI's JSON: `tiff` or `wmf`.
+    public var name: StaticString {
+        switch self {
+        case .tiff: "tiff"
+        case .windowsMetafile: "wmf"
+        }
+    }
+}
+
 /// What the scanner learned about an image from its header.
 public struct ImageInfo: Hashable, Sendable {
     @usableFromInline var facts: ImageFacts
@@ -102,6 +117,7 @@ public struct ImageInfo: Hashable, Sendable {
         /// The fractions only: the image size they apply to is the info's own.
         case cleanAperture(CleanAperture.Fractions)
         case svg(SVGSize)
+        case epsPreview(EPSPreview)
     }
 
     @inlinable
@@ -195,6 +211,17 @@ public struct ImageInfo: Hashable, Sendable {
         set { details = newValue.map(Details.svg) ?? .none }
     }
 
+    /// EPS: the preview a DOS EPS binary header holds beside the PostScript, or nil. The size
+    /// is the PostScript's bounding box, never the preview's.
+    @inlinable
+    public var epsPreview: EPSPreview? {
+        get {
+            guard case .epsPreview(let preview) = details else { return nil }
+            return preview
+        }
+        set { details = newValue.map(Details.epsPreview) ?? .none }
+    }
+
     /// Why the scanner answered before full mode had settled everything, or nil for a
     /// complete answer: the input ended (`truncated`), a limit stopped the search
     /// (`limitExceeded`), or a structure after the size was corrupt (`malformed`). The format
@@ -246,6 +273,7 @@ extension ImageInfo: CustomStringConvertible {
         if isProgressive == true { text += format == .png ? ", interlaced" : ", progressive" }
         if isAnimated == true { text += ", animated" }
         if let frameCount { text += ", \(frameCount) frames" }
+        if let epsPreview { text += ", \(epsPreview.name) preview" }
         if let partialReason { text += ", partial (\(partialReason.code.name))" }
         return text
     }

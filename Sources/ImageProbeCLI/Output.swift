@@ -31,6 +31,7 @@ func jsonLine(_ result: InputResult) -> String {
             if let progressive = info.isProgressive { fields.append(("progressive", "\(progressive)")) }
             if let animated = info.isAnimated { fields.append(("animated", "\(animated)")) }
             if let frameCount = info.frameCount { fields.append(("frameCount", "\(frameCount)")) }
+            if let preview = info.epsPreview { fields.append(("preview", jsonString(preview.name.description))) }
             if let reason = info.partialReason {
                 fields.append(("partial", "true"))
                 fields.append(("partialReason", jsonString(reason.code.name.description)))
