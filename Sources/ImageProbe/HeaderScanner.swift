@@ -197,6 +197,19 @@ public struct HeaderScanner: Sendable {
             case .exr: ended = Self.drive(EXRParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
             case .hdr: ended = Self.drive(RadianceParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
             case .xbm: ended = Self.drive(XBMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .eps: ended = Self.drive(EPSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .xpm: ended = Self.drive(XPMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .fits: ended = Self.drive(FITSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .dcx: ended = Self.drive(DCXParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .msp: ended = Self.drive(MSPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .blp: ended = Self.drive(BLPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .pvr: ended = Self.drive(PVRParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .pkm: ended = Self.drive(PKMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .astc: ended = Self.drive(ASTCParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .farbfeld: ended = Self.drive(FarbfeldParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .vtf: ended = Self.drive(VTFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .ilbm: ended = Self.drive(ILBMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
+            case .aseprite: ended = Self.drive(AsepriteParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
             case .finished:
                 return answer
             }
@@ -217,8 +230,8 @@ public struct HeaderScanner: Sendable {
         case unreachable(ScanFailure)
     }
 
-    /// The sniffer's first step, on the first two bytes of the first chunk, through the same
-    /// `parse` as every other step.
+    /// The sniffer's first step, on the first two bytes of the first chunk: `parse`'s first
+    /// phase, called directly.
     @inlinable @inline(__always)
     static func sniffFirstField(
         _ slot: inout ParserSlot, _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions
@@ -226,10 +239,15 @@ public struct HeaderScanner: Sendable {
         let field = input.take(Sniffer.firstWidth)
         reader.fed = UInt64(Sniffer.firstWidth)
         return slot.withParser(Sniffer.self) { sniffer -> FirstField in
-            let step = sniffer.parse(field, at: 0, options: options)
+            // The first step of a fresh sniffer: its phase is `firstTwo`.
+            let step = sniffer.firstTwo(field.u8(0), field.u8(1))
             switch step {
             case .handoff:
                 return .handoff(sniffer.detected)
+            case .read(let width) where width >= 1 && width <= 4:
+                // The first step reads 1, 2 or 4 more bytes: no skip, well inside the carry.
+                reader.width = width
+                return .running
             case .read, .skipThenRead:
                 if let failure = reader.apply(step) { return .failed(failure) }
                 return .running
@@ -312,6 +330,19 @@ public struct HeaderScanner: Sendable {
         case .exr: (partial, format) = ending(EXRParser.self)
         case .hdr: (partial, format) = ending(RadianceParser.self)
         case .xbm: (partial, format) = ending(XBMParser.self)
+        case .eps: (partial, format) = ending(EPSParser.self)
+        case .xpm: (partial, format) = ending(XPMParser.self)
+        case .fits: (partial, format) = ending(FITSParser.self)
+        case .dcx: (partial, format) = ending(DCXParser.self)
+        case .msp: (partial, format) = ending(MSPParser.self)
+        case .blp: (partial, format) = ending(BLPParser.self)
+        case .pvr: (partial, format) = ending(PVRParser.self)
+        case .pkm: (partial, format) = ending(PKMParser.self)
+        case .astc: (partial, format) = ending(ASTCParser.self)
+        case .farbfeld: (partial, format) = ending(FarbfeldParser.self)
+        case .vtf: (partial, format) = ending(VTFParser.self)
+        case .ilbm: (partial, format) = ending(ILBMParser.self)
+        case .aseprite: (partial, format) = ending(AsepriteParser.self)
         }
         conclude(partial, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
         return answer
@@ -389,12 +420,30 @@ public struct HeaderScanner: Sendable {
         case .jp2(let size): step = begin(JPEG2000Parser(signatureBoxSize: size))
         case .tga(let known): step = begin(TGAParser(known: known))
         case .pnm(let magic): step = begin(PNMParser(magic: magic))
-        case .svg(let first, let second): step = begin(SVGParser(first: first, second: second))
+        case .svg(let first, let second):
+            let parser = SVGParser(first: first, second: second)
+            // Bytes that can't open XML start no signature: on to the checks after two bytes.
+            step = parser.rejectsItsFirstBytes ? begin(Sniffer(unknownPair: first, second)) : begin(parser)
         case .icns: step = begin(ICNSParser())
         case .exr: step = begin(EXRParser())
         case .hdr: step = begin(RadianceParser())
         case .xbm: step = begin(XBMParser())
-        case .xbmAfterComment: step = begin(XBMParser(afterCommentOpening: ()))
+        case .xbmAfterComment(let star): step = begin(XBMParser(afterCommentOpening: (), star: star))
+        case .eps(let dos): step = begin(EPSParser(dos: dos))
+        case .xpm: step = begin(XPMParser())
+        case .xpm2: step = begin(XPMParser(xpm2: ()))
+        case .fits: step = begin(FITSParser())
+        case .dcx: step = begin(DCXParser())
+        case .msp(let version2): step = begin(MSPParser(version2: version2))
+        case .blp: step = begin(BLPParser())
+        case .pvr(let bigEndian): step = begin(PVRParser(bigEndian: bigEndian))
+        case .pvrLegacy: step = begin(PVRParser(legacy: ()))
+        case .pkm: step = begin(PKMParser())
+        case .astc: step = begin(ASTCParser())
+        case .farbfeld: step = begin(FarbfeldParser())
+        case .vtf: step = begin(VTFParser())
+        case .iff: step = begin(ILBMParser())
+        case .aseprite: step = begin(AsepriteParser())
         }
         switch step {
         case .read, .skipThenRead:

@@ -8,6 +8,7 @@ public struct ImageFormat: Hashable, Sendable {
         case jpeg = 1, png, gif, bmp, webp, tiff
         case heif, avif, jxl, jp2, j2k, ico, cur, psd, tga, pnm, pfm, qoi, svg
         case dds, ktx, ktx2, icns, exr, hdr, pcx, sgi, sun, xbm
+        case eps, xpm, fits, dcx, msp, blp, pvr, pkm, astc, farbfeld, vtf, ilbm, aseprite
     }
 
     @usableFromInline let kind: Kind
@@ -73,6 +74,32 @@ public struct ImageFormat: Hashable, Sendable {
     public static let sun = ImageFormat(.sun)
     /// X BitMap.
     public static let xbm = ImageFormat(.xbm)
+    /// Encapsulated PostScript, also inside a DOS EPS binary file; sized by its bounding box.
+    public static let eps = ImageFormat(.eps)
+    /// X PixMap (XPM3 and XPM2).
+    public static let xpm = ImageFormat(.xpm)
+    /// Flexible Image Transport System.
+    public static let fits = ImageFormat(.fits)
+    /// Multi-page PCX.
+    public static let dcx = ImageFormat(.dcx)
+    /// Microsoft Paint, versions 1 and 2.
+    public static let msp = ImageFormat(.msp)
+    /// Blizzard texture (BLP1, BLP2).
+    public static let blp = ImageFormat(.blp)
+    /// PowerVR texture (version 3 and the legacy version 2 header).
+    public static let pvr = ImageFormat(.pvr)
+    /// ETC1/ETC2 texture container (PKM 1.0 and 2.0).
+    public static let pkm = ImageFormat(.pkm)
+    /// ASTC texture (the astc-encoder file format).
+    public static let astc = ImageFormat(.astc)
+    /// farbfeld.
+    public static let farbfeld = ImageFormat(.farbfeld)
+    /// Valve Texture Format, versions 7.0 to 7.6.
+    public static let vtf = ImageFormat(.vtf)
+    /// IFF pictures: ILBM, and the PBM and ACBM forms.
+    public static let ilbm = ImageFormat(.ilbm)
+    /// Aseprite sprite.
+    public static let aseprite = ImageFormat(.aseprite)
 
     /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it
     /// allocates nothing.
@@ -107,6 +134,19 @@ public struct ImageFormat: Hashable, Sendable {
         case .sgi: "sgi"
         case .sun: "sun"
         case .xbm: "xbm"
+        case .eps: "eps"
+        case .xpm: "xpm"
+        case .fits: "fits"
+        case .dcx: "dcx"
+        case .msp: "msp"
+        case .blp: "blp"
+        case .pvr: "pvr"
+        case .pkm: "pkm"
+        case .astc: "astc"
+        case .farbfeld: "farbfeld"
+        case .vtf: "vtf"
+        case .ilbm: "ilbm"
+        case .aseprite: "aseprite"
         }
     }
 
@@ -142,6 +182,19 @@ public struct ImageFormat: Hashable, Sendable {
         case .sgi: "image/sgi"
         case .sun: "image/x-sun-raster"
         case .xbm: "image/x-xbitmap"
+        case .eps: "image/x-eps"
+        case .xpm: "image/x-xpixmap"
+        case .fits: "image/fits"
+        case .dcx: "image/x-dcx"
+        case .msp: "image/x-msp"
+        case .blp: "image/x-blp"
+        case .pvr: "image/x-pvr"
+        case .pkm: "image/x-pkm"
+        case .astc: "image/astc"
+        case .farbfeld: "image/x-farbfeld"
+        case .vtf: "image/vnd.valve.source.texture"
+        case .ilbm: "image/x-ilbm"
+        case .aseprite: "image/x-aseprite"
         }
     }
 

@@ -102,6 +102,22 @@ struct ImageFacts: Hashable, Sendable {
     }
 }
 
+/// The preview picture of a DOS EPS binary file (Adobe TN 5002 §5.2), which holds either a
+/// TIFF or a Windows Metafile beside the PostScript.
+public enum EPSPreview: Hashable, Sendable {
+    case tiff
+    case windowsMetafile
+
+    /// The preview's name in the CLI's JSON: `tiff` or `wmf`. A literal: reading it
+    /// allocates nothing.
+    public var name: String {
+        switch self {
+        case .tiff: "tiff"
+        case .windowsMetafile: "wmf"
+        }
+    }
+}
+
 /// What the scanner learned about an image from its header.
 public struct ImageInfo: Hashable, Sendable {
     @usableFromInline var facts: ImageFacts
@@ -121,6 +137,7 @@ public struct ImageInfo: Hashable, Sendable {
         /// durations; its frames cover the whole image. Both fit in the space the SVG case
         /// takes anyway, so the answer stays small.
         case cleanApertureAndDurations(CleanAperture.Fractions, AnimationDurations)
+        case epsPreview(EPSPreview)
     }
 
     /// What animation mode counted over every frame.
@@ -132,7 +149,7 @@ public struct ImageInfo: Hashable, Sendable {
             case .cleanApertureAndDurations(_, let durations):
                 AnimationTotals(durations: durations, largestX: 0, largestY: 0,
                                 largestWidth: UInt32(truncatingIfNeeded: facts.width), largestHeight: UInt32(truncatingIfNeeded: facts.height))
-            case .none, .cleanAperture, .svg: nil
+            case .none, .cleanAperture, .svg, .epsPreview: nil
             }
         }
         set {
@@ -145,7 +162,7 @@ public struct ImageInfo: Hashable, Sendable {
                 details = .animation(totals)
             case (.animation, nil):
                 details = .none
-            case (.none, nil), (.cleanAperture, nil), (.svg, nil):
+            case (.none, nil), (.cleanAperture, nil), (.svg, nil), (.epsPreview, nil):
                 break
             }
         }
@@ -265,7 +282,7 @@ public struct ImageInfo: Hashable, Sendable {
             switch details {
             case .cleanAperture(let fractions), .cleanApertureAndDurations(let fractions, _):
                 return CleanAperture(fractions, imageWidth: facts.width, imageHeight: facts.height)
-            case .none, .svg, .animation:
+            case .none, .svg, .animation, .epsPreview:
                 return nil
             }
         }
@@ -281,6 +298,17 @@ public struct ImageInfo: Hashable, Sendable {
             return size
         }
         set { details = newValue.map(Details.svg) ?? .none }
+    }
+
+    /// EPS: the preview a DOS EPS binary header holds beside the PostScript, or nil. The size
+    /// is the PostScript's bounding box, never the preview's.
+    @inlinable
+    public var epsPreview: EPSPreview? {
+        get {
+            guard case .epsPreview(let preview) = details else { return nil }
+            return preview
+        }
+        set { details = newValue.map(Details.epsPreview) ?? .none }
     }
 
     /// Why the scanner answered before full mode had settled everything, or nil for a
@@ -340,6 +368,7 @@ extension ImageInfo: CustomStringConvertible {
             text += ", \(Self.seconds(durations.declaredMicros)) s"
             if durations.playbackMicros != durations.declaredMicros { text += " (played \(Self.seconds(durations.playbackMicros)) s)" }
         }
+        if let epsPreview { text += ", \(epsPreview.name) preview" }
         if let partialReason { text += ", partial (\(partialReason.code.name))" }
         return text
     }

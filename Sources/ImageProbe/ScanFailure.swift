@@ -128,7 +128,6 @@ extension ScanFailure {
         case headerNotFoundWithinMaxBytes
         case noKnownImageSignature
         case isobmffStyleFileOfNoImageType
-        case pcxEncodingIsNot0Or1
         case iconDirectoryListsNoImages
         case ifd0OffsetPointsBackwards
         case ifd0LiesOutsideTheTIFFData
@@ -300,7 +299,6 @@ extension ScanFailure {
         case notATGABadColourIndexDepth
         case notATGABadTrueColourPixelDepth
         case notATGABadGreyscalePixelDepth
-        case notATGAUnknownImageType
         case notATGABadColourMapEntrySize
         case notATGAZeroWidthOrHeight
         case byteOrderMarkWithoutTheTIFFMagicNumber
@@ -325,6 +323,50 @@ extension ScanFailure {
         case widthOrHeightIsNotADecimalNumber
         case widthOrHeightTooLarge
         case bitmapDataBeforeWidthAndHeight
+        case boxOrChunkRunsPastTheEndOfTheInput
+        case postScriptSectionOutsideTheFile
+        case postScriptSectionIsNotDSC
+        case noBoundingBoxInTheHeaderComments
+        case noBoundingBoxInTheFirst64KiB
+        case deferredBoundingBoxMissingFromTheTrailer
+        case emptyBoundingBox
+        case noXPMValuesInTheFirst8KiB
+        case stringBeforeTheXPMArray
+        case xpmArrayDoesNotStartWithTheValues
+        case xpmValueIsNotADecimalNumber
+        case xpmValueTooLarge
+        case xpmColourCountIsZero
+        case xpmValuesStringHasFewerThan4Numbers
+        case mandatoryFITSKeywordMissingOrOutOfOrder
+        case fitsKeywordWithoutAValue
+        case fitsSimpleIsFalse
+        case fitsValueIsNotAnInteger
+        case fitsValueTooLarge
+        case bitpixIsNot8_16_32_64OrAFloat
+        case naxisOutside0To999
+        case moreFITSCardsThanMaxEntries
+        case fitsPrimaryWithoutDataAndNoExtension
+        case firstFITSExtensionIsNotAnImage
+        case fitsImageExtensionWithoutData
+        case firstPageInsideTheDirectory
+        case pageIsNotAPCX
+        case mspChecksumMismatch
+        case unknownBLPVersion
+        case unknownBLPEncoding
+        case alphaBitsIsNot0_1_4Or8
+        case unknownPKMVersion
+        case unknownPKMDataType
+        case extendedSizeDoesNotCoverTheImage
+        case unknownASTCBlockFootprint
+        case unknownVTFVersion
+        case vtfHeaderSizeBelow64
+        case iffFormOfNoImageType
+        case formHasNoBMHD
+        case chunkRunsPastItsFORM
+        case bmhdChunkTooShort
+        case bodyBeforeBMHD
+        case asepriteColourDepthIsNot8_16Or32
+        case asepriteFileWithoutFrames
         case inputEndedInsideTheHeader
         case internalRunningParserMissing
         case imageLargerThanMaxWidthOrMaxHeight
@@ -354,7 +396,6 @@ extension ScanFailure.Reason {
         case .headerNotFoundWithinMaxBytes: "header not found within maxBytes"
         case .noKnownImageSignature: "no known image signature"
         case .isobmffStyleFileOfNoImageType: "ISOBMFF-style file of no image type"
-        case .pcxEncodingIsNot0Or1: "not a PCX header: encoding is not 0 or 1"
         case .iconDirectoryListsNoImages: "icon directory lists no images"
         case .ifd0OffsetPointsBackwards: "IFD0 offset points backwards"
         case .ifd0LiesOutsideTheTIFFData: "IFD0 lies outside the TIFF data"
@@ -526,7 +567,6 @@ extension ScanFailure.Reason {
         case .notATGABadColourIndexDepth: "not a TGA: bad colour index depth"
         case .notATGABadTrueColourPixelDepth: "not a TGA: bad true-colour pixel depth"
         case .notATGABadGreyscalePixelDepth: "not a TGA: bad greyscale pixel depth"
-        case .notATGAUnknownImageType: "not a TGA: unknown image type"
         case .notATGABadColourMapEntrySize: "not a TGA: bad colour map entry size"
         case .notATGAZeroWidthOrHeight: "not a TGA: zero width or height"
         case .byteOrderMarkWithoutTheTIFFMagicNumber: "byte-order mark without the TIFF magic number"
@@ -551,6 +591,50 @@ extension ScanFailure.Reason {
         case .widthOrHeightIsNotADecimalNumber: "width or height is not a decimal number"
         case .widthOrHeightTooLarge: "width or height too large"
         case .bitmapDataBeforeWidthAndHeight: "bitmap data before width and height"
+        case .boxOrChunkRunsPastTheEndOfTheInput: "box or chunk runs past the end of the input"
+        case .postScriptSectionOutsideTheFile: "DOS EPS header puts the PostScript section inside the header"
+        case .postScriptSectionIsNotDSC: "DOS EPS PostScript section does not start with %!PS-Adobe-"
+        case .noBoundingBoxInTheHeaderComments: "no %%BoundingBox in the EPS header comments"
+        case .noBoundingBoxInTheFirst64KiB: "no %%BoundingBox in the first 64 KiB of header comments"
+        case .deferredBoundingBoxMissingFromTheTrailer: "%%BoundingBox: (atend), and no box after %%Trailer"
+        case .emptyBoundingBox: "empty %%BoundingBox"
+        case .noXPMValuesInTheFirst8KiB: "no XPM values string in the first 8 KiB"
+        case .stringBeforeTheXPMArray: "a string before the XPM array's {"
+        case .xpmArrayDoesNotStartWithTheValues: "XPM array does not start with the values string"
+        case .xpmValueIsNotADecimalNumber: "XPM value is not a decimal number"
+        case .xpmValueTooLarge: "XPM value too large"
+        case .xpmColourCountIsZero: "XPM colour count is zero"
+        case .xpmValuesStringHasFewerThan4Numbers: "XPM values string has fewer than 4 numbers"
+        case .mandatoryFITSKeywordMissingOrOutOfOrder: "mandatory FITS keyword missing or out of order"
+        case .fitsKeywordWithoutAValue: "FITS keyword without a value"
+        case .fitsSimpleIsFalse: "SIMPLE = F: the file does not conform to FITS"
+        case .fitsValueIsNotAnInteger: "FITS value is not an integer"
+        case .fitsValueTooLarge: "FITS value too large"
+        case .bitpixIsNot8_16_32_64OrAFloat: "BITPIX is not 8, 16, 32, 64, -32 or -64"
+        case .naxisOutside0To999: "NAXIS outside 0...999"
+        case .moreFITSCardsThanMaxEntries: "more FITS header cards than maxEntries"
+        case .fitsPrimaryWithoutDataAndNoExtension: "FITS primary header without data, and no extension after it"
+        case .firstFITSExtensionIsNotAnImage: "first FITS extension is not an IMAGE"
+        case .fitsImageExtensionWithoutData: "FITS IMAGE extension without data"
+        case .firstPageInsideTheDirectory: "first DCX page offset lies inside the directory"
+        case .pageIsNotAPCX: "DCX page is not a PCX"
+        case .mspChecksumMismatch: "MSP header checksum does not match"
+        case .unknownBLPVersion: "unknown BLP version"
+        case .unknownBLPEncoding: "unknown BLP compression or colour encoding"
+        case .alphaBitsIsNot0_1_4Or8: "alpha bits is not 0, 1, 4 or 8"
+        case .unknownPKMVersion: "unknown PKM version"
+        case .unknownPKMDataType: "unknown PKM data type"
+        case .extendedSizeDoesNotCoverTheImage: "PKM extended size does not cover the image"
+        case .unknownASTCBlockFootprint: "unknown ASTC block footprint"
+        case .unknownVTFVersion: "unknown VTF version"
+        case .vtfHeaderSizeBelow64: "VTF header size below 64"
+        case .iffFormOfNoImageType: "IFF FORM of no image type"
+        case .formHasNoBMHD: "IFF FORM has no BMHD"
+        case .chunkRunsPastItsFORM: "chunk runs past its FORM"
+        case .bmhdChunkTooShort: "BMHD chunk too short"
+        case .bodyBeforeBMHD: "BODY before BMHD"
+        case .asepriteColourDepthIsNot8_16Or32: "not an Aseprite file: colour depth is not 8, 16 or 32"
+        case .asepriteFileWithoutFrames: "Aseprite file without frames"
         case .inputEndedInsideTheHeader: "input ended inside the header"
         case .internalRunningParserMissing: "internal: the running parser is missing"
         case .imageLargerThanMaxWidthOrMaxHeight: "image larger than maxWidth or maxHeight"

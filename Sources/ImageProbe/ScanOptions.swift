@@ -137,6 +137,21 @@ public struct ScanOptions: Hashable, Sendable {
         width <= sizeLimits & 0xFFFF_FFFF && height <= sizeLimits >> 32
     }
 
+    /// Whether a structure that ends at `end` (an offset) claims to run past the end of the
+    /// input, when the input's length is known (SPEC.md §3, "Containers"). Unknown lengths
+    /// never make it so.
+    @inlinable
+    func runsPastInput(_ end: UInt64) -> Bool {
+        otherLimits & (1 << 56) != 0 && end > storedInputLength
+    }
+
+    /// Whether `count` bytes from `start` run past the end of the input, when its length is
+    /// known: `runsPastInput(start + count)` without the overflow.
+    @inlinable
+    func runsPastInput(from start: UInt64, count: UInt64) -> Bool {
+        otherLimits & (1 << 56) != 0 && (start > storedInputLength || count > storedInputLength &- start)
+    }
+
     /// Whether the caller wants only the size.
     @inlinable
     var dimensionsOnly: Bool { otherLimits & (1 << 48) != 0 }

@@ -46,6 +46,7 @@ func jsonLine(_ result: InputResult) -> String {
             if result.mode == .animation && info.duration != nil {
                 fields.append(("firstDelays", "[" + result.firstDelays.map(jsonNumber).joined(separator: ",") + "]"))
             }
+            if let preview = info.epsPreview { fields.append(("preview", jsonString(preview.name.description))) }
             if let reason = info.partialReason {
                 fields.append(("partial", "true"))
                 fields.append(("partialReason", jsonString(reason.code.name.description)))

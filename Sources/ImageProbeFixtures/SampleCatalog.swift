@@ -16,7 +16,7 @@ public struct Sample: Sendable {
 /// that each scans as built.
 public enum SampleCatalog {
     /// Every sample. Each group of formats keeps its samples in its own file.
-    public static var all: [Sample] { classic + isobmff + jpegXLAndJPEG2000 + text + raster + textures + animations }
+    public static var all: [Sample] { classic + isobmff + jpegXLAndJPEG2000 + text + raster + textures + documents + gameTextures + paint + animations }
 
     static var classic: [Sample] {
         var samples: [Sample] = []

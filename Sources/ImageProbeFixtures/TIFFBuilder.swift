@@ -20,6 +20,11 @@ public struct TIFFEntry: Sendable {
     public static func height(_ value: Int, type: Int = short) -> TIFFEntry { TIFFEntry(tag: 0x101, type: type, value: UInt64(value)) }
     public static func bitsPerSample(_ value: Int) -> TIFFEntry { TIFFEntry(tag: 0x102, type: short, value: UInt64(value)) }
     public static func orientation(_ value: Int) -> TIFFEntry { TIFFEntry(tag: 0x112, type: short, value: UInt64(value)) }
+    /// An orientation of any type: BYTE 1, SBYTE 6, UNDEFINED 7, SSHORT 8, SLONG 9, … (negative
+    /// values in two's complement).
+    public static func orientation(_ value: Int, type: Int) -> TIFFEntry {
+        TIFFEntry(tag: 0x112, type: type, value: UInt64(bitPattern: Int64(value)))
+    }
     /// An entry the scanner doesn't look at (Software, as an ASCII offset).
     public static func filler(tag: Int = 0x131) -> TIFFEntry { TIFFEntry(tag: tag, type: 2, count: 20, value: 8) }
 }
@@ -87,7 +92,13 @@ public struct TIFFBuilder: Sendable {
             bytes.append16(entry.type, byteOrder)
             if bigTIFF { bytes.append64(UInt64(entry.count), byteOrder) } else { bytes.append32(entry.count, byteOrder) }
             // Inline values are left-justified in the value field, in the file's byte order.
-            let valueWidth = entry.type == TIFFEntry.short ? 2 : (entry.type == TIFFEntry.long8 ? 8 : 4)
+            let valueWidth: Int
+            switch entry.type {
+            case 1, 6, 7: valueWidth = 1  // BYTE, SBYTE, UNDEFINED
+            case TIFFEntry.short, 8: valueWidth = 2  // SHORT, SSHORT
+            case TIFFEntry.long8, 17: valueWidth = 8  // LONG8, SLONG8
+            default: valueWidth = 4
+            }
             var field: [UInt8] = []
             field.append(entry.value, width: min(valueWidth, offsetWidth), byteOrder)
             while field.count < offsetWidth { field.append(0) }

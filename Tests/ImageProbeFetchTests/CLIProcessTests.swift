@@ -132,6 +132,22 @@ import Glibc
         #expect(line["width"] as? Int == 300)
     }
 
+    @Test func aDOSEPSPreviewIsNoted() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let postScript = EPSBuilder.document(box: "0 0 120 90").bytes
+        var lines: [[String: Any]] = []
+        for preview in [EPSBuilder.Preview.tiff, .windowsMetafile, .none] {
+            let file = directory.appendingPathComponent("picture-\(lines.count).eps")
+            try Data(EPSBuilder.dos(postScript: postScript, preview: preview).bytes).write(to: file)
+            lines.append(try #require(try Self.run(["--json", file.path]).lines.first))
+        }
+        #expect(lines.map { $0["format"] as? String } == ["eps", "eps", "eps"])
+        #expect(lines.map { $0["width"] as? Int } == [120, 120, 120])
+        #expect(lines.map { $0["preview"] as? String } == ["tiff", "wmf", nil])
+        #expect(lines[0]["mime"] as? String == "image/x-eps")
+    }
+
     @Test func aJumpBeyondAnyOffsetIsTruncationNotAnIOError() throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }

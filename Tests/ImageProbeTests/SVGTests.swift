@@ -161,7 +161,10 @@ import Testing
         }
         // EF not followed by the rest of a byte-order mark.
         #expect(failureCode(verified([0xEF, 0xBB, 0x00, 0x3C])) == .unknownFormat)
-        #expect(failureCode(verified([0xEF, 0x3C, 0x73, 0x76])) == .unknownFormat)
+        // First bytes no XML can start with start no signature: the four after them are read
+        // for Aseprite's magic (SPEC.md §3, "Identification") before the answer.
+        #expect(failureCode(verified([0xEF, 0x3C, 0x73, 0x76, 0x67, 0x20])) == .unknownFormat)
+        #expect(failureCode(verified([0xEF, 0x3C, 0x73, 0x76])) == .truncated)
     }
 
     @Test func malformedStartTags() {

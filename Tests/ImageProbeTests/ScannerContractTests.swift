@@ -83,6 +83,14 @@ import Testing
             ascii("P1\n"), ascii("P4 "), ascii("P6\n"), ascii("P7\n"), ascii("PF\n"), ascii("Pf\n"),
             ascii("<svg "), ascii("<?xml "), [0xEF, 0xBB, 0xBF] + ascii("<svg"),
             [0x0A, 0x05, 0x01], [0x01, 0xDA], [0x59, 0xA6, 0x6A, 0x95],
+            // SPEC.md §3.27–§3.39.
+            ascii("%!PS-Adobe-3.0 EPSF-3.0\n"), ascii("%!PS-Adobe-3.0\n%%BoundingBox: "), [0xC5, 0xD0, 0xD3, 0xC6],
+            [0xC5, 0xD0, 0xD3, 0xC6, 30, 0, 0, 0, 0x40, 0, 0, 0], ascii("/* XPM */"), ascii("/* XPM */\nstatic char * x[] = {\n\""),
+            ascii("! XPM2\n"), ascii("SIMPLE  =                    T"), [0xB1, 0x68, 0xDE, 0x3A], [0xB1, 0x68, 0xDE, 0x3A, 12, 0, 0, 0],
+            ascii("DanM"), ascii("LinS"), ascii("BLP0"), ascii("BLP1"), ascii("BLP2"), ascii("PVR\u{3}"), [0x03] + ascii("RVP"),
+            [0x34, 0, 0, 0], ascii("PKM 10"), ascii("PKM 20"), [0x13, 0xAB, 0xA1, 0x5C], ascii("farbfeld"), ascii("VTF\0"),
+            ascii("FORM\0\0\u{1}\0ILBM"), ascii("FORM\0\0\u{1}\0PBM "), ascii("FORM\0\0\u{1}\0ACBM"), ascii("FORM\0\0\u{1}\0ILBMBMHD"),
+            [0x90, 0, 0, 0, 0xE0, 0xA5], [0xF8, 0x02, 0, 0, 0xE0, 0xA5],
         ]
         for signature in signatures {
             for (length, repeats) in [(0, 1), (1, 10), (5, 10), (40, 10), (400, 3)] {

@@ -86,6 +86,26 @@ import Testing
         #expect(info(verified(builder.build()))?.size == [1, 1])
     }
 
+    /// TIFF 6.0 §2 asks readers to take BYTE, SHORT or LONG for unsigned fields; libtiff and
+    /// exiftool also take the signed types. UNDEFINED and out-of-range values are no orientation.
+    @Test(arguments: [(1, 6, 6), (3, 6, 6), (4, 6, 6), (6, 6, 6), (8, 6, 6), (9, 6, 6), (8, -3, nil), (9, -3, nil),
+                      (6, 9, nil), (7, 6, nil), (11, 6, nil)] as [(Int, Int, UInt8?)])
+    func orientationOfAnyIntegerType(type: Int, value: Int, expected: UInt8?) {
+        for order in [ByteOrder.littleEndian, .bigEndian] {
+            let entries: [TIFFEntry] = [.width(4), .height(3), .orientation(value, type: type)]
+            let tiff = verified(TIFFBuilder(byteOrder: order, entries: entries).build())
+            #expect(info(tiff)?.orientation?.rawValue == expected, "type \(type), \(order)")
+            let big = verified(TIFFBuilder(byteOrder: order, bigTIFF: true, entries: entries).build())
+            #expect(info(big)?.orientation?.rawValue == expected, "BigTIFF type \(type), \(order)")
+            let exif = TIFFBuilder(byteOrder: order, entries: [.orientation(value, type: type)]).build()
+            let jpeg = verified(JPEGBuilder.image(before: JPEGBuilder.exif(exif), width: 8, height: 8).bytes)
+            #expect(info(jpeg)?.orientation?.rawValue == expected, "EXIF type \(type), \(order)")
+        }
+        // SLONG8 exists in BigTIFF only.
+        let slong8 = verified(TIFFBuilder(bigTIFF: true, entries: [.width(4), .height(3), .orientation(7, type: 17)]).build())
+        #expect(info(slong8)?.orientation == .transverse)
+    }
+
     @Test func truncatedInsideIFD0() {
         let builder = TIFFBuilder(entries: [.width(10), .height(20), .filler(), .orientation(6)])
         let bytes = Array(builder.build()[0..<builder.endOfEntry(2)])

@@ -55,10 +55,28 @@ import Testing
         }
     }
 
+    @Test func commentsThatStartLikeXPMsStayXBMComments() {
+        // The sniffer reads `/*` and then " XPM */" one byte at a time; any other comment is an
+        // XBM's, whichever byte differs, and is read exactly as before.
+        let signature = Array(" XPM */")
+        for length in 0..<signature.count {
+            for next in ["x", "*", "*/", "**/"] {
+                let comment = "/*" + String(signature.prefix(length)) + next + (next.hasSuffix("/") ? "" : " */")
+                if comment.hasPrefix("/* XPM */") { continue }  // that one is the XPM signature
+                let image = XBMBuilder.image(width: "12", height: "5", preamble: comment + "\n")
+                let outcome = verified(image.bytes, dimensionsOnly)
+                #expect(info(outcome)?.format == .xbm, "\(comment)")
+                #expect(info(outcome)?.size == [12, 5], "\(comment)")
+                #expect(outcome.bytesConsumed == UInt64(image.sizeEnd), "\(comment)")
+            }
+        }
+    }
+
     @Test func cSourceAfterACommentIsNotCalledABrokenXBM() {
         // Until a width or height define, a file that opens with a comment is only C source.
+        // (An XPM's `/* XPM */` goes to the XPM parser: XPMTests.)
         let notXBM = [
-            "/* XPM */\nstatic char * icon_xpm[] = {\n\"16 16 2 1\",\n",
+            "/* XPM  */\nstatic char * icon_xpm[] = {\n\"16 16 2 1\",\n",
             "/* a C file */\nint main(void) { return 0; }\n",
             "/* " + String(repeating: "z", count: 8200) + " */\n#define a_width 1\n#define a_height 1\n",
         ]
@@ -79,7 +97,10 @@ import Testing
             guard case .unsupported(let failure) = outcome.status else { continue }
             #expect(failure.format == nil)
         }
-        #expect(failureCode(verified(ascii("/x"))) == .unknownFormat)
+        // Two bytes that start no signature are followed by four more (Aseprite's magic is at
+        // byte 4) before the answer.
+        #expect(failureCode(verified(ascii("/x"))) == .truncated)
+        #expect(failureCode(verified(ascii("/xyzab"))) == .unknownFormat)
     }
 
     @Test func errors() {

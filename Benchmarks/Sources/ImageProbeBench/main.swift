@@ -521,6 +521,7 @@ func checkDescription(_ status: ScanStatus) -> String {
         if let svg = info.svg {
             text += " svg \(String(describing: svg.width)) \(String(describing: svg.height)) \(String(describing: svg.viewBox))"
         }
+        if let preview = info.epsPreview { text += " preview \(preview.name)" }
         if let reason = info.partialReason { text += " partial " + failure(reason) }
         return text
     }

@@ -226,6 +226,7 @@ enum SlotOccupant: UInt8, Sendable {
     case sniffer
     case jpeg, png, gif, bmp, webp, tiff, icon, psd, qoi, dds, ktx, pcx, sgi, sun
     case isobmff, jxl, jpeg2000, tga, pnm, svg, icns, exr, hdr, xbm
+    case eps, xpm, fits, dcx, msp, blp, pvr, pkm, astc, farbfeld, vtf, ilbm, aseprite
     /// The scan is over; the answer is the scanner's `answer`.
     case finished
 }

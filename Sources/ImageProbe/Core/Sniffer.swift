@@ -67,13 +67,29 @@ struct Sniffer: FormatParser, Sendable {
         /// After `0A` and a PCX version: the encoding byte. After `0A 00` it is also a TGA's
         /// image type (a TGA whose image ID is 10 bytes long, without a colour map).
         case pcxEncoding(version: UInt8)
+        /// After `/*`: " XPM */", one byte at a time; `matched` bytes so far. Anything else is
+        /// a comment before an XBM's defines.
+        case commentOpening(matched: UInt8)
+        /// After two bytes that start no signature: bytes 2 to 5, for Aseprite's magic at
+        /// byte 4. (A TGA, whose second byte is 0 or 1, checks for it itself.)
+        case unknownPair(first: UInt8, second: UInt8)
+        /// After `34` and 0 or 1: bytes 2 and 3, zero in a legacy PVR header.
+        case legacyPVROrTGA(mapType: UInt8)
     }
 
     @usableFromInline
     enum Detected: Sendable {
         case undecided
         case jpeg, png, gif, bmp, webp, psd, qoi, dds, ktx, icns, exr, hdr, sgi, sun
-        case xbm, xbmAfterComment
+        case xbm
+        /// `/*` and a comment other than ` XPM */`; `star` when its last byte read was `*`.
+        case xbmAfterComment(star: Bool)
+        case xpm, xpm2, fits, dcx, blp, pkm, astc, farbfeld, vtf, iff, aseprite
+        case eps(dos: Bool)
+        case msp(version2: Bool)
+        case pvr(bigEndian: Bool)
+        /// `34 00 00 00`.
+        case pvrLegacy
         case tiff(bigEndian: Bool)
         case jxlCodestream, j2kCodestream
         case isobmff(boxSize: UInt32), jxlContainer(boxSize: UInt32), jp2(boxSize: UInt32)
@@ -90,10 +106,20 @@ struct Sniffer: FormatParser, Sendable {
     @usableFromInline static let firstWidth = 2
 
     @inlinable
-    var firstStep: Step { .read(Self.firstWidth) }
+    var firstStep: Step {
+        if case .unknownPair = phase { return .read(4) }
+        return .read(Self.firstWidth)
+    }
 
     @inlinable
     init() {}
+
+    /// After two bytes that a later check showed start no signature (SVG's first bytes that
+    /// are no XML): on to the Aseprite check.
+    @inlinable
+    init(unknownPair first: UInt8, _ second: UInt8) {
+        phase = .unknownPair(first: first, second: second)
+    }
 
     @inlinable
     var format: ImageFormat? { nil }
@@ -149,16 +175,36 @@ struct Sniffer: FormatParser, Sendable {
             return .failed(.malformed(.ico, .iconDirectoryListsNoImages))
         case .pcxEncoding(let version):
             let encoding = field.u8(0)
-            // PCX encodings are 0 (none) and 1 (RLE). TGA image types 0 and 1 are impossible
-            // after a colour map type of 0 (no image data; colour-mapped without a map), so
-            // the byte tells the two apart.
-            if encoding <= 1 { return decide(.pcx) }
-            if version == 0 {
+            // After `0A 00` the byte is also a TGA's image type (ID length 10, colour-map type
+            // 0), which can then only be 2, 3, 10 or 11: those go to the TGA parser. Any other
+            // value is a PCX encoding, read as Pillow and ImageMagick read it (SPEC.md §3.15).
+            switch (version, encoding) {
+            case (0, 2), (0, 3), (0, 10), (0, 11):
                 var known = KnownBytes(0x0A, 0x00)
                 known.append(encoding)
                 return decide(.tga(known))
+            default:
+                return decide(.pcx)
             }
-            return .failed(ScanFailure(.unknownFormat, .pcxEncodingIsNot0Or1))
+        case .commentOpening(let matched):
+            let byte = field.u8(0)
+            guard byte == ASCII.byte(of: " XPM */", at: Int(matched)) else {
+                // The comment goes on; only "*/" ends it, and the byte before was no "*" but
+                // at the last position, where "/" would have matched.
+                return decide(.xbmAfterComment(star: byte == 0x2A))
+            }
+            if matched == 6 { return decide(.xpm) }
+            phase = .commentOpening(matched: matched &+ 1)
+            return .read(1)
+        case .unknownPair(let first, let second):
+            // Aseprite: the file size (at least the 128-byte header), then the magic A5E0.
+            let size = UInt32(first) | UInt32(second) << 8 | UInt32(field.le16(0)) << 16
+            if field.u8(2) == 0xE0 && field.u8(3) == 0xA5 && size >= AsepriteParser.headerLength { return decide(.aseprite) }
+            return .failed(Self.unknown)
+        case .legacyPVROrTGA(let mapType):
+            // `34 00 00 00` could only be a TGA of image type 0, which holds no image.
+            if mapType == 0 && field.u8(0) == 0 && field.u8(1) == 0 { return decide(.pvrLegacy) }
+            return decide(.tga(KnownBytes(0x34, mapType, field.u8(0), field.u8(1))))
         }
     }
 
@@ -193,7 +239,9 @@ struct Sniffer: FormatParser, Sendable {
         case (0x76, 0x2F): return decide(.exr)
         case (0x23, 0x3F): return decide(.hdr)  // "#?"
         case (0x23, 0x64): return decide(.xbm)  // "#d"
-        case (0x2F, 0x2A): return decide(.xbmAfterComment)  // "/*": a comment, then an XBM's defines
+        case (0x2F, 0x2A):  // "/*": XPM's comment, or a comment before an XBM's defines
+            phase = .commentOpening(matched: 0)
+            return .read(1)
         case (0x01, 0xDA): return decide(.sgi)
         case (0x59, 0xA6): return decide(.sun)
         case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(.pnm(magic: second))  // "P1"…"P7", "PF", "Pf"
@@ -210,8 +258,41 @@ struct Sniffer: FormatParser, Sendable {
         // with the same byte, but then its second byte (the colour map type) is 0 or 1.
         let startsText = first == 0x3C || first == 0xEF || first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
         if startsText && second > 1 { return decide(.svg(first: first, second: second)) }
-        if second <= 1 { return decide(.tga(KnownBytes(first, second))) }
-        return .failed(Self.unknown)
+        if second <= 1 && first != 0x34 { return decide(.tga(KnownBytes(first, second))) }
+        return laterSignature(first, second)
+    }
+
+    /// The signatures of SPEC.md §3.27–§3.39, which no earlier format's first two bytes
+    /// match: kept out of `firstTwo`, so that every earlier format's sniffing costs what it
+    /// did. Also the legacy PVR header (`34 00 00 00`) against a TGA, and the bytes that
+    /// start no signature at all.
+    @inlinable @inline(never)
+    mutating func laterSignature(_ first: UInt8, _ second: UInt8) -> Step {
+        switch (first, second) {
+        case (0x25, 0x21): return decide(.eps(dos: false))  // "%!"
+        case (0xC5, 0xD0): return decide(.eps(dos: true))
+        case (0x21, 0x20): return decide(.xpm2)  // "! "
+        case (0x53, 0x49): return decide(.fits)  // "SI"
+        case (0xB1, 0x68): return decide(.dcx)
+        case (0x44, 0x61): return decide(.msp(version2: false))  // "Da"
+        case (0x4C, 0x69): return decide(.msp(version2: true))  // "Li"
+        case (0x42, 0x4C): return decide(.blp)  // "BL"
+        case (0x50, 0x56): return decide(.pvr(bigEndian: false))  // "PV"
+        case (0x03, 0x52): return decide(.pvr(bigEndian: true))
+        case (0x50, 0x4B): return decide(.pkm)  // "PK"
+        case (0x13, 0xAB): return decide(.astc)
+        case (0x66, 0x61): return decide(.farbfeld)  // "fa"
+        case (0x56, 0x54): return decide(.vtf)  // "VT"
+        case (0x46, 0x4F): return decide(.iff)  // "FO"
+        case (0x34, 0x00), (0x34, 0x01):
+            // A legacy PVR header's size, 52, or a TGA with a 52-byte image ID.
+            phase = .legacyPVROrTGA(mapType: second)
+            return .read(2)
+        default:
+            // No signature in two bytes: Aseprite's magic is at byte 4.
+            phase = .unknownPair(first: first, second: second)
+            return .read(4)
+        }
     }
 
     @inlinable

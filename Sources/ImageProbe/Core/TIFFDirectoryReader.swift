@@ -160,7 +160,7 @@ struct TIFFDirectoryReader: Sendable {
         case 0x0112:  // Orientation: the tag settles the question even when its value is invalid.
             if !found.contains(.orientation) {
                 found.insert(.orientation)
-                if let value = firstInlineValue(field), value >= 1 && value <= 8 {
+                if let value = firstInlineInteger(field), value >= 1 && value <= 8 {
                     orientation = UInt8(value)
                 }
             }
@@ -169,7 +169,40 @@ struct TIFFDirectoryReader: Sendable {
         }
     }
 
-    /// The entry's first value when it is an integer stored inside the entry itself.
+    /// The first value of an entry of any integer type stored in the entry itself: BYTE,
+    /// SHORT, LONG, LONG8 and their signed forms, as libtiff and exiftool read them (TIFF 6.0
+    /// §2 names BYTE, SHORT and LONG for unsigned fields; writers also use the signed types).
+    /// UNDEFINED, rationals and floats give nil.
+    @inlinable
+    func firstInlineInteger(_ field: FieldBytes) -> Int64? {
+        let type = field.u16(2, bigEndian: bigEndian)
+        let count = isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
+        let valueIndex = isBigTIFF ? 12 : 8
+        let inlineBytes: UInt64 = isBigTIFF ? 8 : 4
+        guard count >= 1 else { return nil }
+        switch type {
+        case 1, 6:  // BYTE, SBYTE
+            guard count <= inlineBytes else { return nil }
+            let byte = field.u8(valueIndex)
+            return type == 1 ? Int64(byte) : Int64(Int8(bitPattern: byte))
+        case 3, 8:  // SHORT, SSHORT
+            guard count <= inlineBytes / 2 else { return nil }
+            let short = field.u16(valueIndex, bigEndian: bigEndian)
+            return type == 3 ? Int64(short) : Int64(Int16(bitPattern: short))
+        case 4, 9:  // LONG, SLONG
+            guard count <= inlineBytes / 4 else { return nil }
+            let long = field.u32(valueIndex, bigEndian: bigEndian)
+            return type == 4 ? Int64(long) : Int64(Int32(bitPattern: long))
+        case 16, 17:  // LONG8, SLONG8 (BigTIFF only)
+            guard isBigTIFF && count == 1 else { return nil }
+            return Int64(bitPattern: field.u64(valueIndex, bigEndian: bigEndian))
+        default:
+            return nil
+        }
+    }
+
+    /// The entry's first value when it is an unsigned SHORT, LONG or LONG8 stored inside the
+    /// entry itself.
     @inlinable
     func firstInlineValue(_ field: FieldBytes) -> UInt64? {
         let type = field.u16(2, bigEndian: bigEndian)

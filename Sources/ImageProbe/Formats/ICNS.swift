@@ -79,6 +79,8 @@ struct ICNSParser: FormatParser, Sendable {
             guard field.matches("ns", at: 0) else { return .failed(ScanFailure(.unknownFormat, .icnsMagicDamaged)) }
             familyEnd = UInt64(field.be32(2))
             guard familyEnd > 8 else { return .failed(.malformed(.icns, .iconFamilyHoldsNoElement)) }
+            // Elements stay inside the family, so its end settles SPEC.md §3, "Containers".
+            guard !options.runsPastInput(familyEnd) else { return .failed(.malformed(.icns, .boxOrChunkRunsPastTheEndOfTheInput)) }
             phase = .elementHeader
             return .read(8)
         case .elementHeader:

@@ -346,6 +346,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return .read(8)
         case .ftypHead(let end):
             guard end >= position else { return .failed(.malformed(.heif, .ftypBoxTooSmall)) }
+            guard !options.runsPastInput(end) else { return .failed(.malformed(.heif, .boxOrChunkRunsPastTheEndOfTheInput)) }
             majorBrand = field.tag(0)
             noteBrand(majorBrand)
             return nextBrand(at: position, end: end, options: options)
@@ -555,6 +556,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
         let room = end &- payload
         switch level {
         case .top:
+            // Boxes inside stay inside their container, so the top level settles the rule of
+            // SPEC.md §3, "Containers", for all of them.
+            guard !options.runsPastInput(end) else { return .failed(.malformed(.heif, .boxOrChunkRunsPastTheEndOfTheInput)) }
             if type == Box.meta && !metaStarted {
                 guard level.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 guard room >= 4 else { return .failed(.malformed(.heif, .metaBoxTooSmall)) }

@@ -123,6 +123,9 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 case Self.compoundBrand:
                     return .failed(.unsupported(.jp2, .jpmCompoundImagesKeepTheirHeadersInPages))
                 default:
+                    guard !options.runsPastInput(from: offset &+ 16, count: rest) else {
+                        return .failed(.malformed(.jp2, .boxOrChunkRunsPastTheEndOfTheInput))
+                    }
                     boxes = 2
                     phase = .boxHeader
                     return .skipThenRead(rest, 8)
@@ -179,6 +182,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     /// (nil: at the end of the file, 15444-1 I.4).
     @inlinable
     mutating func box(_ type: UInt32, payloadStart: UInt64, end: UInt64?, options: ScanOptions) -> Step {
+        if let end, options.runsPastInput(end) { return .failed(.malformed(.jp2, .boxOrChunkRunsPastTheEndOfTheInput)) }
         if inHeaderBox {
             // A box inside jp2h must end within it; one running to the end of the file only
             // fits in a jp2h that does too.

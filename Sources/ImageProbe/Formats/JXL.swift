@@ -90,6 +90,9 @@ struct JXLParser: FormatParser, Sendable {
                 return .failed(failure)
             case .fileType(let brand, let rest):
                 guard brand == Self.brand else { return .failed(.malformed(.jxl, .ftypMajorBrandIsNotJxl)) }
+                guard !options.runsPastInput(from: offset &+ 16, count: rest) else {
+                    return .failed(.malformed(.jxl, .boxOrChunkRunsPastTheEndOfTheInput))
+                }
                 boxes = 2
                 phase = .boxHeader
                 return .skipThenRead(rest, 8)
@@ -100,20 +103,20 @@ struct JXLParser: FormatParser, Sendable {
             let type = field.tag(4)
             switch JPEG2000Box.size(field.be32(0)) {
             case .toEnd:
-                return box(type, payload: nil, options: options)
+                return box(type, payload: nil, at: offset &+ 8, options: options)
             case .large:
                 phase = .largeSize(type: type)
                 return .read(8)
             case .tooSmall:
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             case .payload(let payload):
-                return box(type, payload: payload, options: options)
+                return box(type, payload: payload, at: offset &+ 8, options: options)
             }
         case .largeSize(let type):
             guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             }
-            return box(type, payload: payload, options: options)
+            return box(type, payload: payload, at: offset &+ 8, options: options)
         case .partIndex(let payload):
             lastPart = field.be32(0) & 0x8000_0000 != 0
             inParts = true
@@ -157,9 +160,13 @@ struct JXLParser: FormatParser, Sendable {
         return .read(Int(truncatingIfNeeded: left))
     }
 
-    /// Dispatches on a box type once its payload length is known (nil: to the end of the file).
+    /// Dispatches on a box type once its payload length is known (nil: to the end of the file);
+    /// the payload starts at `payloadStart`.
     @inlinable
-    mutating func box(_ type: UInt32, payload: UInt64?, options: ScanOptions) -> Step {
+    mutating func box(_ type: UInt32, payload: UInt64?, at payloadStart: UInt64, options: ScanOptions) -> Step {
+        if let payload, options.runsPastInput(from: payloadStart, count: payload) {
+            return .failed(.malformed(.jxl, .boxOrChunkRunsPastTheEndOfTheInput))
+        }
         switch type {
         case Self.codestreamBox:
             // One jxlc, or jxlp boxes, never both (18181-2).

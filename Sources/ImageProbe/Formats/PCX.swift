@@ -3,7 +3,7 @@
 ///
 /// The size is xmax − xmin + 1 by ymax − ymin + 1, known at byte 12 in both modes; the bits
 /// per pixel (per plane) come with it. The sniffer consumed 0x0A, the version and the encoding
-/// byte: after `0A 00` that byte is what tells a PCX from a TGA (SPEC.md §3).
+/// byte: after `0A 00` that byte is what tells a PCX from a TGA (SPEC.md §3.15).
 @usableFromInline
 struct PCXParser: FormatParser, Sendable {
     @inlinable static var occupant: SlotOccupant { .pcx }
@@ -29,22 +29,42 @@ struct PCXParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let bitsPerPixel = field.u8(0)
+        switch Self.window(field, at: 0, format: .pcx, options: options) {
+        case .failed(let failure):
+            return .failed(failure)
+        case .size(let width, let height, let bitsPerPixel):
+            facts.width = width
+            facts.height = height
+            facts.bitDepth = bitsPerPixel
+            return .done
+        }
+    }
+
+    /// What a PCX header's bits per pixel and window say.
+    @usableFromInline
+    enum Window: Sendable {
+        case size(width: Int, height: Int, bitsPerPixel: Int)
+        case failed(ScanFailure)
+    }
+
+    /// Reads the bits per pixel (per plane) and the window xmin, ymin, xmax, ymax from the 9
+    /// bytes of `field` at `index`: a PCX file's bytes 3–11, or a DCX page's (failures name
+    /// `format`).
+    @inlinable @inline(__always)
+    static func window(_ field: FieldBytes, at index: Int, format: ImageFormat, options: ScanOptions) -> Window {
+        let bitsPerPixel = field.u8(index)
         switch bitsPerPixel {
         case 1, 2, 4, 8: break
-        default: return .failed(.malformed(.pcx, .bitsPerPixelIsNot1_2_4Or8))
+        default: return .failed(.malformed(format, .bitsPerPixelIsNot1_2_4Or8))
         }
-        let xMin = field.le16(1)
-        let yMin = field.le16(3)
-        let xMax = field.le16(5)
-        let yMax = field.le16(7)
-        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(.pcx, .imageWindowEndsBeforeItStarts)) }
+        let xMin = field.le16(index &+ 1)
+        let yMin = field.le16(index &+ 3)
+        let xMax = field.le16(index &+ 5)
+        let yMax = field.le16(index &+ 7)
+        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(format, .imageWindowEndsBeforeItStarts)) }
         let width = UInt64(xMax &- xMin) &+ 1
         let height = UInt64(yMax &- yMin) &+ 1
-        guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.pcx)) }
-        facts.width = Int(width)
-        facts.height = Int(height)
-        facts.bitDepth = Int(bitsPerPixel)
-        return .done
+        guard options.admits(width: width, height: height) else { return .failed(.tooLarge(format)) }
+        return .size(width: Int(width), height: Int(height), bitsPerPixel: Int(bitsPerPixel))
     }
 }

@@ -101,6 +101,14 @@ struct SVGParser: FormatParser, Sendable {
     @inlinable
     var firstStep: Step { .read(1) }
 
+    /// Whether the two sniffed bytes already rule out XML: the input then matched no
+    /// signature in its first two bytes (SPEC.md §3, "Identification").
+    @inlinable
+    var rejectsItsFirstBytes: Bool {
+        if case .rejected = phase { return true }
+        return false
+    }
+
     /// SVG once the root element is known to be `svg`; until then any XML could follow.
     @inlinable
     var format: ImageFormat? { rootFound ? .svg : nil }

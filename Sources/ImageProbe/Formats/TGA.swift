@@ -65,7 +65,7 @@ struct TGAParser: FormatParser, Sendable {
     var firstStep: Step { .read(Self.sizedHeaderLength &- known.count) }
 
     @inlinable
-    var format: ImageFormat? { confirmed ? .tga : nil }
+    var format: ImageFormat? { confirmed ? facts.format : nil }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { confirmed ? info : nil }
@@ -77,8 +77,10 @@ struct TGAParser: FormatParser, Sendable {
             let fieldEnd = offset &+ UInt64(field.count)
             switch judge(field) {
             case .invalid(let reason):
+                if let step = aseprite(field, options: options) { return step }
                 return .failed(ScanFailure(.unknownFormat, reason))
             case .doubtful:
+                if let step = aseprite(field, options: options) { return step }
                 // Only a seekable input of known length can have its footer consulted.
                 guard let length = options.inputLength, length >= Self.headerLength &+ Self.footerLength else {
                     return .failed(ScanFailure(.unknownFormat, .tgaRuleBrokenAndNoFooter))
@@ -112,6 +114,31 @@ struct TGAParser: FormatParser, Sendable {
                 return .failed(.tooLarge(.tga))
             }
             return finish()
+        }
+    }
+
+    /// A small Aseprite file: its size's second byte is 0 or 1, like a colour-map type, and its
+    /// magic A5E0 is at byte 4 (SPEC.md §3.39). Its header always breaks a TGA rule: the magic
+    /// makes the first colour-map index nonzero in a header without a map, and a mapped header
+    /// would need over 3,839 frames for a valid entry size. So it is looked for only in
+    /// headers that break one.
+    ///
+    /// The header's frame count, size and depth (bytes 6–13) when the magic is there and the
+    /// file size (bytes 0–3) covers the header; nil when the depth shows it is no Aseprite file.
+    @inlinable
+    mutating func aseprite(_ field: FieldBytes, options: ScanOptions) -> Step? {
+        guard byte(4, field) == 0xE0 && byte(5, field) == 0xA5 else { return nil }
+        let size = UInt32(le16(0, field)) | UInt32(le16(2, field)) << 16
+        guard size >= AsepriteParser.headerLength else { return nil }
+        switch AsepriteParser.header(frames: le16(6, field), width: le16(8, field), height: le16(10, field), depth: le16(12, field), options: options) {
+        case .facts(let header):
+            facts = header
+            confirmed = true
+            return .done
+        case .failed(let failure):
+            return .failed(failure)
+        case .notAseprite:
+            return nil
         }
     }
 
@@ -171,7 +198,8 @@ struct TGAParser: FormatParser, Sendable {
             guard depth == 8 || depth == 16 else { return .invalid(.notATGABadGreyscalePixelDepth) }
             mapped = false
         default:
-            return .invalid(.notATGAUnknownImageType)
+            // Not a TGA image type: nothing says the input looked like a TGA at all.
+            return .invalid(.noKnownImageSignature)
         }
         if mapType == 1 {
             guard entrySize == 15 || entrySize == 16 || entrySize == 24 || entrySize == 32 else {

@@ -81,6 +81,10 @@ struct WebPParser: FormatParser, Sendable {
                 return .failed(ScanFailure(.unknownFormat, .riffFileIsNotWebP))
             }
             riffEnd = 8 &+ UInt64(field.le32(2))
+            // The RIFF payload and its first chunk must lie inside a known input.
+            guard !options.runsPastInput(max(riffEnd, 20 &+ UInt64(field.le32(14)))) else {
+                return .failed(.malformed(.webp, .boxOrChunkRunsPastTheEndOfTheInput))
+            }
             switch field.tag(10) {
             case Self.vp8:
                 phase = .lossy
@@ -146,6 +150,9 @@ struct WebPParser: FormatParser, Sendable {
             chunks &+= 1
             guard chunks <= options.maxEntries else { return .failed(.limit(.webp, .moreChunksThanMaxEntries)) }
             let payloadStart = offset &+ 8
+            guard !options.runsPastInput(payloadStart &+ UInt64(size)) else {
+                return .failed(.malformed(.webp, .boxOrChunkRunsPastTheEndOfTheInput))
+            }
             switch field.tag(0) {
             case Self.exif where wantsExif:
                 exif = ExifReader(start: payloadStart, end: payloadStart &+ UInt64(size), requiresIdentifier: false)

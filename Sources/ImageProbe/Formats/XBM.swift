@@ -7,7 +7,7 @@
 ///
 /// A file may open with a C comment (GIMP writes `/* Created with GIMP */`). Until a width or
 /// height define follows it, the text is only C source: failures then say `unknownFormat`, so
-/// an XPM (`/* XPM */`) or a C file is not called a broken XBM.
+/// a C file is not called a broken XBM. (The sniffer sends `/* XPM */` to the XPM parser.)
 @usableFromInline
 struct XBMParser: FormatParser, Sendable {
     @inlinable static var occupant: SlotOccupant { .xbm }
@@ -56,10 +56,11 @@ struct XBMParser: FormatParser, Sendable {
     @inlinable
     init() {}
 
-    /// After `/*`, which the sniffer consumed.
+    /// Inside the comment the file opens with: the sniffer consumed `/*` and the comment's
+    /// first bytes, the last of them `*` when `star` (SPEC.md §3.26).
     @inlinable
-    init(afterCommentOpening: ()) {
-        phase = .leadingComment(star: false)
+    init(afterCommentOpening: (), star: Bool) {
+        phase = .leadingComment(star: star)
         openedWithComment = true
     }
 

@@ -1,0 +1,309 @@
+/// Encapsulated PostScript (Adobe TN 5002, *EPSF Specification* 3.0; TN 5001, *Document
+/// Structuring Conventions* 3.0): PostScript text whose header comments give the picture's
+/// `%%BoundingBox: llx lly urx ury` in points.
+///
+/// - The document opens with `%!PS-Adobe-` (the sniffer consumed `%!`). The header comments
+///   are the `%` lines that follow; they end at `%%EndComments` or at the first line that does
+///   not start with `%`. Empty lines are skipped, and CR, LF and CRLF all end a line.
+/// - The first `%%BoundingBox` of four numbers in the header gives the size: urx − llx by
+///   ury − lly, each coordinate truncated toward zero first (DSC wants integers; some writers
+///   put reals, which Pillow truncates this way). A box whose value is not four numbers is
+///   skipped. The answer comes at the byte after ury's last digit, in both modes.
+/// - `(atend)` defers the box to the trailer: the scanner reads on to the `%%Trailer` line and
+///   takes the first box after it. When the section's end is known (`inputLength`, or a DOS
+///   EPS header), it skips to the last 16 KiB first.
+/// - A DOS EPS binary header (`C5 D0 D3 C6`) locates the PostScript section (read as above)
+///   and a TIFF or Windows Metafile preview, which `ImageInfo.epsPreview` reports. The
+///   preview's own size is a thumbnail's, and is not read.
+@usableFromInline
+struct EPSParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .eps }
+
+    @usableFromInline
+    enum Phase: Sendable {
+        /// "PS-Adobe-" (after the sniffed "%!").
+        case adobe
+        /// The DOS EPS header's bytes 2–29 (after the sniffed `C5 D0`).
+        case dosHeader
+        /// "%!PS-Adobe-" at the start of a DOS EPS file's PostScript section.
+        case dosPostScript
+        /// The first byte of a line.
+        case lineStart
+        /// A comment's keyword: the line's first word, up to `:`, a blank or the line's end.
+        case keyword(ShortWord)
+        /// The rest of a line that says nothing about the size.
+        case skipLine
+        /// Blanks before the `index`-th coordinate.
+        case gap(index: UInt8)
+        /// `(atend)`: `matched` bytes so far.
+        case deferred(matched: UInt8)
+        /// A coordinate.
+        case coordinate(index: UInt8, Coordinate)
+    }
+
+    /// Which comments the scan is looking for.
+    @usableFromInline
+    enum Section: UInt8, Sendable {
+        /// The header comments.
+        case header
+        /// After a header that deferred the box: looking for `%%Trailer`.
+        case body
+        /// After `%%Trailer`: looking for the box.
+        case trailer
+    }
+
+    /// A coordinate in DSC's integer syntax, or a real (`100.6`), kept as its integer part.
+    @usableFromInline
+    struct Coordinate: Sendable {
+        @usableFromInline var negative = false
+        @usableFromInline var integer = DecimalInteger()
+        /// Any byte of it read: a sign may only come first.
+        @usableFromInline var started = false
+        @usableFromInline var digits = false
+        @usableFromInline var fraction = false
+
+        @inlinable
+        init() {}
+
+        /// The coordinate truncated toward zero.
+        @inlinable
+        var value: Int64 { negative ? -Int64(integer.value) : Int64(integer.value) }
+    }
+
+    @usableFromInline var phase: Phase
+    @usableFromInline var section: Section = .header
+    @usableFromInline var facts = ImageFacts(format: .eps)
+    /// llx, lly and urx of the box being read.
+    @usableFromInline var lowerLeftX: Int64 = 0
+    @usableFromInline var lowerLeftY: Int64 = 0
+    @usableFromInline var upperRightX: Int64 = 0
+    /// Where the PostScript section starts, and where it ends (nil: unknown).
+    @usableFromInline var sectionStart: UInt64 = 0
+    @usableFromInline var sectionEnd: UInt64? = nil
+    /// A header said `%%BoundingBox: (atend)`.
+    @usableFromInline var deferred = false
+    /// The DOS EPS preview: 0 none, 1 TIFF, 2 Windows Metafile.
+    @usableFromInline var preview: UInt8 = 0
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        switch preview {
+        case 1: info.epsPreview = .tiff
+        case 2: info.epsPreview = .windowsMetafile
+        default: break
+        }
+        return info
+    }
+
+    /// Bytes of header comments read before giving up.
+    @usableFromInline static let headerBudget: UInt64 = 65536
+    /// How much of the section's end is searched for a deferred box, when the end is known.
+    @usableFromInline static let trailerWindow: UInt64 = 16384
+
+    /// After `%!`, or after `C5 D0` for a DOS EPS binary file.
+    @inlinable
+    init(dos: Bool) {
+        phase = dos ? .dosHeader : .adobe
+    }
+
+    @inlinable
+    var firstStep: Step {
+        switch phase {
+        case .dosHeader: .read(28)
+        default: .read(9)
+        }
+    }
+
+    @inlinable
+    var format: ImageFormat? {
+        switch phase {
+        case .adobe, .dosHeader: nil
+        default: .eps
+        }
+    }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable @inline(__always)
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        switch phase {
+        case .adobe:
+            guard field.matches("PS-Adobe-", at: 0) else { return .failed(Sniffer.unknown) }
+            sectionEnd = options.inputLength
+            phase = .skipLine
+            return .read(1)
+        case .dosHeader:
+            guard field.u8(0) == 0xD3 && field.u8(1) == 0xC6 else { return .failed(Sniffer.unknown) }
+            let start = UInt64(field.le32(2))
+            let length = UInt64(field.le32(6))
+            // The header is 30 bytes; the section holds at least "%!PS-Adobe-".
+            guard start >= 30 && length >= 11 else { return .failed(.malformed(.eps, .postScriptSectionOutsideTheFile)) }
+            let end = start &+ length
+            guard !options.runsPastInput(end) else { return .failed(.malformed(.eps, .boxOrChunkRunsPastTheEndOfTheInput)) }
+            sectionStart = start
+            sectionEnd = end
+            // "Either the Metafile or the TIFF position and length fields are zero."
+            if field.le32(22) != 0 {
+                preview = 1
+            } else if field.le32(14) != 0 {
+                preview = 2
+            }
+            phase = .dosPostScript
+            return .skipThenRead(start &- (offset &+ 28), 11)
+        case .dosPostScript:
+            guard field.matches("%!PS-Adobe-", at: 0) else { return .failed(.malformed(.eps, .postScriptSectionIsNotDSC)) }
+            phase = .skipLine
+            return .read(1)
+        default:
+            break
+        }
+        if let end = sectionEnd, offset >= end { return ended() }
+        if section == .header && offset &- sectionStart >= Self.headerBudget {
+            return .failed(.limit(.eps, .noBoundingBoxInTheFirst64KiB))
+        }
+        let byte = field.u8(0)
+        let endOfLine = byte == ASCII.newline || byte == ASCII.carriageReturn
+        switch phase {
+        case .lineStart:
+            if endOfLine { break }
+            guard byte == 0x25 else {  // "%"
+                if section == .header { return headerEnded(at: offset &+ 1, lineEnded: false) }
+                phase = .skipLine
+                break
+            }
+            var word = ShortWord()
+            word.append(byte)
+            phase = .keyword(word)
+        case .keyword(var word):
+            if byte == 0x3A {  // ":"
+                phase = section != .body && word.equals("%%BoundingBox") ? .gap(index: 0) : .skipLine
+                break
+            }
+            guard ASCII.isBlank(byte) || endOfLine else {
+                word.append(byte)
+                phase = .keyword(word)
+                break
+            }
+            phase = endOfLine ? .lineStart : .skipLine
+            switch section {
+            case .header:
+                if word.equals("%%EndComments") { return headerEnded(at: offset &+ 1, lineEnded: endOfLine) }
+            case .body:
+                if word.equals("%%Trailer") { section = .trailer }
+            case .trailer:
+                if word.equals("%%EOF") { return .failed(.malformed(.eps, .deferredBoundingBoxMissingFromTheTrailer)) }
+            }
+        case .skipLine:
+            if endOfLine { phase = .lineStart }
+        case .gap(let index):
+            if ASCII.isBlank(byte) { break }
+            if index == 0 && byte == 0x28 {  // "("
+                phase = .deferred(matched: 1)
+                break
+            }
+            return coordinate(byte, index: index, Coordinate(), endOfLine: endOfLine, options: options)
+        case .deferred(let matched):
+            if byte == ASCII.byte(of: "(atend)", at: Int(matched)) {
+                if matched == 6 {
+                    // In the trailer a deferral means nothing; in the header it sends the
+                    // scan there.
+                    if section == .header { deferred = true }
+                    phase = .skipLine
+                } else {
+                    phase = .deferred(matched: matched &+ 1)
+                }
+            } else {
+                phase = endOfLine ? .lineStart : .skipLine
+            }
+        case .coordinate(let index, let coordinate):
+            return self.coordinate(byte, index: index, coordinate, endOfLine: endOfLine, options: options)
+        case .adobe, .dosHeader, .dosPostScript:
+            break
+        }
+        return .read(1)
+    }
+
+    /// A byte of the `index`-th coordinate. A box that turns out not to be four numbers is
+    /// skipped with its line, as Pillow skips it.
+    @inlinable
+    mutating func coordinate(
+        _ byte: UInt8, index: UInt8, _ coordinate: Coordinate, endOfLine: Bool, options: ScanOptions
+    ) -> Step {
+        var coordinate = coordinate
+        if ASCII.isDigit(byte) {
+            // The fraction's digits are dropped: the value is truncated toward zero.
+            if !coordinate.fraction {
+                guard coordinate.integer.append(byte) else { return skipBox(endOfLine: false) }
+            }
+            coordinate.digits = true
+        } else if byte == 0x2E && !coordinate.fraction {  // "."
+            coordinate.fraction = true
+        } else if (byte == 0x2B || byte == 0x2D) && !coordinate.started {  // "+", "-"
+            coordinate.negative = byte == 0x2D
+        } else if (ASCII.isBlank(byte) || endOfLine) && coordinate.digits {
+            return ended(coordinate.value, index: index, endOfLine: endOfLine, options: options)
+        } else {
+            return skipBox(endOfLine: endOfLine)
+        }
+        coordinate.started = true
+        phase = .coordinate(index: index, coordinate)
+        return .read(1)
+    }
+
+    /// The `index`-th coordinate ended at a blank or the line's end.
+    @inlinable
+    mutating func ended(_ value: Int64, index: UInt8, endOfLine: Bool, options: ScanOptions) -> Step {
+        switch index {
+        case 0: lowerLeftX = value
+        case 1: lowerLeftY = value
+        case 2: upperRightX = value
+        default:
+            let width = upperRightX &- lowerLeftX
+            let height = value &- lowerLeftY
+            guard width > 0 && height > 0 else { return .failed(.malformed(.eps, .emptyBoundingBox)) }
+            guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.eps)) }
+            facts.width = Int(width)
+            facts.height = Int(height)
+            return .done
+        }
+        // Fewer than four numbers on the line.
+        guard !endOfLine else { return skipBox(endOfLine: true) }
+        phase = .gap(index: index &+ 1)
+        return .read(1)
+    }
+
+    @inlinable
+    mutating func skipBox(endOfLine: Bool) -> Step {
+        phase = endOfLine ? .lineStart : .skipLine
+        return .read(1)
+    }
+
+    /// The header comments ended at `position`, without a box. A deferred box is looked for
+    /// after the `%%Trailer` line, near the section's end when that is known.
+    @inlinable
+    mutating func headerEnded(at position: UInt64, lineEnded: Bool) -> Step {
+        guard deferred else { return .failed(.malformed(.eps, .noBoundingBoxInTheHeaderComments)) }
+        section = .body
+        // `position` is the first byte not yet handled: the one ending the header, unless the
+        // line already ended with it.
+        phase = lineEnded ? .lineStart : .skipLine
+        if let end = sectionEnd, end > position, end &- position > Self.trailerWindow &+ 1 {
+            // Land one byte before the window: its line ends there or continues into it.
+            phase = .skipLine
+            return .skipThenRead(end &- Self.trailerWindow &- 1 &- position, 1)
+        }
+        return .read(1)
+    }
+
+    /// The PostScript section ended without an answer.
+    @inlinable
+    func ended() -> Step {
+        switch section {
+        case .header: .failed(.malformed(.eps, .noBoundingBoxInTheHeaderComments))
+        case .body, .trailer: .failed(.malformed(.eps, .deferredBoundingBoxMissingFromTheTrailer))
+        }
+    }
+}

@@ -1,0 +1,215 @@
+/// FITS, the Flexible Image Transport System (IAU FITS Working Group, *The FITS Standard*
+/// 4.0): a header of 80-byte keyword records ("cards") in 2,880-byte blocks. The primary
+/// header's mandatory keywords come first, in order: `SIMPLE = T`, `BITPIX`, `NAXIS`, then
+/// `NAXIS1` (the row length, the width) and `NAXIS2` (the rows, the height).
+///
+/// Each card is a keyword (8 bytes), `=` and a value; the values are read one byte at a time,
+/// in free format as Pillow and ImageMagick accept them (the standard's fixed format puts them
+/// in columns 11–30). The answer comes at the byte after the last digit of `NAXIS2` (of
+/// `NAXIS1` when `NAXIS` is 1: one row), in both modes, with `bitDepth` = |BITPIX|. Axes
+/// after the second (a cube's planes) are not read. A primary header with `NAXIS = 0` holds
+/// no data: the scanner reads on to the first extension, which must be an `IMAGE`.
+@usableFromInline
+struct FITSParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .fits }
+
+    /// The mandatory keywords, in their order.
+    @usableFromInline
+    enum Keyword: UInt8, Sendable {
+        case simple, bitpix, naxis, naxis1, naxis2
+    }
+
+    @usableFromInline
+    enum Phase: Sendable {
+        /// "MPLE  =" (after the sniffed "SI").
+        case simpleKeyword
+        /// A card's keyword and `=` (9 bytes).
+        case keyword(Keyword)
+        /// Blanks before a value.
+        case value(Keyword)
+        /// A number's sign has been read.
+        case sign(Keyword, negative: Bool)
+        /// A number's digits.
+        case digits(Keyword, negative: Bool, DecimalInteger)
+        /// `NAXIS = 0`: a card's keyword, looking for `END`.
+        case headerCard
+        /// The first extension's `XTENSION= 'IMAGE` (17 bytes).
+        case extensionCard
+    }
+
+    @usableFromInline var phase: Phase = .simpleKeyword
+    @usableFromInline var facts = ImageFacts(format: .fits)
+    /// Where the current card starts.
+    @usableFromInline var cardStart: UInt64 = 0
+    @usableFromInline var axes: UInt16 = 0
+    @usableFromInline var inExtension = false
+    @usableFromInline var cards = 0
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
+
+    @usableFromInline static let cardLength: UInt64 = 80
+    @usableFromInline static let blockLength: UInt64 = 2880
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var firstStep: Step { .read(7) }
+
+    @inlinable
+    var format: ImageFormat? {
+        switch phase {
+        case .simpleKeyword, .value(.simple): nil
+        default: .fits
+        }
+    }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable @inline(__always)
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        let position = offset &+ UInt64(field.count)
+        switch phase {
+        case .simpleKeyword:
+            guard field.matches("MPLE  =", at: 0) else { return .failed(Sniffer.unknown) }
+            phase = .value(.simple)
+            return .read(1)
+        case .keyword(let keyword):
+            guard field.matches(Self.name(keyword), at: 0) && field.u8(8) == 0x3D else {  // "="
+                return malformed(.mandatoryFITSKeywordMissingOrOutOfOrder)
+            }
+            phase = .value(keyword)
+            return .read(1)
+        case .value(let keyword):
+            let byte = field.u8(0)
+            if byte == 0x20 {
+                guard offset &- cardStart < Self.cardLength &- 1 else { return malformed(.fitsKeywordWithoutAValue) }
+                return .read(1)
+            }
+            if keyword == .simple {
+                // A logical: T conforms to the standard; F says the file does not.
+                guard byte == 0x54 else {
+                    guard byte == 0x46 else { return .failed(Sniffer.unknown) }
+                    return .failed(.unsupported(.fits, .fitsSimpleIsFalse))
+                }
+                return nextCard(.bitpix, from: position)
+            }
+            if byte == 0x2B || byte == 0x2D {  // "+", "-"
+                phase = .sign(keyword, negative: byte == 0x2D)
+                return .read(1)
+            }
+            return digit(byte, keyword, negative: false, DecimalInteger(), at: offset, options: options)
+        case .sign(let keyword, let negative):
+            return digit(field.u8(0), keyword, negative: negative, DecimalInteger(), at: offset, options: options)
+        case .digits(let keyword, let negative, let number):
+            let byte = field.u8(0)
+            if ASCII.isDigit(byte) { return digit(byte, keyword, negative: negative, number, at: offset, options: options) }
+            // A value ends at a blank or at the "/" of a comment.
+            guard byte == 0x20 || byte == 0x2F else { return malformed(.fitsValueIsNotAnInteger) }
+            return value(negative ? -Int64(number.value) : Int64(number.value), of: keyword, at: position, options: options)
+        case .headerCard:
+            cards &+= 1
+            guard cards <= options.maxEntries else { return .failed(.limit(.fits, .moreFITSCardsThanMaxEntries)) }
+            cardStart = offset
+            guard field.matches("END     ", at: 0) else { return .skipThenRead(Self.cardLength &- 8, 8) }
+            // The data of a primary header without axes is empty: the extension starts at
+            // the next block.
+            let headerEnd = offset &+ Self.cardLength
+            let nextBlock = (headerEnd &+ Self.blockLength &- 1) / Self.blockLength &* Self.blockLength
+            phase = .extensionCard
+            return .skipThenRead(nextBlock &- position, 17)
+        case .extensionCard:
+            cardStart = offset
+            guard field.matches("XTENSION=", at: 0) else { return malformed(.fitsPrimaryWithoutDataAndNoExtension) }
+            guard field.matches("'IMAGE", at: 10) && (field.u8(16) == 0x20 || field.u8(16) == 0x27) else {
+                return .failed(.unsupported(.fits, .firstFITSExtensionIsNotAnImage))
+            }
+            inExtension = true
+            return nextCard(.bitpix, from: position)
+        }
+    }
+
+    /// The keyword as it is written in its 8 columns.
+    @inlinable
+    static func name(_ keyword: Keyword) -> StaticString {
+        switch keyword {
+        case .simple: "SIMPLE  "
+        case .bitpix: "BITPIX  "
+        case .naxis: "NAXIS   "
+        case .naxis1: "NAXIS1  "
+        case .naxis2: "NAXIS2  "
+        }
+    }
+
+    /// A byte where a number's next digit is expected. A digit in the card's last column ends
+    /// the number with the card.
+    @inlinable
+    mutating func digit(
+        _ byte: UInt8, _ keyword: Keyword, negative: Bool, _ number: DecimalInteger, at offset: UInt64, options: ScanOptions
+    ) -> Step {
+        guard ASCII.isDigit(byte) else { return malformed(.fitsValueIsNotAnInteger) }
+        var number = number
+        guard number.append(byte) else { return malformed(.fitsValueTooLarge) }
+        if offset &- cardStart == Self.cardLength &- 1 {
+            return value(negative ? -Int64(number.value) : Int64(number.value), of: keyword, at: offset &+ 1, options: options)
+        }
+        phase = .digits(keyword, negative: negative, number)
+        return .read(1)
+    }
+
+    /// A mandatory keyword's integer value, read up to `position`.
+    @inlinable
+    mutating func value(_ value: Int64, of keyword: Keyword, at position: UInt64, options: ScanOptions) -> Step {
+        switch keyword {
+        case .simple:
+            return malformed(.fitsValueIsNotAnInteger)  // not reached: SIMPLE's value is a logical
+        case .bitpix:
+            switch value {
+            case 8, 16, 32, 64, -32, -64: facts.bitDepth = Int(value.magnitude)
+            default: return malformed(.bitpixIsNot8_16_32_64OrAFloat)
+            }
+            return nextCard(.naxis, from: position)
+        case .naxis:
+            guard value >= 0 && value <= 999 else { return malformed(.naxisOutside0To999) }
+            axes = UInt16(value)
+            if axes == 0 {
+                guard !inExtension else { return .failed(.unsupported(.fits, .fitsImageExtensionWithoutData)) }
+                phase = .headerCard
+                return .skipThenRead(cardStart &+ Self.cardLength &- position, 8)
+            }
+            return nextCard(.naxis1, from: position)
+        case .naxis1:
+            guard value > 0 else { return malformed(.zeroWidth) }
+            facts.width = Int(value)
+            // A one-dimensional array is one row.
+            guard axes >= 2 else { return size(height: 1, options: options) }
+            return nextCard(.naxis2, from: position)
+        case .naxis2:
+            guard value > 0 else { return malformed(.zeroHeight) }
+            return size(height: value, options: options)
+        }
+    }
+
+    @inlinable
+    mutating func size(height: Int64, options: ScanOptions) -> Step {
+        guard options.admits(width: UInt64(facts.width), height: UInt64(height)) else { return .failed(.tooLarge(.fits)) }
+        facts.height = Int(height)
+        return .done
+    }
+
+    /// Skips the rest of the current card and reads the next one's keyword.
+    @inlinable
+    mutating func nextCard(_ keyword: Keyword, from position: UInt64) -> Step {
+        cardStart &+= Self.cardLength
+        phase = .keyword(keyword)
+        return cardStart == position ? .read(9) : .skipThenRead(cardStart &- position, 9)
+    }
+
+    @inlinable
+    func malformed(_ reason: ScanFailure.Reason) -> Step {
+        .failed(.malformed(.fits, reason))
+    }
+}

@@ -1,0 +1,63 @@
+/// PKM, the ETC1/ETC2 texture container (Android `etc1_utils`, Ericsson ETCPACK): "PKM ",
+/// the version "10" (ETC1) or "20" (ETC2), then big-endian 16-bit values: data type, the
+/// extended (block-padded) width and height, and the image's width and height.
+///
+/// The size is the image's (bytes 12–15), known at byte 16 in both modes; the extended size
+/// only validates it, as Android's `etc1_pkm_is_valid` does.
+@usableFromInline
+struct PKMParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .pkm }
+
+    @usableFromInline var facts = ImageFacts(format: .pkm)
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
+
+    @inlinable
+    init() {}
+
+    /// "M " (after the sniffed "PK"), version, data type, extended size, size.
+    @inlinable
+    var firstStep: Step { .read(14) }
+
+    @inlinable
+    var format: ImageFormat? { .pkm }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable @inline(__always)
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        guard field.matches("M ", at: 0) else { return .failed(Sniffer.unknown) }
+        let etc2: Bool
+        if field.matches("10", at: 2) {
+            etc2 = false
+        } else if field.matches("20", at: 2) {
+            etc2 = true
+        } else {
+            return .failed(.unsupported(.pkm, .unknownPKMVersion))
+        }
+        let type = field.be16(4)
+        // PKM 10 holds ETC1 only (type 0); PKM 20 numbers ETCPACK's formats 0...11.
+        guard etc2 ? type <= 11 : type == 0 else { return .failed(.malformed(.pkm, .unknownPKMDataType)) }
+        let extendedWidth = field.be16(6)
+        let extendedHeight = field.be16(8)
+        let width = field.be16(10)
+        let height = field.be16(12)
+        guard width != 0 && height != 0 else { return .failed(.malformed(.pkm, .zeroWidthOrHeight)) }
+        // The stored blocks cover the image, padded by fewer than one 4-pixel block.
+        guard extendedWidth >= width && extendedWidth - width < 4 && extendedHeight >= height && extendedHeight - height < 4 else {
+            return .failed(.malformed(.pkm, .extendedSizeDoesNotCoverTheImage))
+        }
+        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.pkm)) }
+        facts.width = Int(width)
+        facts.height = Int(height)
+        // ETCPACK's alpha types: RGBA (2, old), RGBA8 (3), RGBA1 (4), sRGBA8 (10), sRGBA1 (11).
+        switch type {
+        case 2, 3, 4, 10, 11: facts.hasAlpha = true
+        default: facts.hasAlpha = false
+        }
+        return .done
+    }
+}

@@ -1,0 +1,182 @@
+/// X PixMap (Arnaud Le Hors, *XPM Manual*, version 3.4): C source whose first string,
+/// the values string, starts with the width, the height, the colour count and the characters
+/// per pixel.
+///
+/// XPM3 opens with the comment `/* XPM */` (the sniffer consumed it), then a declaration
+/// such as `static char * name[] = {`, then the strings. XPM2 opens with the line `! XPM2`,
+/// and its values line is the next line, unquoted. Comments may come anywhere before the
+/// values string. The answer comes at the byte after the height's last digit; full mode
+/// also reads the colour count and characters per pixel to validate them. The colours are
+/// names or hexadecimal values of any length, so no bit depth or alpha is reported.
+@usableFromInline
+struct XPMParser: FormatParser, Sendable {
+    @inlinable static var occupant: SlotOccupant { .xpm }
+
+    @usableFromInline
+    enum Phase: Sendable {
+        /// The declaration, up to `{`.
+        case declaration
+        /// After `{`: white space and comments before the values string's opening quote.
+        case beforeValues
+        /// A `/` outside a string: a comment follows if the next byte is `*`. `inArray` says
+        /// which phase to return to.
+        case slash(inArray: Bool)
+        /// Inside a comment; `star` when the last byte was `*`.
+        case comment(inArray: Bool, star: Bool)
+        /// "XPM2" and the end of the first line (after the sniffed "! ").
+        case xpm2Tag(matched: UInt8)
+        /// Blanks before the values string's `index`-th number.
+        case gap(index: UInt8)
+        /// A number's digits.
+        case digits(index: UInt8, DecimalInteger)
+    }
+
+    @usableFromInline var phase: Phase
+    @usableFromInline var facts = ImageFacts(format: .xpm)
+    /// XPM2: the values line is not quoted, and ends at the end of the line.
+    @usableFromInline var plain = false
+
+    /// Built on demand from the compact facts the parser keeps.
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
+
+    /// Bytes of text read before giving up: the values string comes in the first lines.
+    @usableFromInline static let headerBudget: UInt64 = 8192
+
+    /// XPM3: after `/* XPM */`, which the sniffer consumed.
+    @inlinable
+    init() {
+        phase = .declaration
+    }
+
+    /// XPM2: after "! ", which the sniffer consumed.
+    @inlinable
+    init(xpm2: ()) {
+        phase = .xpm2Tag(matched: 0)
+        plain = true
+    }
+
+    @inlinable
+    var firstStep: Step { .read(1) }
+
+    /// XPM3 is identified by its comment; XPM2 once its tag is complete.
+    @inlinable
+    var format: ImageFormat? {
+        if case .xpm2Tag = phase { return nil }
+        return .xpm
+    }
+
+    /// Full mode's answer comes after the size: the size then stands.
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
+
+    @inlinable @inline(__always)
+    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        guard offset < Self.headerBudget else {
+            guard case .xpm2Tag = phase else { return .failed(.limit(.xpm, .noXPMValuesInTheFirst8KiB)) }
+            return .failed(Sniffer.unknown)
+        }
+        let byte = field.u8(0)
+        switch phase {
+        case .declaration:
+            if let step = declaration(byte) { return step }
+        case .beforeValues:
+            switch byte {
+            case 0x22: phase = .gap(index: 0)  // the values string opens
+            case 0x2F: phase = .slash(inArray: true)
+            default:
+                guard ASCII.isSpace(byte) else { return malformed(.xpmArrayDoesNotStartWithTheValues) }
+            }
+        case .slash(let inArray):
+            if byte == 0x2A {
+                phase = .comment(inArray: inArray, star: false)
+            } else if inArray {
+                return malformed(.xpmArrayDoesNotStartWithTheValues)
+            } else {
+                // Not a comment: the byte belongs to the declaration.
+                phase = .declaration
+                if let step = declaration(byte) { return step }
+            }
+        case .comment(let inArray, let star):
+            if star && byte == 0x2F {
+                phase = inArray ? .beforeValues : .declaration
+            } else {
+                phase = .comment(inArray: inArray, star: byte == 0x2A)
+            }
+        case .xpm2Tag(let matched):
+            if matched < 4 {
+                guard byte == ASCII.byte(of: "XPM2", at: Int(matched)) else { return .failed(Sniffer.unknown) }
+                phase = .xpm2Tag(matched: matched &+ 1)
+            } else if byte == ASCII.newline {
+                phase = .gap(index: 0)
+            } else if !ASCII.isBlank(byte) && byte != ASCII.carriageReturn {
+                return .failed(Sniffer.unknown)
+            }
+        case .gap(let index):
+            if ASCII.isBlank(byte) { break }
+            guard ASCII.isDigit(byte) else {
+                guard !endsValues(byte) else { return malformed(.xpmValuesStringHasFewerThan4Numbers) }
+                return malformed(.xpmValueIsNotADecimalNumber)
+            }
+            phase = .digits(index: index, DecimalInteger(firstDigit: byte))
+        case .digits(let index, var number):
+            if ASCII.isDigit(byte) {
+                guard number.append(byte) else { return malformed(.xpmValueTooLarge) }
+                phase = .digits(index: index, number)
+                break
+            }
+            // A number ends at a blank, or at the end of the values string (or XPM2 line).
+            let last = endsValues(byte)
+            guard ASCII.isBlank(byte) || last else { return malformed(.xpmValueIsNotADecimalNumber) }
+            return record(number.value, index: index, endsValues: last, options: options)
+        }
+        return .read(1)
+    }
+
+    /// A byte of the declaration before `{`; nil when the scan reads on.
+    @inlinable
+    mutating func declaration(_ byte: UInt8) -> Step? {
+        switch byte {
+        case 0x7B: phase = .beforeValues  // "{"
+        case 0x2F: phase = .slash(inArray: false)
+        case 0x22: return malformed(.stringBeforeTheXPMArray)  // a quote before "{"
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether `byte` ends the values: the closing quote, or for XPM2 the end of the line.
+    @inlinable
+    func endsValues(_ byte: UInt8) -> Bool {
+        plain ? byte == ASCII.newline || byte == ASCII.carriageReturn : byte == 0x22
+    }
+
+    /// Records the values string's `index`-th number.
+    @inlinable
+    mutating func record(_ value: UInt32, index: UInt8, endsValues: Bool, options: ScanOptions) -> Step {
+        switch index {
+        case 0:
+            guard value != 0 else { return malformed(.zeroWidth) }
+            facts.width = Int(value)
+        case 1:
+            guard value != 0 else { return malformed(.zeroHeight) }
+            guard options.admits(width: UInt64(facts.width), height: UInt64(value)) else { return .failed(.tooLarge(.xpm)) }
+            facts.height = Int(value)
+            if options.dimensionsOnly { return .done }
+        case 2:
+            guard value != 0 else { return malformed(.xpmColourCountIsZero) }
+        default:
+            // The characters per pixel: 0 is accepted, as netpbm writes it for one colour.
+            return .done
+        }
+        // Width, height, colours and characters per pixel are all required.
+        guard !endsValues else { return malformed(.xpmValuesStringHasFewerThan4Numbers) }
+        phase = .gap(index: index &+ 1)
+        return .read(1)
+    }
+
+    @inlinable
+    func malformed(_ reason: ScanFailure.Reason) -> Step {
+        .failed(.malformed(.xpm, reason))
+    }
+}
