@@ -61,7 +61,7 @@ enum TransportLimits {
     static let drainLimit: UInt64 = 64 * 1024
     /// The socket receive buffer asked for (Linux doubles it): it bounds the TCP window, so a
     /// server ignoring Range cannot have pushed much past the answer when the transfer stops.
-    static let receiveBuffer: Int32 = 64 * 1024
+    static let receiveBuffer: Int32 = 16 * 1024
 }
 
 extension Duration {

@@ -53,6 +53,7 @@ final class RawServer: @unchecked Sendable {
         let lock = NSLock()
         var heads: [String] = []
         var connections = 0
+        var closed = 0
         var bytes = 0
     }
 
@@ -60,6 +61,8 @@ final class RawServer: @unchecked Sendable {
     var requestHeads: [String] { recorder.lock.withLock { recorder.heads } }
     /// Connections accepted, and bytes received on them.
     var connections: Int { recorder.lock.withLock { recorder.connections } }
+    /// Connections the client has closed (or that were answered and closed).
+    var closedConnections: Int { recorder.lock.withLock { recorder.closed } }
     var bytesReceived: Int { recorder.lock.withLock { recorder.bytes } }
 
     private static func serve(_ listener: Int32, _ behaviour: Behaviour, _ recorder: Recorder) {
@@ -91,6 +94,7 @@ final class RawServer: @unchecked Sendable {
                 if case .sendThenClose = behaviour { break }
             }
             close(connection)
+            recorder.lock.withLock { recorder.closed += 1 }
         }
     }
 
