@@ -88,16 +88,23 @@ struct GuaranteeTests {
         let server = try NginxServer.require()
         let fetcher = ImageProbeFetcher(configuration: Self.configuration())
         for tls in [false, true] {
-            // big.jpg takes 3 requests: the first KiB, a jump over two 64 KiB APP2 segments, the rest.
+            // big.jpg takes 3 requests: the first KiB, a jump over two 64 KiB APP2 segments, the
+            // rest. The second probe starts from the first one's completion, without waiting
+            // for this test to resume (a busy test run can take longer than nginx's keep-alive).
             let (first, firstToken) = server.url("/range/big.jpg", tls: tls)
-            let one = try await fetcher.probe(first)
-            #expect(one.requests == 3)
+            let (second, secondToken) = server.url("/range/mdat-first.heic", tls: tls)
+            let (one, two): (Result<ProbeResult, FetchError>, Result<ProbeResult, FetchError>) = await withCheckedContinuation { continuation in
+                let queue = DispatchQueue(label: "reuse-test")
+                fetcher.probe(first, queue: queue) { one in
+                    fetcher.probe(second, queue: queue) { two in continuation.resume(returning: (one, two)) }
+                }
+            }
+            #expect(try one.get().requests == 3)
+            #expect(try two.get().info.width == 4032)
             let lines = await server.log(token: firstToken, atLeast: 3)
             #expect(lines.count == 3)
             #expect(Set(lines.map(\.connection)).count == 1, "tls \(tls): \(lines)")
             // The next probe of the host takes the connection over.
-            let (second, secondToken) = server.url("/range/mdat-first.heic", tls: tls)
-            _ = try await fetcher.probe(second)
             let next = await server.log(token: secondToken, atLeast: 1)
             #expect(next.first?.connection == lines.first?.connection, "tls \(tls): \(lines) then \(next)")
             #expect(next.first?.connectionRequest == 4)
@@ -179,7 +186,10 @@ struct GuaranteeTests {
         let nginx = try NginxServer.require()
         let silent = try RawServer(.silent)
         defer { silent.stop() }
-        var configuration = Self.configuration { $0.requestTimeout = .seconds(60) }
+        var configuration = Self.configuration {
+            $0.requestTimeout = .seconds(600)
+            $0.probeTimeout = .seconds(600)
+        }
         let url: URL
         switch phase {
         case .resolving:
@@ -199,18 +209,24 @@ struct GuaranteeTests {
             outcome.set((result, ContinuousClock.now))
             done.signal()
         }
-        try await Task.sleep(for: .milliseconds(500))
-        let cancelledAt = ContinuousClock.now
-        handle.cancel()
+        // Cancelled half a second in, from a thread of its own: a sleep on Swift's pool can
+        // resume long after that in a busy test run.
+        let cancelledAt = LockedBox<ContinuousClock.Instant?>(nil)
+        Thread {
+            Thread.sleep(forTimeInterval: 0.5)
+            cancelledAt.set(ContinuousClock.now)
+            handle.cancel()
+        }.start()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread {
                 done.wait()
                 continuation.resume()
-            }
+            }.start()
         }
         let (result, endedAt) = try #require(outcome.get())
+        let cancelled = try #require(cancelledAt.get())
         #expect(result.failureKind == .cancelled, "\(result)")
-        #expect(endedAt - cancelledAt < .milliseconds(100), "\(phase): \(endedAt - cancelledAt)")
+        #expect(endedAt - cancelled < .milliseconds(100), "\(phase): \(endedAt - cancelled)")
         if phase == .waitingForTheHead || phase == .tlsHandshake {
             // The connection is closed too, not just forgotten.
             for _ in 0..<100 where silent.closedConnections == 0 { try await Task.sleep(for: .milliseconds(10)) }

@@ -201,7 +201,7 @@ final class NginxServer: Sendable {
             types { image/jpeg jpg; image/tiff tif; image/heic heic; image/webp webp; }
             default_type application/octet-stream;
             sendfile on;
-            keepalive_timeout 30s;
+            keepalive_timeout 120s;
             server {
                 listen 127.0.0.1:\(tlsPort) ssl;
                 ssl_certificate \(temp)/cert.pem;
