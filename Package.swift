@@ -41,10 +41,11 @@ let package = Package(
         // the fuzzer's seed generator and the benchmarks; not a product.
         .target(name: "ImageProbeFixtures", dependencies: ["ImageProbe"]),
 
-        // libFuzzer harness; its entry point only exists when built with -DFUZZING.
+        // libFuzzer harness (the scanner, and ImageProbeFetch's response-head check); its entry
+        // point only exists when built with -DFUZZING.
         .executableTarget(
             name: "ImageProbeFuzz",
-            dependencies: ["ImageProbe", "ImageProbeFixtures"],
+            dependencies: ["ImageProbe", "ImageProbeFixtures", "ImageProbeFetch"],
             path: "Fuzz/Sources/ImageProbeFuzz"
         ),
 

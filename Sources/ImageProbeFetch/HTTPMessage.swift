@@ -18,9 +18,9 @@ struct HTTPRequest: Sendable {
     }
 }
 
-/// A response's status line and headers.
-struct HTTPResponseHead: Sendable {
-    var status: Int
+/// A response's status line and headers. `package`: the fuzzer reads it too.
+package struct HTTPResponseHead: Sendable {
+    package var status: Int
     /// Header names are lowercased; repeated headers are joined with ", " (RFC 9110 §5.3).
     var headers: [String: String]
 
@@ -29,10 +29,10 @@ struct HTTPResponseHead: Sendable {
         self.headers = headers
     }
 
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// `Content-Range: bytes first-last/total` (total may be `*`). Numbers are digits only.
-    var contentRange: (first: UInt64, last: UInt64, total: UInt64?)? {
+    package var contentRange: (first: UInt64, last: UInt64, total: UInt64?)? {
         guard let value = header("content-range") else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bytes" else { return nil }
@@ -50,7 +50,7 @@ struct HTTPResponseHead: Sendable {
     }
 
     /// The Content-Length, validated when the head was parsed.
-    var contentLength: UInt64? { header("content-length").flatMap { Self.decimal($0) } }
+    package var contentLength: UInt64? { header("content-length").flatMap { Self.decimal($0) } }
 
     /// A content coding other than identity: the body is not the image's bytes.
     var contentEncoding: String? {
@@ -62,7 +62,7 @@ struct HTTPResponseHead: Sendable {
 
     /// Refuses a transfer coding other than exactly `chunked` (which the HTTP stack undoes):
     /// the bytes of any other are not the image's.
-    func checkTransferCoding() throws(FetchError) {
+    package func checkTransferCoding() throws(FetchError) {
         guard let value = header("transfer-encoding") else { return }
         let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard codings == ["chunked"] else {
@@ -86,8 +86,10 @@ struct HTTPResponseHead: Sendable {
 
 /// Builds a response head from the header lines the HTTP stack hands over one at a time
 /// (libcurl's header callback: the status line, each field line, then the blank line), with
-/// the checks the probe relies on. Interim (1xx) heads are counted and dropped.
-struct ResponseHeadParser {
+/// the checks the probe relies on. Interim (1xx) heads are counted and dropped. The only HTTP
+/// parsing in the package: `package`, so the libFuzzer harness (Fuzz/) runs every input
+/// through it too.
+package struct ResponseHeadParser {
     /// Largest head accepted, interim heads included; longer ones are refused rather than kept.
     static let maximumLength = 32 * 1024
     /// Interim (1xx) responses accepted before the real one.
@@ -98,9 +100,11 @@ struct ResponseHeadParser {
     private var length = 0
     private var interim = 0
 
+    package init() {}
+
     /// Takes one line, its line ending included. Returns the head at the blank line that ends
     /// a final (non-1xx) response; nil before.
-    mutating func take(_ line: UnsafeRawBufferPointer) throws(FetchError) -> HTTPResponseHead? {
+    package mutating func take(_ line: UnsafeRawBufferPointer) throws(FetchError) -> HTTPResponseHead? {
         length += line.count
         guard length <= Self.maximumLength else { throw FetchError(.invalidResponse, "response head longer than 32 KiB") }
         var end = line.count
