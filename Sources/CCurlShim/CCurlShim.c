@@ -1,3 +1,6 @@
+// Empty on Apple platforms, which use URLSession.
+typedef int ip_ccurlshim_translation_unit_is_not_empty;
+
 #ifdef __linux__
 #include "CCurlShim.h"
 #include <string.h>

@@ -65,7 +65,7 @@ final class CurlDriver: @unchecked Sendable {
     func poke(_ channel: CurlChannel) { send(.poke, channel) }
 
     private func send(_ command: Command, _ channel: CurlChannel) {
-        let accepted: Bool = lock.withLock {
+        let accepted: Bool = lock.locked {
             switch threadState {
             case .stopping, .stopped:
                 return false
@@ -90,7 +90,7 @@ final class CurlDriver: @unchecked Sendable {
     /// Frees an easy handle once it is off the multi handle (on the driver thread, or at once
     /// when the thread never ran or has ended).
     func free(_ easy: UnsafeMutableRawPointer) {
-        let now: Bool = lock.withLock {
+        let now: Bool = lock.locked {
             if threadState == .running || threadState == .stopping {
                 toFree.append(easy)
                 return false
@@ -105,7 +105,7 @@ final class CurlDriver: @unchecked Sendable {
     }
 
     func shutdown() {
-        let wake: Bool = lock.withLock {
+        let wake: Bool = lock.locked {
             switch threadState {
             case .notStarted:
                 threadState = .stopped
@@ -124,7 +124,7 @@ final class CurlDriver: @unchecked Sendable {
     private func run() {
         guard let multi else { return }
         while true {
-            let (pending, frees, stopping) = lock.withLock { () -> ([(Command, CurlChannel)], [UnsafeMutableRawPointer], Bool) in
+            let (pending, frees, stopping) = lock.locked { () -> ([(Command, CurlChannel)], [UnsafeMutableRawPointer], Bool) in
                 defer {
                     commands.removeAll()
                     toFree.removeAll()
@@ -160,7 +160,7 @@ final class CurlDriver: @unchecked Sendable {
                     channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true)
                 }
                 active.removeAll()
-                lock.withLock {
+                lock.locked {
                     threadState = .stopped
                     for easy in toFree { curl_easy_cleanup(easy) }
                     toFree.removeAll()
@@ -255,12 +255,12 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         if let headerList { curl_slist_free_all(headerList) }
     }
 
-    var bytesReceived: Int { lock.withLock { received } }
-    var requests: Int { lock.withLock { sent } }
-    fileprivate var cancelRequested: Bool { lock.withLock { cancelled } }
+    var bytesReceived: Int { lock.locked { received } }
+    var requests: Int { lock.locked { sent } }
+    fileprivate var cancelRequested: Bool { lock.locked { cancelled } }
 
     func cancel() {
-        lock.withLock { cancelled = true }
+        lock.locked { cancelled = true }
         driver.poke(self)
     }
 
@@ -283,7 +283,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         // The whole exchange (name resolution, connection, TLS, head and body) within the deadline.
         _ = ip_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, left.milliseconds)
         _ = ip_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, left.milliseconds)
-        let previousList: UnsafeMutablePointer<curl_slist>? = lock.withLock {
+        let previousList: UnsafeMutablePointer<curl_slist>? = lock.locked {
             defer { headerList = list }
             self.handler = handler
             self.completion = completion
@@ -304,7 +304,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     /// The end of the transfer, on the driver thread (or the caller's, when the driver has
     /// stopped): the exchange's completion.
     fileprivate func finish(_ code: CURLcode, shutDown: Bool) {
-        let (completion, result): ((@Sendable (Result<Exchange, FetchError>) -> Void)?, Result<Exchange, FetchError>) = lock.withLock {
+        let (completion, result): ((@Sendable (Result<Exchange, FetchError>) -> Void)?, Result<Exchange, FetchError>) = lock.locked {
             defer {
                 self.completion = nil
                 handler = nil
@@ -378,7 +378,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         head = parsed
         lock.unlock()
         let wanted = handler.head(parsed)
-        return lock.withLock {
+        return lock.locked {
             if wanted { return line.count }
             stopped = true
             if let length = parsed.contentLength, length <= TransportLimits.drainLimit {
@@ -405,7 +405,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         lock.unlock()
         let keepGoing = handler.body(bytes, received: total)
         if keepGoing { return bytes.count }
-        return lock.withLock {
+        return lock.locked {
             stopped = true
             if let length = head?.contentLength, length >= bodyBytes, length - bodyBytes <= TransportLimits.drainLimit {
                 draining = true
@@ -422,7 +422,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
             let ip = family == AF_INET ? IPAddress(bytes: Array(raw[0..<4])) : family == AF_INET6 ? IPAddress(bytes: raw) : nil
             let refusal = ip.map { options.policy.refusal($0) } ?? "not an IP address; the address policy allows public addresses only"
             if let refusal {
-                lock.withLock { refusedAddress = refusedAddress ?? refusal }
+                lock.locked { refusedAddress = refusedAddress ?? refusal }
                 return -1  // CURL_SOCKET_BAD: libcurl tries the next address, if any
             }
         }

@@ -259,7 +259,7 @@ final class FlightTable: @unchecked Sendable {
     private var cancelledEarly: Set<UInt64> = []
 
     func newWaiter() -> UInt64 {
-        lock.withLock {
+        lock.locked {
             nextID += 1
             return nextID
         }
@@ -267,7 +267,7 @@ final class FlightTable: @unchecked Sendable {
 
     /// Adds a waiter to the fetch for `key`, starting it with `start` when there is none.
     func join(_ key: Key, _ id: UInt64, _ waiter: @escaping Waiter, start: (Flight) -> ProbeRun) {
-        let cancelled: Bool = lock.withLock {
+        let cancelled: Bool = lock.locked {
             if cancelledEarly.remove(id) != nil { return true }
             if let flight = flights[key] {
                 flight.waiters[id] = waiter
@@ -280,13 +280,13 @@ final class FlightTable: @unchecked Sendable {
         }
         if cancelled { return waiter(.failure(FetchError(.cancelled, "cancelled"))) }
         // Started outside the lock: a run that ends at once calls `finish`, which takes it.
-        let starting: Flight? = lock.withLock {
+        let starting: Flight? = lock.locked {
             guard let flight = flights[key], flight.starter == id, flight.run == nil else { return nil }
             return flight
         }
         if let starting {
             let run = start(starting)
-            let orphaned = lock.withLock {
+            let orphaned = lock.locked {
                 starting.run = run
                 // Every waiter left before the run existed.
                 return starting.waiters.isEmpty
@@ -298,7 +298,7 @@ final class FlightTable: @unchecked Sendable {
     /// A waiter gives up: it gets `cancelled` at once; the fetch is cancelled when no waiter
     /// is left.
     func leave(_ key: Key, _ id: UInt64) {
-        let (waiter, orphaned): (Waiter?, ProbeRun?) = lock.withLock {
+        let (waiter, orphaned): (Waiter?, ProbeRun?) = lock.locked {
             guard let flight = flights[key], let waiter = flight.waiters.removeValue(forKey: id) else {
                 cancelledEarly.insert(id)
                 return (nil, nil)
@@ -315,7 +315,7 @@ final class FlightTable: @unchecked Sendable {
 
     /// The fetch's result, for every probe still waiting.
     func finish(_ key: Key, _ flight: Flight, _ result: Result<ProbeResult, FetchError>) {
-        let waiters: [UInt64: Waiter] = lock.withLock {
+        let waiters: [UInt64: Waiter] = lock.locked {
             if flights[key] === flight { flights[key] = nil }
             defer { flight.waiters.removeAll() }
             return flight.waiters
@@ -344,7 +344,7 @@ final class ProbeCache: @unchecked Sendable {
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
     func value(for url: URL) -> ProbeResult? {
-        lock.withLock {
+        lock.locked {
             guard var entry = entries[url] else { return nil }
             clock += 1
             entry.stamp = clock
@@ -359,7 +359,7 @@ final class ProbeCache: @unchecked Sendable {
 
     func insert(_ result: ProbeResult, for url: URL) {
         guard capacity > 0 else { return }
-        lock.withLock {
+        lock.locked {
             clock += 1
             entries[url] = (result, clock)
             if entries.count > capacity, let oldest = entries.min(by: { $0.value.stamp < $1.value.stamp })?.key {
@@ -368,9 +368,9 @@ final class ProbeCache: @unchecked Sendable {
         }
     }
 
-    func removeAll() { lock.withLock { entries.removeAll() } }
+    func removeAll() { lock.locked { entries.removeAll() } }
 
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { lock.locked { entries.count } }
 }
 
 /// At most `limit` probes transferring at once; the others wait in order, and each is
@@ -387,7 +387,7 @@ final class Admission: @unchecked Sendable {
     /// Calls `start` now if there is room, else when a place is released. A waiting run that
     /// is cancelled leaves the queue: its `start` is called anyway, and the run ends at once.
     func admit(_ run: ProbeRun, _ start: @escaping @Sendable () -> Void) {
-        let now: Bool = lock.withLock {
+        let now: Bool = lock.locked {
             if running < limit {
                 running += 1
                 return true
@@ -404,7 +404,7 @@ final class Admission: @unchecked Sendable {
 
     /// A place is free: the next waiting run takes it.
     func release() {
-        let next: (@Sendable () -> Void)? = lock.withLock {
+        let next: (@Sendable () -> Void)? = lock.locked {
             if waiting.isEmpty {
                 running -= 1
                 return nil
@@ -417,7 +417,7 @@ final class Admission: @unchecked Sendable {
     /// A cancelled run, still waiting: started out of turn, without a place, so it ends at
     /// once with `cancelled` (its `release` then gives back a place it took).
     private func startEarly(_ run: ProbeRun) {
-        let start: (@Sendable () -> Void)? = lock.withLock {
+        let start: (@Sendable () -> Void)? = lock.locked {
             guard let index = waiting.firstIndex(where: { $0.run === run }) else { return nil }
             running += 1
             return waiting.remove(at: index).start

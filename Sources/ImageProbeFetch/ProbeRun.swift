@@ -56,7 +56,7 @@ final class ProbeRun: @unchecked Sendable {
 
     /// Starts the probe; `completion` is called once, on the transport's thread (or this one).
     func begin(_ completion: @escaping @Sendable (Result<RangeProbe.Outcome, FetchError>) -> Void) {
-        let already = lock.withLock {
+        let already = lock.locked {
             self.completion = completion
             return cancelled
         }
@@ -67,7 +67,7 @@ final class ProbeRun: @unchecked Sendable {
 
     /// Ends the probe with `cancelled` as soon as its transport lets go (at once).
     func cancel() {
-        let action: (@Sendable () -> Void)? = lock.withLock {
+        let action: (@Sendable () -> Void)? = lock.locked {
             cancelled = true
             defer { onCancel = nil }
             return onCancel
@@ -78,7 +78,7 @@ final class ProbeRun: @unchecked Sendable {
 
     /// Something to do on cancellation (leave a queue); at once if already cancelled.
     func whenCancelled(_ action: @escaping @Sendable () -> Void) {
-        let now: Bool = lock.withLock {
+        let now: Bool = lock.locked {
             if cancelled { return true }
             onCancel = action
             return false
@@ -98,7 +98,7 @@ final class ProbeRun: @unchecked Sendable {
             }
             if let reason, let partial = strategy.partialAnswer(progress.scanner, reason, at: current) { result = .success(partial) }
         }
-        let (completion, wasCancelled) = lock.withLock {
+        let (completion, wasCancelled) = lock.locked {
             defer { self.completion = nil }
             return (self.completion, cancelled)
         }
@@ -117,7 +117,7 @@ final class ProbeRun: @unchecked Sendable {
 
     /// The next request, sent; or the outcome when no request is needed.
     private func next() throws(FetchError) -> RangeProbe.Outcome? {
-        if lock.withLock({ cancelled }) { throw FetchError(.cancelled, "cancelled") }
+        if lock.locked({ cancelled }) { throw FetchError(.cancelled, "cancelled") }
         if let total = progress.totalLength, progress.position >= total {
             return try strategy.conclude(&progress.scanner, at: current, ended: true)
         }

@@ -119,10 +119,10 @@ final class ResponseReader: ResponseHandler, @unchecked Sendable {
         state = State(scanner: scanner)
     }
 
-    var result: State { lock.withLock { state } }
+    var result: State { lock.locked { state } }
 
     func head(_ head: HTTPResponseHead) -> Bool {
-        lock.withLock {
+        lock.locked {
             guard head.status == 200 || head.status == 206 else { return false }
             if let coding = head.contentEncoding {
                 state.refusal = FetchError(.contentEncoded, "the body is \(coding)-encoded, not the image's bytes", status: head.status)
@@ -145,7 +145,7 @@ final class ResponseReader: ResponseHandler, @unchecked Sendable {
     }
 
     func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool {
-        lock.withLock {
+        lock.locked {
             if let left = state.left {
                 guard UInt64(bytes.count) <= left else {
                     state.tooLong = true

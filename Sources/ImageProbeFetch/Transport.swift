@@ -87,3 +87,14 @@ extension Duration {
         return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
 }
+
+extension NSLock {
+    /// `body` with the lock held. (Foundation's `withLock` is newer than the package's Apple
+    /// deployment targets.)
+    @inline(__always)
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -89,16 +89,16 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
 
     init(transport: URLSessionTransport) { self.transport = transport }
 
-    var bytesReceived: Int { lock.withLock { received } }
-    var requests: Int { lock.withLock { sent } }
+    var bytesReceived: Int { lock.locked { received } }
+    var requests: Int { lock.locked { sent } }
 
-    fileprivate func count(_ bytes: Int) -> Int { lock.withLock { received += bytes; return received } }
+    fileprivate func count(_ bytes: Int) -> Int { lock.locked { received += bytes; return received } }
 
     private var cancelled = false
     private var current: URLSessionExchange? = nil
 
     func cancel() {
-        let exchange = lock.withLock {
+        let exchange = lock.locked {
             cancelled = true
             return current
         }
@@ -119,7 +119,7 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
         let policy = transport.router.configuration.addressPolicy
         let task = transport.makeTask(urlRequest)
         let exchange = URLSessionExchange(task: task, handler: handler, channel: self, policy: policy, completion: completion)
-        let wasCancelled = lock.withLock {
+        let wasCancelled = lock.locked {
             current = exchange
             sent += 1
             return cancelled
@@ -175,14 +175,14 @@ final class URLSessionExchange: @unchecked Sendable {
     }
 
     func begin(router: SessionRouter) {
-        guard lock.withLock({ !ended }) else { return }
+        guard lock.locked({ !ended }) else { return }
         router.register(self, for: task)
         task.resume()
     }
 
     /// Ends the exchange with `result` (the first call wins) and cancels the task.
     func end(_ result: Result<Exchange, FetchError>) {
-        let completion: (@Sendable (Result<Exchange, FetchError>) -> Void)? = lock.withLock {
+        let completion: (@Sendable (Result<Exchange, FetchError>) -> Void)? = lock.locked {
             guard !ended else { return nil }
             ended = true
             pending = result
@@ -197,7 +197,7 @@ final class URLSessionExchange: @unchecked Sendable {
     /// The handler is done: under `publicOnly` the result waits for the task's metrics.
     private func settle(_ result: Result<Exchange, FetchError>) {
         if policy.publicOnly {
-            lock.withLock { if pending == nil { pending = result } }
+            lock.locked { if pending == nil { pending = result } }
             task.cancel()
         } else {
             end(result)
@@ -205,7 +205,7 @@ final class URLSessionExchange: @unchecked Sendable {
     }
 
     func response(_ response: URLResponse) -> Bool {
-        guard lock.withLock({ !ended && head == nil }) else { return false }
+        guard lock.locked({ !ended && head == nil }) else { return false }
         let http = response as? HTTPURLResponse
         var headers: [String: String] = [:]
         for (name, value) in http?.allHeaderFields ?? [:] {
@@ -216,19 +216,19 @@ final class URLSessionExchange: @unchecked Sendable {
             return false
         }
         let parsed = HTTPResponseHead(status: http?.statusCode ?? 0, headers: headers)
-        lock.withLock { head = parsed }
+        lock.locked { head = parsed }
         if handler.head(parsed) { return true }
-        lock.withLock { stopped = true }
+        lock.locked { stopped = true }
         settle(.success(Exchange(head: parsed, end: .stopped)))
         return false
     }
 
     func data(_ data: Data) {
-        guard lock.withLock({ !ended && !stopped }) else { return }
+        guard lock.locked({ !ended && !stopped }) else { return }
         let total = channel.count(data.count)
         let keepGoing = data.withUnsafeBytes { handler.body($0, received: total) }
         if keepGoing { return }
-        let parsed: HTTPResponseHead? = lock.withLock {
+        let parsed: HTTPResponseHead? = lock.locked {
             stopped = true
             return head
         }
@@ -237,19 +237,20 @@ final class URLSessionExchange: @unchecked Sendable {
 
     func metrics(_ metrics: URLSessionTaskMetrics) {
         guard policy.publicOnly else { return }
+        guard #available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *) else { return }
         for transaction in metrics.transactionMetrics {
             guard let text = transaction.remoteAddress else { continue }
             let bare = text.hasPrefix("[") ? String(text.dropFirst().dropLast()) : text
             if let address = IPAddress(numeric: bare.split(separator: "%").first.map(String.init) ?? bare),
                let refusal = policy.refusal(address) {
                 // The request was sent; its answer is not used.
-                lock.withLock { pending = .failure(FetchError(.forbiddenAddress, refusal)) }
+                lock.locked { pending = .failure(FetchError(.forbiddenAddress, refusal)) }
             }
         }
     }
 
     func completed(_ error: Error?) {
-        let (parsed, wasStopped, held) = lock.withLock { (head, stopped, pending) }
+        let (parsed, wasStopped, held) = lock.locked { (head, stopped, pending) }
         if let held {
             end(held)
             return
@@ -322,15 +323,15 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {
-        lock.withLock { exchanges[ObjectIdentifier(task)] = exchange }
+        lock.locked { exchanges[ObjectIdentifier(task)] = exchange }
     }
 
     private func exchange(_ task: URLSessionTask) -> URLSessionExchange? {
-        lock.withLock { exchanges[ObjectIdentifier(task)] }
+        lock.locked { exchanges[ObjectIdentifier(task)] }
     }
 
     func cancelAll() {
-        let all = lock.withLock {
+        let all = lock.locked {
             defer { exchanges.removeAll() }
             return Array(exchanges.values)
         }
@@ -361,7 +362,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let finished = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(task)) }
+        let finished = lock.locked { exchanges.removeValue(forKey: ObjectIdentifier(task)) }
         finished?.completed(error)
     }
 
