@@ -20,8 +20,24 @@ let package = Package(
         .target(name: "ImageProbeFoundation", dependencies: ["ImageProbe"]),
 
         // Sizes from URLs: Range requests, early stop, cache, timeouts. Foundation is allowed
-        // here (URLSession for https), never in the core.
-        .target(name: "ImageProbeFetch", dependencies: ["ImageProbe"]),
+        // here, never in the core. The HTTP stack is the platform's own: URLSession on Apple
+        // platforms, libcurl on Linux (the library FoundationNetworking is built on, among
+        // Swift's documented Linux prerequisites: libcurl4-openssl-dev).
+        .target(
+            name: "ImageProbeFetch",
+            dependencies: [
+                "ImageProbe",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CCurlShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // The system's libcurl, and C wrappers for its variadic setters (Swift can't call them).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .yum(["libcurl-devel"])]
+        ),
+        .target(name: "CCurlShim", dependencies: [.target(name: "CCurl", condition: .when(platforms: [.linux]))]),
 
         // The command-line tool. The target name differs from the library's only by more
         // than case, so the two source folders don't collide on case-insensitive disks.
@@ -31,10 +47,11 @@ let package = Package(
         // the fuzzer's seed generator and the benchmarks; not a product.
         .target(name: "ImageProbeFixtures", dependencies: ["ImageProbe"]),
 
-        // libFuzzer harness; its entry point only exists when built with -DFUZZING.
+        // libFuzzer harness (the scanner, and ImageProbeFetch's response-head check); its entry
+        // point only exists when built with -DFUZZING.
         .executableTarget(
             name: "ImageProbeFuzz",
-            dependencies: ["ImageProbe", "ImageProbeFixtures"],
+            dependencies: ["ImageProbe", "ImageProbeFixtures", "ImageProbeFetch"],
             path: "Fuzz/Sources/ImageProbeFuzz"
         ),
 

@@ -10,6 +10,8 @@ struct CommandLineOptions {
     var seek = true
     var jobs = 8
     var timeout: Double = 10
+    var publicOnly = false
+    var certificateAuthorities: String? = nil
     var showHelp = false
     var showVersion = false
 
@@ -30,6 +32,10 @@ struct CommandLineOptions {
           --no-seek            read skipped bytes instead of seeking over them
           -j N                 probe up to N URLs at once, 1 to 256 (default 8)
           --timeout SECONDS    per-request timeout for URLs, 1 to 86400 (default 10)
+          --public-only        refuse URLs (and redirects) to loopback, private, link-local
+                               and other non-public addresses, checked on the address connected
+          --cacert FILE        trust the certificate authorities in this PEM file for https
+                               instead of the system's
           -h, --help           show this help
           --version            show the version
 
@@ -63,6 +69,11 @@ struct CommandLineOptions {
             case "--dimensions-only": options.scan.mode = .dimensionsOnly
             case "--animation": options.scan.mode = .animation
             case "--no-seek": options.seek = false
+            case "--public-only": options.publicOnly = true
+            case "--cacert":
+                index += 1
+                guard index < arguments.count else { return .failure(UsageError("--cacert needs a file")) }
+                options.certificateAuthorities = arguments[index]
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
             case "--max-bytes":
@@ -78,7 +89,7 @@ struct CommandLineOptions {
             case "-j", "--jobs":
                 switch value(argument) {
                 case .success(let number) where number <= 256: options.jobs = number
-                case .success: return .failure(UsageError("-j is at most 256 (each probe uses a thread and a socket)"))
+                case .success: return .failure(UsageError("-j is at most 256"))
                 case .failure(let error): return .failure(error)
                 }
             case "--timeout":

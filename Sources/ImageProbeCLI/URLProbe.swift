@@ -17,6 +17,8 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
     configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
     // A probe may take a few requests; a longer request timeout must not be cut by the default.
     configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)
+    if options.publicOnly { configuration.addressPolicy = .publicOnly }
+    configuration.certificateAuthorities = options.certificateAuthorities.map { URL(fileURLWithPath: $0) }
     let fetcher = ImageProbeFetcher(configuration: configuration)
     await withTaskGroup(of: (Int, InputResult).self) { group in
         for (index, text) in urls {

@@ -31,6 +31,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let cancelled = Kind("cancelled")
         /// Not an http or https URL.
         public static let unsupportedURL = Kind("unsupportedURL")
+        /// The address the host name (or a redirect's) resolved to is refused by
+        /// `FetchConfiguration.addressPolicy`; nothing was sent to it.
+        public static let forbiddenAddress = Kind("forbiddenAddress")
         /// The bytes arrived, but the scanner gave no answer (`FetchError.scanFailure` says why,
         /// `truncated` when the body ended inside the header).
         public static let scan = Kind("scan")

@@ -10,60 +10,47 @@ struct HTTPRequest: Sendable {
     var ifRange: String? = nil
     var userAgent: String
 
-    /// The request target: the path and query as percent-encoded in the URL. Nil when it holds
-    /// a control character or space, which a hostile redirect could use to inject headers.
-    var target: String? {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
-        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
-        return target
-    }
-
-    /// The Host header's value: IPv6 literals in brackets, the port when the URL has one.
-    var hostHeader: String? {
-        guard let host = url.host, !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
-        let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return url.port.map { "\(name):\($0)" } ?? name
+    /// `ifRange` when it can go in a header: no control characters, so a server can't use its
+    /// own ETag to inject headers into later requests.
+    var headerSafeIfRange: String? {
+        guard let ifRange, ifRange.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else { return nil }
+        return ifRange
     }
 }
 
-/// A response's status line and headers.
-struct HTTPResponseHead: Sendable {
-    var status: Int
+/// A response's status line and headers. `package`: the fuzzer reads it too.
+package struct HTTPResponseHead: Sendable {
+    package var status: Int
     /// Header names are lowercased; repeated headers are joined with ", " (RFC 9110 §5.3).
     var headers: [String: String]
-    /// The minor version of HTTP/1.x.
-    var minorVersion = 1
 
-    init(status: Int, headers: [String: String], minorVersion: Int = 1) {
+    init(status: Int, headers: [String: String]) {
         self.status = status
         self.headers = headers
-        self.minorVersion = minorVersion
     }
 
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 
-    /// `Content-Range: bytes first-last/total` (total may be `*`).
-    var contentRange: (first: UInt64, last: UInt64, total: UInt64?)? {
+    /// `Content-Range: bytes first-last/total` (total may be `*`). Numbers are digits only.
+    package var contentRange: (first: UInt64, last: UInt64, total: UInt64?)? {
         guard let value = header("content-range") else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bytes" else { return nil }
-        let rangeAndTotal = parts[1].split(separator: "/", maxSplits: 1)
+        let rangeAndTotal = parts[1].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard rangeAndTotal.count == 2 else { return nil }
-        let bounds = rangeAndTotal[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let first = UInt64(bounds[0].trimmingCharacters(in: .whitespaces)),
-            let last = UInt64(bounds[1].trimmingCharacters(in: .whitespaces)), last >= first
+        let bounds = rangeAndTotal[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = Self.decimal(bounds[0].trimmingCharacters(in: .whitespaces)),
+            let last = Self.decimal(bounds[1].trimmingCharacters(in: .whitespaces)), last >= first
         else { return nil }
         let totalText = rangeAndTotal[1].trimmingCharacters(in: .whitespaces)
         if totalText == "*" { return (first, last, nil) }
         // A total that doesn't extend past the range contradicts it.
-        guard let total = UInt64(totalText), total > last else { return nil }
+        guard let total = Self.decimal(totalText), total > last else { return nil }
         return (first, last, total)
     }
 
     /// The Content-Length, validated when the head was parsed.
-    var contentLength: UInt64? { header("content-length").flatMap { UInt64($0) } }
+    package var contentLength: UInt64? { header("content-length").flatMap { Self.decimal($0) } }
 
     /// A content coding other than identity: the body is not the image's bytes.
     var contentEncoding: String? {
@@ -73,22 +60,14 @@ struct HTTPResponseHead: Sendable {
         return value
     }
 
-    /// Whether the body is chunked. Any other transfer coding is refused: its bytes are not
-    /// the image's.
-    func isChunked() throws(FetchError) -> Bool {
-        guard let value = header("transfer-encoding") else { return false }
+    /// Refuses a transfer coding other than exactly `chunked` (which the HTTP stack undoes):
+    /// the bytes of any other are not the image's.
+    package func checkTransferCoding() throws(FetchError) {
+        guard let value = header("transfer-encoding") else { return }
         let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard codings == ["chunked"] else {
             throw FetchError(.invalidResponse, "unsupported Transfer-Encoding \(value)", status: status)
         }
-        return true
-    }
-
-    /// Whether the server lets the connection be reused after this response.
-    var keepsConnection: Bool {
-        guard minorVersion >= 1 else { return header("connection")?.lowercased().contains("keep-alive") == true }
-        let tokens = header("connection")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        return !tokens.contains("close")
     }
 
     /// A validator for If-Range: a strong ETag, else Last-Modified (RFC 9110 §13.1.5).
@@ -96,167 +75,95 @@ struct HTTPResponseHead: Sendable {
         if let tag = header("etag"), tag.hasPrefix("\"") { return tag }
         return header("last-modified")
     }
+
+    /// 1*DIGIT as RFC 9110 writes numbers: no sign, no spaces, no hex; nil past UInt64.
+    /// (`UInt64("+41")` is 41, and `Content-Length: +41` is not a length.)
+    static func decimal<S: StringProtocol>(_ text: S) -> UInt64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return UInt64(text)
+    }
 }
 
-/// Parses an HTTP/1.1 response head from the bytes received so far.
-enum HTTPHeadParser {
-    /// Largest head accepted; longer ones are refused rather than buffered.
+/// Builds a response head from the header lines the HTTP stack hands over one at a time
+/// (libcurl's header callback: the status line, each field line, then the blank line), with
+/// the checks the probe relies on. Interim (1xx) heads are counted and dropped. The only HTTP
+/// parsing in the package: `package`, so the libFuzzer harness (Fuzz/) runs every input
+/// through it too.
+package struct ResponseHeadParser {
+    /// Largest head accepted, interim heads included; longer ones are refused rather than kept.
     static let maximumLength = 32 * 1024
+    /// Interim (1xx) responses accepted before the real one.
+    static let maximumInterimResponses = 4
 
-    /// The head and the number of bytes it took, once "\r\n\r\n" has arrived; nil before.
-    /// `scanned` keeps how far the search for the blank line got, so bytes arriving one at a
-    /// time are each looked at a bounded number of times.
-    static func parse(_ bytes: ArraySlice<UInt8>, scanned: inout Int) throws(FetchError) -> (HTTPResponseHead, Int)? {
-        guard let end = terminator(in: bytes, from: &scanned) else {
-            if bytes.count > maximumLength { throw FetchError(.invalidResponse, "response head longer than 32 KiB") }
+    private var status: Int? = nil
+    private var headers: [String: String] = [:]
+    private var length = 0
+    private var interim = 0
+
+    package init() {}
+
+    /// Takes one line, its line ending included. Returns the head at the blank line that ends
+    /// a final (non-1xx) response; nil before.
+    package mutating func take(_ line: UnsafeRawBufferPointer) throws(FetchError) -> HTTPResponseHead? {
+        length += line.count
+        guard length <= Self.maximumLength else { throw FetchError(.invalidResponse, "response head longer than 32 KiB") }
+        var end = line.count
+        if end > 0 && line[end - 1] == 10 { end -= 1 }
+        if end > 0 && line[end - 1] == 13 { end -= 1 }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
+        guard let status else {
+            self.status = try Self.statusCode(text)
             return nil
         }
-        let text = String(decoding: bytes[bytes.startIndex..<end], as: UTF8.self)
-        var lines = text.components(separatedBy: "\r\n")
-        guard !lines.isEmpty else { throw FetchError(.invalidResponse, "empty response head") }
-        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]),
-            (100...999).contains(status)
-        else { throw FetchError(.invalidResponse, "not an HTTP/1.x status line") }
-        var headers: [String: String] = [:]
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw FetchError(.invalidResponse, "header line without a colon") }
-            let name = line[..<colon].lowercased()
-            let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-            if name == "content-length" {
-                // Two different lengths leave the body's end unknowable (RFC 9112 §6.3).
-                guard UInt64(value) != nil, headers[name] == nil || headers[name] == value else {
-                    throw FetchError(.invalidResponse, "invalid or conflicting Content-Length", status: status)
-                }
-                headers[name] = value
-            } else if let earlier = headers[name] {
-                headers[name] = earlier + ", " + value
-            } else {
-                headers[name] = value
-            }
+        if !text.isEmpty {
+            try field(text, status: status)
+            return nil
         }
-        let minor = statusLine[0] == "HTTP/1.0" ? 0 : 1
-        return (HTTPResponseHead(status: status, headers: headers, minorVersion: minor), end - bytes.startIndex + 4)
-    }
-
-    /// `parse` from the start, for callers holding the whole head.
-    static func parse(_ bytes: ArraySlice<UInt8>) throws(FetchError) -> (HTTPResponseHead, Int)? {
-        var scanned = 0
-        return try parse(bytes, scanned: &scanned)
-    }
-
-    /// The offset of "\r\n\r\n", searching on from `scanned` bytes in.
-    static func terminator(in bytes: ArraySlice<UInt8>, from scanned: inout Int) -> Int? {
-        var index = bytes.startIndex + max(0, scanned - 3)
-        while index + 3 < bytes.endIndex {
-            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-                return index
+        // The blank line.
+        if status == 101 { throw FetchError(.invalidResponse, "the server switched protocols", status: 101) }
+        if status < 200 {
+            interim += 1
+            guard interim <= Self.maximumInterimResponses else {
+                throw FetchError(.invalidResponse, "too many interim responses", status: status)
             }
-            index += 1
+            self.status = nil
+            headers = [:]
+            return nil
         }
-        scanned = bytes.count
-        return nil
-    }
-}
-
-/// Undoes chunked transfer coding as bytes arrive, keeping only the state of the current
-/// chunk-size line (RFC 9112 §7.1). Extensions and trailers are skipped, up to a bound.
-struct ChunkedDecoder {
-    /// Longest chunk extension, and longest trailer section, accepted.
-    static let maximumExtension = 4096
-    static let maximumTrailer = 16 * 1024
-
-    enum State {
-        /// `extensionLength` is nil before the extension starts.
-        case size(value: UInt64, sawDigit: Bool, extensionLength: Int?)
-        case sizeLineEnd(value: UInt64)
-        case data(left: UInt64)
-        case dataEnd(sawCR: Bool)
-        case trailer(lineStart: Bool, sawCR: Bool, length: Int)
-        case finished
+        return HTTPResponseHead(status: status, headers: headers)
     }
 
-    var state = State.size(value: 0, sawDigit: false, extensionLength: nil)
-
-    var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
+    /// `HTTP/1.1 206 Partial Content`, `HTTP/2 200`: the status code.
+    static func statusCode(_ line: String) throws(FetchError) -> Int {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), parts[1].utf8.count == 3,
+            let code = HTTPResponseHead.decimal(parts[1]), (100...999).contains(code)
+        else { throw FetchError(.invalidResponse, "not an HTTP status line") }
+        return Int(code)
     }
 
-    /// Passes each run of body bytes to `body`; `body` returns false to stop early.
-    /// Returns false when `body` stopped. `leftover` is set to the bytes after the last chunk's
-    /// trailer in this input (a sloppy server's extra bytes).
-    mutating func decode(_ input: UnsafeRawBufferPointer, leftover: inout Int, _ body: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> Bool {
-        var index = 0
-        leftover = 0
-        while index < input.count {
-            let byte = input[index]
-            switch state {
-            case .size(let value, let sawDigit, let extensionLength):
-                if let length = extensionLength {
-                    guard length < Self.maximumExtension else { throw FetchError(.invalidResponse, "chunk extension too long") }
-                    state = byte == 13 ? .sizeLineEnd(value: value) : .size(value: value, sawDigit: true, extensionLength: length + 1)
-                } else if let digit = Self.hex(byte) {
-                    // Leading zeros are allowed; a value past 2^60 is not a real chunk.
-                    guard value >> 60 == 0 else { throw FetchError(.invalidResponse, "chunk size too large") }
-                    state = .size(value: value << 4 | UInt64(digit), sawDigit: true, extensionLength: nil)
-                } else if byte == 59 || byte == 32 || byte == 9 {  // ";", space, tab: an extension
-                    guard sawDigit else { throw FetchError(.invalidResponse, "bad chunk size") }
-                    state = .size(value: value, sawDigit: true, extensionLength: 0)
-                } else if byte == 13, sawDigit {
-                    state = .sizeLineEnd(value: value)
-                } else {
-                    throw FetchError(.invalidResponse, "bad chunk size")
-                }
-                index += 1
-            case .sizeLineEnd(let value):
-                guard byte == 10 else { throw FetchError(.invalidResponse, "bad chunk size line") }
-                state = value == 0 ? .trailer(lineStart: true, sawCR: false, length: 0) : .data(left: value)
-                index += 1
-            case .data(let left):
-                let take = Int(min(left, UInt64(input.count - index)))
-                if !body(UnsafeRawBufferPointer(rebasing: input[index..<(index + take)])) { return false }
-                index += take
-                state = left == UInt64(take) ? .dataEnd(sawCR: false) : .data(left: left - UInt64(take))
-            case .dataEnd(let sawCR):
-                if !sawCR {
-                    guard byte == 13 else { throw FetchError(.invalidResponse, "chunk not followed by CRLF") }
-                    state = .dataEnd(sawCR: true)
-                } else {
-                    guard byte == 10 else { throw FetchError(.invalidResponse, "chunk not followed by CRLF") }
-                    state = .size(value: 0, sawDigit: false, extensionLength: nil)
-                }
-                index += 1
-            case .trailer(let lineStart, let sawCR, let length):
-                guard length < Self.maximumTrailer else { throw FetchError(.invalidResponse, "chunked trailer too long") }
-                if byte == 13 {
-                    state = .trailer(lineStart: lineStart, sawCR: true, length: length + 1)
-                } else if byte == 10 && sawCR {
-                    state = lineStart ? .finished : .trailer(lineStart: true, sawCR: false, length: length + 1)
-                } else {
-                    state = .trailer(lineStart: false, sawCR: false, length: length + 1)
-                }
-                index += 1
-            case .finished:
-                leftover = input.count - index
-                return true
+    private mutating func field(_ line: String, status: Int) throws(FetchError) {
+        guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+            throw FetchError(.invalidResponse, "header line without a name and a colon", status: status)
+        }
+        let rawName = line[..<colon]
+        // A field name is a token: no spaces (RFC 9112 §5.1 requires refusing "Name :"), and a
+        // line starting with whitespace is obsolete folding, refused too.
+        guard rawName.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw FetchError(.invalidResponse, "malformed header field name", status: status)
+        }
+        let name = rawName.lowercased()
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        if name == "content-length" {
+            // Digits only, and two different lengths leave the body's end unknowable (RFC 9112 §6.3).
+            guard HTTPResponseHead.decimal(value) != nil, headers[name] == nil || headers[name] == value else {
+                throw FetchError(.invalidResponse, "invalid or conflicting Content-Length", status: status)
             }
-        }
-        return true
-    }
-
-    /// `decode` for callers that don't look at leftovers.
-    mutating func decode(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Bool) throws(FetchError) -> Bool {
-        var leftover = 0
-        return try decode(input, leftover: &leftover, body)
-    }
-
-    static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 65...70: byte - 55
-        case 97...102: byte - 87
-        default: nil
+            headers[name] = value
+        } else if let earlier = headers[name] {
+            headers[name] = earlier + ", " + value
+        } else {
+            headers[name] = value
         }
     }
 }

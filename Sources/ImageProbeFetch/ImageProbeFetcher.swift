@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ImageProbe
 
 /// How a fetcher transfers bytes, and its limits.
@@ -16,10 +19,10 @@ public struct FetchConfiguration: Sendable {
     /// Past it, and past any other limit once the size is known, the answer is partial:
     /// `ImageInfo.partialReason` is `limitExceeded`. SPEC.md §6.1.
     public var maxMetadataRequests = 16
-    /// Most bytes one probe may receive before it gives up (heads included over sockets;
-    /// URLSession reports bodies only).
+    /// Most bytes one probe may receive before it gives up (response heads included with
+    /// libcurl; URLSession reports bodies only).
     public var maxBytes = 16 << 20
-    /// Most probes running at once on one fetcher.
+    /// Most probes transferring at once on one fetcher.
     public var maxConcurrentRequests = 8
     /// Most redirects one probe follows.
     public var maxRedirects = 5
@@ -36,17 +39,25 @@ public struct FetchConfiguration: Sendable {
     public var jumpThreshold = 16 * 1024
     /// Results kept in the cache, by URL; 0 disables it.
     public var cacheCapacity = 256
-    /// The transport for http:// URLs: sockets (default), or URLSession. https:// always uses
-    /// URLSession.
-    public var transport = Transport.sockets
+    /// Which addresses probes may connect to: `.any` (default) or `.publicOnly`, for servers
+    /// that probe URLs from untrusted users. SPEC.md §6.4.
+    public var addressPolicy = AddressPolicy.any
+    /// A PEM file of the certificate authorities that https servers are checked against,
+    /// instead of the system's store (a private CA, or a test's self-signed certificate).
+    public var certificateAuthorities: URL? = nil
+    /// The HTTP stack.
+    public var transport = Transport.platform
     /// The User-Agent header sent with every request.
     public var userAgent = "ImageProbe/0.1"
+    /// A DNS-over-HTTPS resolver for libcurl, in place of the system's. For tests: a resolver
+    /// that never answers.
+    var dnsOverHTTPS: URL? = nil
 
-    public enum Transport: Sendable {
-        /// HTTP/1.1 over a socket with a small receive window, closed at the answer: the
-        /// transfer stops promptly even when the server ignores Range.
-        case sockets
-        /// URLSession, as for https://.
+    public enum Transport: Sendable, Hashable {
+        /// The platform's own HTTP stack: URLSession on Apple platforms, libcurl on Linux.
+        case platform
+        /// URLSession everywhere (FoundationNetworking on Linux, where it cannot stop a
+        /// transfer promptly: there it is for tests).
         case urlSession
     }
 
@@ -64,11 +75,25 @@ public struct ProbeResult: Sendable {
     public var finalURL: URL
     /// Whether the answer came from the cache.
     public var fromCache: Bool
+    /// Whether this probe waited for an identical probe's fetch rather than making its own;
+    /// then, as from the cache, `bytesTransferred` and `requests` are 0 (the fetch's costs
+    /// are reported once, to the probe that started it).
+    public var sharedFetch = false
+
+    public init(info: ImageInfo, bytesTransferred: Int, requests: Int, finalURL: URL, fromCache: Bool, sharedFetch: Bool = false) {
+        self.info = info
+        self.bytesTransferred = bytesTransferred
+        self.requests = requests
+        self.finalURL = finalURL
+        self.fromCache = fromCache
+        self.sharedFetch = sharedFetch
+    }
 }
 
 /// Gets an image's format, size and orientation from its URL, transferring as few bytes as
 /// possible: small Range requests, jumps over what the scanner doesn't need, and the transfer
-/// stopped as soon as the answer is known. Results are cached by URL.
+/// stopped as soon as the answer is known. Results are cached by URL, and concurrent probes of
+/// one URL share one fetch.
 ///
 /// ```swift
 /// let fetcher = ImageProbeFetcher()
@@ -78,78 +103,233 @@ public struct ProbeResult: Sendable {
 public final class ImageProbeFetcher: Sendable {
     public let configuration: FetchConfiguration
     private let cache: ProbeCache
-    private let gate: ConcurrencyGate
+    private let admission: Admission
+    private let flights = FlightTable()
+    private let transport: ProbeTransport
 
+    /// A fetcher with the platform's HTTP stack: on Apple platforms a URLSession of its own
+    /// (ephemeral: no cache, no cookies), on Linux libcurl.
     public init(configuration: FetchConfiguration = FetchConfiguration()) {
         self.configuration = configuration
         self.cache = ProbeCache(capacity: configuration.cacheCapacity)
-        self.gate = ConcurrencyGate(limit: max(1, configuration.maxConcurrentRequests))
+        self.admission = Admission(limit: max(1, configuration.maxConcurrentRequests))
+        transport = Self.makeTransport(configuration)
+    }
+
+    /// A fetcher whose requests go through `session`, the app's own (its configuration:
+    /// proxies, cellular access, protocol classes). Each task gets the fetcher's delegate as
+    /// its own (`URLSessionTask.delegate`), so the session's delegate, if any, is not called
+    /// for them. `configuration.transport` is not used.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    public init(configuration: FetchConfiguration = FetchConfiguration(), session: URLSession) {
+        self.configuration = configuration
+        self.cache = ProbeCache(capacity: configuration.cacheCapacity)
+        self.admission = Admission(limit: max(1, configuration.maxConcurrentRequests))
+        transport = URLSessionTransport(configuration: configuration, session: session)
+    }
+
+    deinit { transport.shutdown() }
+
+    private static func makeTransport(_ configuration: FetchConfiguration) -> ProbeTransport {
+        #if os(Linux)
+        if configuration.transport == .platform {
+            return CurlTransport(CurlTransport.Options(
+                policy: configuration.addressPolicy,
+                certificateAuthorities: configuration.certificateAuthorities?.path,
+                userAgent: configuration.userAgent,
+                maxConnections: 2 * max(1, configuration.maxConcurrentRequests),
+                dnsOverHTTPS: configuration.dnsOverHTTPS?.absoluteString))
+        }
+        #endif
+        return URLSessionTransport(configuration: configuration)
     }
 
     /// Probes `url`. A cached answer is returned without a request unless `force` is set.
-    /// Cancelling the calling task cancels the transfer.
+    /// Concurrent probes of one URL with the same `force` wait for one fetch and share its
+    /// result (the later ones with `sharedFetch` set). Cancelling the calling task ends this
+    /// probe at once with `cancelled`; the fetch goes on for the other probes waiting for it,
+    /// and stops when none is left.
     public func probe(_ url: URL, force: Bool = false) async throws(FetchError) -> ProbeResult {
         if !force, let cached = cache.value(for: url) { return cached }
         guard url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https" else {
             throw FetchError(.unsupportedURL, "only http and https URLs can be probed")
         }
-        do {
-            try await gate.enter()
-        } catch {
-            throw FetchError(.cancelled, "cancelled")
-        }
-        defer { Task { await gate.leave() } }
-        let cancellation = Cancellation()
-        let result: Result<ProbeResult, FetchError> = await withTaskCancellationHandler {
+        let key = FlightTable.Key(url: url, force: force)
+        let id = flights.newWaiter()
+        let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                // A thread of its own, not a dispatch queue: the transfer blocks, and dispatch
-                // adds threads for blocked work only slowly (seconds, measured, with 2 cores).
-                // The gate bounds how many there are.
-                Thread { [configuration] in
-                    continuation.resume(returning: Self.run(url, configuration, cancellation))
-                }.start()
+                join(key, id) { continuation.resume(returning: $0) }
             }
         } onCancel: {
-            cancellation.cancel()
+            flights.leave(key, id)
         }
-        let value = try result.get()
-        cache.insert(value, for: url)
-        return value
+        return try result.get()
     }
 
-    /// Probes `url` and calls `completion` on an arbitrary queue.
-    public func probe(_ url: URL, force: Bool = false, completion: @escaping @Sendable (Result<ProbeResult, FetchError>) -> Void) {
-        Task {
-            do throws(FetchError) {
-                completion(.success(try await probe(url, force: force)))
-            } catch {
-                completion(.failure(error))
-            }
+    /// Probes `url` and calls `completion` once on `queue`, with `cancelled` if the returned
+    /// handle cancels the probe first. Nothing runs on Swift's task pool: the transfer runs on
+    /// the transport's own thread (libcurl) or queue (URLSession).
+    @discardableResult
+    public func probe(
+        _ url: URL, force: Bool = false, queue: DispatchQueue,
+        completion: @escaping @Sendable (Result<ProbeResult, FetchError>) -> Void
+    ) -> ProbeHandle {
+        if !force, let cached = cache.value(for: url) {
+            queue.async { completion(.success(cached)) }
+            return ProbeHandle {}
         }
+        guard url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https" else {
+            queue.async { completion(.failure(FetchError(.unsupportedURL, "only http and https URLs can be probed"))) }
+            return ProbeHandle {}
+        }
+        let key = FlightTable.Key(url: url, force: force)
+        let id = flights.newWaiter()
+        join(key, id) { result in queue.async { completion(result) } }
+        return ProbeHandle { [flights] in flights.leave(key, id) }
     }
 
     /// Empties the cache.
     public func removeAllCachedResults() { cache.removeAll() }
 
-    /// The blocking part, on a thread of its own: the transfer and the scan.
-    private static func run(_ url: URL, _ configuration: FetchConfiguration, _ cancellation: Cancellation) -> Result<ProbeResult, FetchError> {
-        let transport = RoutingTransport(configuration: configuration, cancellation: cancellation)
-        defer { transport.close() }
-        let probe = RangeProbe(configuration: configuration, transport: transport, cancellation: cancellation)
-        do throws(FetchError) {
-            let outcome = try probe.run(url)
-            transport.abandon()
-            // A cancel can end a read as if the body ended; never report (or cache) that.
-            if cancellation.isCancelled { return .failure(FetchError(.cancelled, "cancelled")) }
-            return .success(ProbeResult(info: outcome.info, bytesTransferred: transport.bytesReceived,
-                                        requests: transport.requests, finalURL: outcome.finalURL, fromCache: false))
-        } catch {
-            transport.abandon()
-            // Cancelling shuts the socket down, which surfaces as a connection error.
-            var failure = cancellation.isCancelled ? FetchError(.cancelled, "cancelled") : error
-            failure.bytesTransferred = transport.bytesReceived
-            failure.requests = transport.requests
-            return .failure(failure)
+    /// Waits for the fetch of `key`, starting it if there is none.
+    private func join(_ key: FlightTable.Key, _ id: UInt64, _ waiter: @escaping FlightTable.Waiter) {
+        flights.join(key, id, waiter) { flight in
+            let run = ProbeRun(url: key.url, configuration: configuration, channel: transport.channel())
+            admission.admit(run) { [self] in
+                // The cache once more: another fetch may have filled it while this one waited.
+                if !key.force, let cached = cache.value(for: key.url) {
+                    admission.release()
+                    flights.finish(key, flight, .success(cached))
+                    return
+                }
+                run.begin { [self] outcome in
+                    let result: Result<ProbeResult, FetchError>
+                    switch outcome {
+                    case .success(let outcome):
+                        let value = ProbeResult(info: outcome.info, bytesTransferred: run.bytesReceived,
+                                                requests: run.requests, finalURL: outcome.finalURL, fromCache: false)
+                        cache.insert(value, for: key.url)
+                        result = .success(value)
+                    case .failure(var failure):
+                        failure.bytesTransferred = run.bytesReceived
+                        failure.requests = run.requests
+                        result = .failure(failure)
+                    }
+                    admission.release()
+                    flights.finish(key, flight, result)
+                }
+            }
+            return run
+        }
+    }
+}
+
+/// Cancels a probe started with the completion-handler form.
+public final class ProbeHandle: Sendable {
+    private let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    /// Ends the probe at once: the completion is called with `cancelled` (unless the result
+    /// was already on its way). The fetch goes on for other probes waiting for it.
+    public func cancel() { action() }
+}
+
+/// Fetches in flight, by URL and `force`: the probes waiting for each. Thread-safe.
+final class FlightTable: @unchecked Sendable {
+    struct Key: Hashable {
+        var url: URL
+        var force: Bool
+    }
+
+    typealias Waiter = @Sendable (Result<ProbeResult, FetchError>) -> Void
+
+    final class Flight: @unchecked Sendable {  // guarded by the table's lock
+        var waiters: [UInt64: Waiter] = [:]
+        /// The first waiter, who reports the fetch's costs.
+        var starter: UInt64
+        var run: ProbeRun? = nil
+        init(starter: UInt64) { self.starter = starter }
+    }
+
+    private let lock = NSLock()
+    private var flights: [Key: Flight] = [:]
+    private var nextID: UInt64 = 0
+    /// Waiters whose cancel came before they joined.
+    private var cancelledEarly: Set<UInt64> = []
+
+    func newWaiter() -> UInt64 {
+        lock.locked {
+            nextID += 1
+            return nextID
+        }
+    }
+
+    /// Adds a waiter to the fetch for `key`, starting it with `start` when there is none.
+    func join(_ key: Key, _ id: UInt64, _ waiter: @escaping Waiter, start: (Flight) -> ProbeRun) {
+        let cancelled: Bool = lock.locked {
+            if cancelledEarly.remove(id) != nil { return true }
+            if let flight = flights[key] {
+                flight.waiters[id] = waiter
+                return false
+            }
+            let flight = Flight(starter: id)
+            flight.waiters[id] = waiter
+            flights[key] = flight
+            return false
+        }
+        if cancelled { return waiter(.failure(FetchError(.cancelled, "cancelled"))) }
+        // Started outside the lock: a run that ends at once calls `finish`, which takes it.
+        let starting: Flight? = lock.locked {
+            guard let flight = flights[key], flight.starter == id, flight.run == nil else { return nil }
+            return flight
+        }
+        if let starting {
+            let run = start(starting)
+            let orphaned = lock.locked {
+                starting.run = run
+                // Every waiter left before the run existed.
+                return starting.waiters.isEmpty
+            }
+            if orphaned { run.cancel() }
+        }
+    }
+
+    /// A waiter gives up: it gets `cancelled` at once; the fetch is cancelled when no waiter
+    /// is left.
+    func leave(_ key: Key, _ id: UInt64) {
+        let (waiter, orphaned): (Waiter?, ProbeRun?) = lock.locked {
+            guard let flight = flights[key], let waiter = flight.waiters.removeValue(forKey: id) else {
+                cancelledEarly.insert(id)
+                return (nil, nil)
+            }
+            if flight.waiters.isEmpty {
+                flights[key] = nil
+                return (waiter, flight.run)
+            }
+            return (waiter, nil)
+        }
+        orphaned?.cancel()
+        waiter?(.failure(FetchError(.cancelled, "cancelled")))
+    }
+
+    /// The fetch's result, for every probe still waiting.
+    func finish(_ key: Key, _ flight: Flight, _ result: Result<ProbeResult, FetchError>) {
+        let waiters: [UInt64: Waiter] = lock.locked {
+            if flights[key] === flight { flights[key] = nil }
+            defer { flight.waiters.removeAll() }
+            return flight.waiters
+        }
+        for (id, waiter) in waiters {
+            var shared = result
+            if id != flight.starter, case .success(var value) = result {
+                // One fetch's costs, reported once.
+                value.sharedFetch = true
+                value.bytesTransferred = 0
+                value.requests = 0
+                shared = .success(value)
+            }
+            waiter(shared)
         }
     }
 }
@@ -164,7 +344,7 @@ final class ProbeCache: @unchecked Sendable {
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
     func value(for url: URL) -> ProbeResult? {
-        lock.withLock {
+        lock.locked {
             guard var entry = entries[url] else { return nil }
             clock += 1
             entry.stamp = clock
@@ -179,7 +359,7 @@ final class ProbeCache: @unchecked Sendable {
 
     func insert(_ result: ProbeResult, for url: URL) {
         guard capacity > 0 else { return }
-        lock.withLock {
+        lock.locked {
             clock += 1
             entries[url] = (result, clock)
             if entries.count > capacity, let oldest = entries.min(by: { $0.value.stamp < $1.value.stamp })?.key {
@@ -188,47 +368,60 @@ final class ProbeCache: @unchecked Sendable {
         }
     }
 
-    func removeAll() { lock.withLock { entries.removeAll() } }
+    func removeAll() { lock.locked { entries.removeAll() } }
 
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { lock.locked { entries.count } }
 }
 
-/// At most `limit` holders at once; the others wait in order. Waiting is cancellable.
-actor ConcurrencyGate {
+/// At most `limit` probes transferring at once; the others wait in order, and each is
+/// started by the one that leaves. No task and no thread: admitting, leaving and starting
+/// happen on whichever thread calls. Thread-safe.
+final class Admission: @unchecked Sendable {
+    private let lock = NSLock()
     private let limit: Int
-    private var holders = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, Error>)] = []
-    private var nextID: UInt64 = 0
+    private var running = 0
+    private var waiting: [(run: ProbeRun, start: @Sendable () -> Void)] = []
 
     init(limit: Int) { self.limit = limit }
 
-    func enter() async throws {
-        if holders < limit {
-            holders += 1
-            return
-        }
-        nextID += 1
-        let id = nextID
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiters.append((id, continuation))
+    /// Calls `start` now if there is room, else when a place is released. A waiting run that
+    /// is cancelled leaves the queue: its `start` is called anyway, and the run ends at once.
+    func admit(_ run: ProbeRun, _ start: @escaping @Sendable () -> Void) {
+        let now: Bool = lock.locked {
+            if running < limit {
+                running += 1
+                return true
             }
-        } onCancel: {
-            Task { await self.cancelWaiter(id) }
+            waiting.append((run, start))
+            return false
         }
-    }
-
-    func leave() {
-        if waiters.isEmpty {
-            holders -= 1
+        if now {
+            start()
         } else {
-            waiters.removeFirst().continuation.resume()  // the place passes straight on
+            run.whenCancelled { [weak self] in self?.startEarly(run) }
         }
     }
 
-    private func cancelWaiter(_ id: UInt64) {
-        if let index = waiters.firstIndex(where: { $0.id == id }) {
-            waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+    /// A place is free: the next waiting run takes it.
+    func release() {
+        let next: (@Sendable () -> Void)? = lock.locked {
+            if waiting.isEmpty {
+                running -= 1
+                return nil
+            }
+            return waiting.removeFirst().start  // the place passes straight on
         }
+        next?()
+    }
+
+    /// A cancelled run, still waiting: started out of turn, without a place, so it ends at
+    /// once with `cancelled` (its `release` then gives back a place it took).
+    private func startEarly(_ run: ProbeRun) {
+        let start: (@Sendable () -> Void)? = lock.locked {
+            guard let index = waiting.firstIndex(where: { $0.run === run }) else { return nil }
+            running += 1
+            return waiting.remove(at: index).start
+        }
+        start?()
     }
 }

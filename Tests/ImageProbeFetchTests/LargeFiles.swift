@@ -16,7 +16,7 @@ struct LargeFile: Sendable, CustomStringConvertible {
 
     /// Writes every file into `directory`.
     static func writeAll(into directory: URL) throws -> [LargeFile] {
-        try [jpeg(directory), tiff(directory), heif(directory), webp(directory), png(directory), truncatedJPEG(directory)]
+        try [jpeg(directory), tiff(directory), heif(directory), webp(directory), png(directory), truncatedJPEG(directory), gibibytePNG(directory)]
     }
 
     /// 5 MB: two 64 KiB ICC-style APP2 segments between the Exif block and the frame header,
@@ -51,7 +51,7 @@ struct LargeFile: Sendable, CustomStringConvertible {
         header.append16(42, .littleEndian)
         header.append32(ifdOffset, .littleEndian)
         let url = directory.appendingPathComponent("sparse.tif")
-        FileManager.default.createFile(atPath: url.path, contents: Data(header))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(header))
         let handle = try FileHandle(forWritingTo: url)
         try handle.seek(toOffset: UInt64(ifdOffset))
         try handle.write(contentsOf: Data(built[layout.ifd0Offset...]))  // the directory has only inline values
@@ -101,6 +101,22 @@ struct LargeFile: Sendable, CustomStringConvertible {
         bytes += PNGBuilder.chunk("IEND", [])
         try Data(bytes).write(to: directory.appendingPathComponent("idat-chunks.png"))
         return LargeFile(name: "idat-chunks.png", format: .png, width: 3000, height: 2000, orientation: nil, size: bytes.count)
+    }
+
+    /// 1 GiB, sparse: a 640×480 PNG whose one IDAT chunk is 1 GiB of zeros. Over a server that
+    /// ignores Range, the answer is in the first 33 bytes, and the rest must not be downloaded.
+    private static func gibibytePNG(_ directory: URL) throws -> LargeFile {
+        let length = 1 << 30
+        var head = PNGBuilder.signature
+        head += PNGBuilder.chunk("IHDR", [0, 0, 0x02, 0x80, 0, 0, 0x01, 0xE0, 8, 2, 0, 0, 0])
+        head.append32(length, .bigEndian)
+        head += ascii("IDAT")
+        let url = directory.appendingPathComponent("gibibyte.png")
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(head))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(head.count + length + 4))
+        try handle.close()
+        return LargeFile(name: "gibibyte.png", format: .png, width: 640, height: 480, orientation: nil, size: head.count + length + 4)
     }
 
     /// A JPEG cut inside its second APP2 segment: the body ends before the frame header.

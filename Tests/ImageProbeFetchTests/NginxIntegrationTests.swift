@@ -8,7 +8,7 @@ import Testing
 @Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
 struct NginxIntegrationTests {
     static let largeFiles = ["big.jpg", "sparse.tif", "mdat-first.heic", "animated-exif-last.webp"]
-    static let transports: [FetchConfiguration.Transport] = [.sockets, .urlSession]
+    static let transports: [FetchConfiguration.Transport] = [.platform, .urlSession]
 
     /// What one probe cost, from both ends.
     struct Measurement {
@@ -67,7 +67,7 @@ struct NginxIntegrationTests {
         #expect(measured.log.allSatisfy { $0.status == 206 && $0.range.hasPrefix("bytes=") })
         // A few KiB whatever the file's size.
         #expect(measured.nginxBytes < 16 * 1024, "nginx sent \(measured.nginxBytes) bytes")
-        if transport == .sockets {
+        if transport == .platform {
             // Heads are counted at both ends; the probe may stop before the last response ends.
             #expect(result.bytesTransferred <= measured.nginxBytes)
         }
@@ -76,12 +76,12 @@ struct NginxIntegrationTests {
     @Test func skipsBecomeRangeJumps() async throws {
         let server = try NginxServer.require()
         // The TIFF's IFD0 is at 100,000,000: the second request starts there.
-        let tiff = try await Self.measure("/range/sparse.tif", Self.configuration(.sockets))
+        let tiff = try await Self.measure("/range/sparse.tif", Self.configuration(.platform))
         // The second asks for 1 KiB past IFD0's offset, trimmed to the file's end.
         let end = server.file("sparse.tif").size - 1
         #expect(tiff.log.map(\.range) == ["bytes=0-1023", "bytes=100000000-\(end)"])
         // The HEIF's meta follows a 5 MB mdat: jumped, not read.
-        let heif = try await Self.measure("/range/mdat-first.heic", Self.configuration(.sockets))
+        let heif = try await Self.measure("/range/mdat-first.heic", Self.configuration(.platform))
         #expect(heif.log.count == 2)
         let second = try #require(heif.log.last?.range.dropFirst("bytes=".count).split(separator: "-").first)
         #expect(Int(second) ?? 0 > 5_000_000)
@@ -90,7 +90,7 @@ struct NginxIntegrationTests {
 
     @Test func exactRequestsWhenTheMinimumIsOne() async throws {
         // Without a floor or growth, each request asks for exactly what the scanner needs next.
-        let measured = try await Self.measure("/range/animated-exif-last.webp", Self.configuration(.sockets) {
+        let measured = try await Self.measure("/range/animated-exif-last.webp", Self.configuration(.platform) {
             $0.minimumRequest = 1
             $0.requestGrowth = 0
         })
@@ -121,7 +121,7 @@ struct NginxIntegrationTests {
             Self.expectAnswer(result, file)
             #expect(result.requests == 1)
         }
-        if transport == .sockets && name == "big.jpg" {
+        if transport == .platform && name == "big.jpg" {
             // The answer is 131 KiB in; the small receive window bounds what follows. nginx logs
             // what its kernel accepted, which is more than crossed the wire, but not the file.
             #expect(try measured.result.get().bytesTransferred < 200 * 1024)
@@ -197,17 +197,17 @@ struct NginxIntegrationTests {
     @Test func aLimitAfterTheSizeGivesAPartialAnswer() async throws {
         // The transfer limit and the request limit end the search, not the answer.
         for limit in [{ (c: inout FetchConfiguration) in c.maxBytes = 20_000 }, { (c: inout FetchConfiguration) in c.maxRequests = 3 }] {
-            let measured = try await Self.measure("/range/idat-chunks.png", Self.configuration(.sockets) { limit(&$0) })
+            let measured = try await Self.measure("/range/idat-chunks.png", Self.configuration(.platform) { limit(&$0) })
             let info = try measured.result.get().info
             #expect(info.width == 3000 && info.partialReason?.code == .limitExceeded)
         }
         // Without Range: streamed until maxBytes, then the size, marked partial.
-        let measured = try await Self.measure("/norange/idat-chunks.png", Self.configuration(.sockets) { $0.maxBytes = 100_000 })
+        let measured = try await Self.measure("/norange/idat-chunks.png", Self.configuration(.platform) { $0.maxBytes = 100_000 })
         #expect(try measured.result.get().info.partialReason?.code == .limitExceeded)
     }
 
     @Test func redirectLimit() async throws {
-        let measured = try await Self.measure("/redirect/big.jpg", Self.configuration(.sockets) { $0.maxRedirects = 0 })
+        let measured = try await Self.measure("/redirect/big.jpg", Self.configuration(.platform) { $0.maxRedirects = 0 })
         #expect(measured.result.failureKind == .tooManyRedirects)
     }
 
@@ -233,7 +233,7 @@ struct NginxIntegrationTests {
     }
 
     @Test func transferLimit() async throws {
-        let measured = try await Self.measure("/range/big.jpg", Self.configuration(.sockets) { $0.maxBytes = 2000 })
+        let measured = try await Self.measure("/range/big.jpg", Self.configuration(.platform) { $0.maxBytes = 2000 })
         #expect(measured.result.failureKind == .limitExceeded)
     }
 
@@ -242,7 +242,7 @@ struct NginxIntegrationTests {
     @Test func cacheAnswersWithoutARequestUntilForced() async throws {
         let server = try NginxServer.require()
         let (url, token) = server.url("/range/big.jpg")
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.sockets) { $0.cacheCapacity = 4 })
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.platform) { $0.cacheCapacity = 4 })
         let first = try await fetcher.probe(url)
         let afterFirst = await server.log(token: token, atLeast: first.requests).count
         let cached = try await fetcher.probe(url)
@@ -281,7 +281,7 @@ struct NginxIntegrationTests {
 
     @Test func manyURLsAtOnce() async throws {
         let server = try NginxServer.require()
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.sockets) { $0.maxConcurrentRequests = 3 })
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.platform) { $0.maxConcurrentRequests = 3 })
         let names = Array(repeating: Self.largeFiles, count: 3).flatMap { $0 }
         let widths = try await withThrowingTaskGroup(of: (String, Int).self) { group in
             for name in names {
@@ -295,9 +295,9 @@ struct NginxIntegrationTests {
 
     @Test func completionHandlerForm() async throws {
         let server = try NginxServer.require()
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.sockets))
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.platform))
         let result = await withCheckedContinuation { continuation in
-            fetcher.probe(server.url("/range/big.jpg").url) { continuation.resume(returning: $0) }
+            fetcher.probe(server.url("/range/big.jpg").url, queue: .global()) { continuation.resume(returning: $0) }
         }
         Self.expectAnswer(try result.get(), server.file("big.jpg"))
     }
@@ -325,7 +325,7 @@ struct NginxIntegrationTests {
     }
 
     @Test func unsupportedAndUnreachableURLs() async throws {
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.sockets))
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.platform))
         let ftp = await Result(probing: { () throws(FetchError) in try await fetcher.probe(URL(string: "ftp://127.0.0.1/a.jpg")!) })
         #expect(ftp.failureKind == .unsupportedURL)
         // A port nothing listens on: the raw server's, once stopped.
@@ -349,31 +349,40 @@ struct NginxIntegrationTests {
     }
 }
 
-/// Prints the transfer table of the closing note (`swift test --filter transferTable`).
+/// Prints the transfer table of SPEC.md §6.3 (`swift test --filter transferTable`): each file
+/// from a fresh fetcher, over http and https, from a server with and without Range.
 @Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
 struct NginxTransferTable {
     @Test func transferTable() async throws {
         let server = try NginxServer.require()
-        var rows = ["| file | size | server | nginx sent | received | requests | time |", "|---|---:|---|---:|---:|---:|---:|"]
-        for name in NginxIntegrationTests.largeFiles {
-            let setups: [(label: String, location: String, exact: Bool)] = [
-                ("Range", "/range/", false), ("Range, exact", "/range/", true), ("no Range", "/norange/", false),
+        var rows = ["| file | size | server | scheme | nginx sent | received | requests | connections | time |",
+                    "|---|---:|---|---|---:|---:|---:|---:|---:|"]
+        for name in NginxIntegrationTests.largeFiles + ["gibibyte.png"] {
+            let setups: [(label: String, location: String, exact: Bool, tls: Bool)] = [
+                ("Range", "/range/", false, false), ("Range", "/range/", false, true), ("Range, exact", "/range/", true, false),
+                ("no Range", "/norange/", false, false), ("no Range", "/norange/", false, true),
             ]
-            for (label, location, exact) in setups {
-                let configuration = NginxIntegrationTests.configuration(.sockets) {
+            for (label, location, exact, tls) in setups {
+                var configuration = NginxIntegrationTests.configuration(.platform) {
                     if exact {
                         $0.minimumRequest = 1
                         $0.requestGrowth = 0
                     }
                 }
-                let measured = try await NginxIntegrationTests.measure(location + name, configuration, expectedLines: 1)
+                configuration.certificateAuthorities = server.certificate
+                let (url, token) = server.url(location + name, tls: tls)
+                let fetcher = ImageProbeFetcher(configuration: configuration)
+                let (result, elapsed) = await GuaranteeTests.timedProbe(fetcher, url)
+                let log = await server.log(token: token, atLeast: (try? result.get().requests) ?? 1)
                 let outcome: String
-                switch measured.result {
+                switch result {
                 case .success(let result): outcome = "\(result.bytesTransferred) | \(result.requests)"
-                case .failure(let error): outcome = "\(error.kind) | \(measured.log.count)"
+                case .failure(let error): outcome = "`\(error.kind)` | \(log.count)"
                 }
-                rows.append("| \(name) | \(server.file(name).size) | \(label) | \(measured.nginxBytes) | \(outcome) | \(Int(measured.seconds * 1000)) ms |")
-                #expect(measured.log.count >= 1)
+                let sent = log.reduce(0) { $0 + $1.bytesSent }
+                let milliseconds = String(format: "%.1f", GuaranteeTests.seconds(elapsed) * 1000)
+                rows.append("| \(name) | \(server.file(name).size) | \(label) | \(tls ? "https" : "http") | \(sent) | \(outcome) | \(Set(log.map(\.connection)).count) | \(milliseconds) ms |")
+                #expect(log.count >= 1)
             }
         }
         print(rows.joined(separator: "\n"))

@@ -13,9 +13,14 @@ import Glibc
 /// `IMAGEPROBE_REQUIRE_NGINX=1` (set by `.ci/run`) a missing nginx fails the run instead.
 final class NginxServer: Sendable {
     let port: Int
+    /// The same locations over TLS (HTTP/1.1), with a certificate made for this run.
+    let tlsPort: Int
     let directory: URL
     let files: [LargeFile]
     private let accessLog: URL
+    /// The self-signed certificate of the TLS server, as a PEM file: the only authority the
+    /// TLS tests trust (`FetchConfiguration.certificateAuthorities`, `--cacert`).
+    var certificate: URL { directory.appendingPathComponent("cert.pem") }
 
     /// The shared server, or why there is none.
     static let shared: Result<NginxServer, NginxUnavailable> = start()
@@ -37,8 +42,9 @@ final class NginxServer: Sendable {
         try shared.get()
     }
 
-    private init(port: Int, directory: URL, files: [LargeFile]) {
+    private init(port: Int, tlsPort: Int, directory: URL, files: [LargeFile]) {
         self.port = port
+        self.tlsPort = tlsPort
         self.directory = directory
         self.files = files
         self.accessLog = directory.appendingPathComponent("access.log")
@@ -48,9 +54,10 @@ final class NginxServer: Sendable {
 
     /// A URL under `path` with a query token unique to this call, so its log lines can be told
     /// apart from those of tests running at the same time.
-    func url(_ path: String) -> (url: URL, token: String) {
+    func url(_ path: String, tls: Bool = false) -> (url: URL, token: String) {
         let token = UUID().uuidString.lowercased()
-        return (URL(string: "http://127.0.0.1:\(port)\(path)?t=\(token)")!, token)
+        let base = tls ? "https://127.0.0.1:\(tlsPort)" : "http://127.0.0.1:\(port)"
+        return (URL(string: "\(base)\(path)?t=\(token)")!, token)
     }
 
     struct LogLine: Equatable {
@@ -61,6 +68,10 @@ final class NginxServer: Sendable {
         /// nginx's `$request_time`: from the request's first byte to the log line, in seconds.
         /// The server's clock, so the test process being busy doesn't skew it.
         var seconds: Double
+        /// nginx's `$connection` (the connection's serial number) and `$connection_requests`
+        /// (this request's number on it).
+        var connection: Int
+        var connectionRequest: Int
     }
 
     /// The access log lines for `token`, once there are at least `count` (nginx logs a request
@@ -72,11 +83,13 @@ final class NginxServer: Sendable {
             let text = (try? String(contentsOf: accessLog, encoding: .utf8)) ?? ""
             lines = text.split(separator: "\n").compactMap { line -> LogLine? in
                 guard line.contains(token) else { return nil }
-                // $request_uri $status $bytes_sent $request_time "$http_range"
-                let fields = line.split(separator: " ", maxSplits: 4)
-                guard fields.count == 5, let status = Int(fields[1]), let sent = Int(fields[2]), let seconds = Double(fields[3]) else { return nil }
+                // $request_uri $status $bytes_sent $request_time $connection $connection_requests "$http_range"
+                let fields = line.split(separator: " ", maxSplits: 6)
+                guard fields.count == 7, let status = Int(fields[1]), let sent = Int(fields[2]), let seconds = Double(fields[3]),
+                      let connection = Int(fields[4]), let connectionRequest = Int(fields[5]) else { return nil }
                 return LogLine(uri: String(fields[0]), status: status, bytesSent: sent,
-                               range: fields[4].trimmingCharacters(in: ["\""]), seconds: seconds)
+                               range: fields[6].trimmingCharacters(in: ["\""]), seconds: seconds,
+                               connection: connection, connectionRequest: connectionRequest)
             }
             // The deadline is checked after reading: a wait that overslept (a busy test run)
             // still reads the log once more.
@@ -112,11 +125,14 @@ final class NginxServer: Sendable {
         } catch {
             return .failure(NginxUnavailable(message: "could not write the test files: \(error)"))
         }
+        if let failure = makeCertificate(in: directory) {
+            return .failure(NginxUnavailable(message: "could not make the TLS certificate: \(failure)"))
+        }
         var lastError = ""
         // A free port can be taken between asking for it and nginx binding it: try a few.
         for _ in 0..<5 {
-            guard let port = freePort() else { break }
-            let config = configuration(directory: directory, port: port)
+            guard let port = freePort(), let tlsPort = freePort(), tlsPort != port else { break }
+            let config = configuration(directory: directory, port: port, tlsPort: tlsPort)
             let configURL = directory.appendingPathComponent("nginx.conf")
             do { try config.write(to: configURL, atomically: true, encoding: .utf8) } catch { lastError = "\(error)"; continue }
             let process = Process()
@@ -125,7 +141,7 @@ final class NginxServer: Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             do { try process.run() } catch { lastError = "\(error)"; continue }
-            if waitUntilListening(port: port, process: process) {
+            if waitUntilListening(port: port, process: process) && waitUntilListening(port: tlsPort, process: process) {
                 runningNginx = process.processIdentifier
                 nginxDirectory = directory.path
                 // At exit: stop nginx and remove its files (17 MB a run, left in /tmp before).
@@ -138,7 +154,7 @@ final class NginxServer: Sendable {
                     }
                     if let nginxDirectory { try? FileManager.default.removeItem(atPath: nginxDirectory) }
                 }
-                return .success(NginxServer(port: port, directory: directory, files: files))
+                return .success(NginxServer(port: port, tlsPort: tlsPort, directory: directory, files: files))
             }
             if process.isRunning { process.terminate() }
             lastError = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? "nginx did not start"
@@ -146,7 +162,26 @@ final class NginxServer: Sendable {
         return .failure(NginxUnavailable(message: "nginx (\(nginx)) did not start: \(lastError)"))
     }
 
-    private static func configuration(directory: URL, port: Int) -> String {
+    /// A self-signed certificate for 127.0.0.1 and localhost, made with openssl.
+    private static func makeCertificate(in directory: URL) -> String? {
+        let candidates = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+        guard let openssl = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return "no openssl (apt-get install -y openssl)"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", directory.appendingPathComponent("key.pem").path,
+                             "-out", directory.appendingPathComponent("cert.pem").path,
+                             "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return "\(error)" }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? nil : "openssl exited with \(process.terminationStatus)"
+    }
+
+    private static func configuration(directory: URL, port: Int, tlsPort: Int) -> String {
         let root = directory.appendingPathComponent("files").path + "/"
         let temp = directory.path
         return """
@@ -156,7 +191,7 @@ final class NginxServer: Sendable {
         pid \(temp)/nginx.pid;
         events { worker_connections 512; }
         http {
-            log_format probe '$request_uri $status $bytes_sent $request_time "$http_range"';
+            log_format probe '$request_uri $status $bytes_sent $request_time $connection $connection_requests "$http_range"';
             access_log \(temp)/access.log probe;
             client_body_temp_path \(temp)/client_temp;
             proxy_temp_path \(temp)/proxy_temp;
@@ -166,7 +201,14 @@ final class NginxServer: Sendable {
             types { image/jpeg jpg; image/tiff tif; image/heic heic; image/webp webp; }
             default_type application/octet-stream;
             sendfile on;
-            keepalive_timeout 30s;
+            keepalive_timeout 120s;
+            server {
+                listen 127.0.0.1:\(tlsPort) ssl;
+                ssl_certificate \(temp)/cert.pem;
+                ssl_certificate_key \(temp)/key.pem;
+                location /range/ { alias \(root); }
+                location /norange/ { alias \(root); max_ranges 0; }
+            }
             server {
                 listen 127.0.0.1:\(port);
                 location /range/ { alias \(root); }

@@ -18,16 +18,19 @@ final class RawServer: @unchecked Sendable {
     }
 
     let port: Int
+    let address: String
     private let listener: Int32
     private let thread: Thread
     private let recorder: Recorder
 
-    init(_ behaviour: Behaviour) throws {
+    /// Listens on `address` (any of 127.0.0.0/8 works on Linux), on a port of its own.
+    init(_ behaviour: Behaviour, address host: String = "127.0.0.1") throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
+        self.address = host
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
@@ -49,10 +52,18 @@ final class RawServer: @unchecked Sendable {
     final class Recorder: @unchecked Sendable {
         let lock = NSLock()
         var heads: [String] = []
+        var connections = 0
+        var closed = 0
+        var bytes = 0
     }
 
     /// The request heads received, in order.
     var requestHeads: [String] { recorder.lock.withLock { recorder.heads } }
+    /// Connections accepted, and bytes received on them.
+    var connections: Int { recorder.lock.withLock { recorder.connections } }
+    /// Connections the client has closed (or that were answered and closed).
+    var closedConnections: Int { recorder.lock.withLock { recorder.closed } }
+    var bytesReceived: Int { recorder.lock.withLock { recorder.bytes } }
 
     private static func serve(_ listener: Int32, _ behaviour: Behaviour, _ recorder: Recorder) {
         var index = 0
@@ -64,7 +75,8 @@ final class RawServer: @unchecked Sendable {
                 close(listener)
                 return
             }
-            while let head = readHead(connection) {
+            recorder.lock.withLock { recorder.connections += 1 }
+            while let head = readHead(connection, recorder) {
                 recorder.lock.withLock { recorder.heads.append(head) }
                 var answer: [UInt8]? = nil
                 switch behaviour {
@@ -72,7 +84,7 @@ final class RawServer: @unchecked Sendable {
                     answer = bytes
                 case .silent:
                     var byte: UInt8 = 0
-                    while read(connection, &byte, 1) > 0 {}  // until the client gives up
+                    while read(connection, &byte, 1) > 0 { recorder.lock.withLock { recorder.bytes += 1 } }  // until the client gives up
                 case .respond(let respond):
                     answer = respond(head, index)
                 }
@@ -82,6 +94,7 @@ final class RawServer: @unchecked Sendable {
                 if case .sendThenClose = behaviour { break }
             }
             close(connection)
+            recorder.lock.withLock { recorder.closed += 1 }
         }
     }
 
@@ -93,10 +106,11 @@ final class RawServer: @unchecked Sendable {
     }
 
     /// Reads one request head, byte by byte (requests are small); nil when the client closed.
-    private static func readHead(_ connection: Int32) -> String? {
+    private static func readHead(_ connection: Int32, _ recorder: Recorder) -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while read(connection, &byte, 1) == 1 {
+            recorder.lock.withLock { recorder.bytes += 1 }
             bytes.append(byte)
             if bytes.count >= 4 && bytes.suffix(4) == [13, 10, 13, 10] { return String(decoding: bytes, as: UTF8.self) }
             if bytes.count > 65536 { return nil }
@@ -104,7 +118,7 @@ final class RawServer: @unchecked Sendable {
         return nil
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/image")! }
+    var url: URL { URL(string: "http://\(address):\(port)/image")! }
 
     /// Stops accepting; the serving thread closes the listener once it sees that.
     func stop() {

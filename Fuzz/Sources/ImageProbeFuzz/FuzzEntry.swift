@@ -3,6 +3,7 @@
 // it is a small tool: `write-seeds DIR` writes the seed corpus from the byte builders, and
 // `check FILE...` runs the same checks on saved inputs.
 import ImageProbe
+import ImageProbeFetch
 import ImageProbeFixtures
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Darwin
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: start, count: count))
-    let failures = FuzzInput(data).check()
+    let failures = FuzzInput(data).check() + headFailures(data)
     if !failures.isEmpty {
         // To standard error, unbuffered: the trap that follows ends the process at once.
         for failure in failures {
@@ -71,7 +72,7 @@ struct FuzzEntry {
                 allPassed = false
                 continue
             }
-            let failures = FuzzInput(data).check()
+            let failures = FuzzInput(data).check() + headFailures(data)
             print("\(path): \(failures.isEmpty ? "ok" : failures.joined(separator: "\n  "))")
             allPassed = allPassed && failures.isEmpty
         }
@@ -91,3 +92,33 @@ struct FuzzEntry {
     }
 }
 #endif
+
+/// The same bytes as an HTTP response head, line by line, through ImageProbeFetch's check (the
+/// lines libcurl's header callback would hand over): it must not trap, and whatever head it
+/// accepts must keep the invariants the probe relies on.
+func headFailures(_ data: [UInt8]) -> [String] {
+    var parser = ResponseHeadParser()
+    var failures: [String] = []
+    var start = 0
+    while start < data.count {
+        var end = start
+        while end < data.count && data[end] != 10 { end += 1 }
+        let line = Array(data[start..<min(end + 1, data.count)])
+        start = end + 1
+        let taken: Result<HTTPResponseHead?, FetchError> = line.withUnsafeBytes { raw in
+            Result { () throws(FetchError) in try parser.take(raw) }
+        }
+        guard case .success(let parsed) = taken else { return failures }
+        guard let head = parsed else { continue }
+        if !(200...999).contains(head.status) { failures.append("head accepted with status \(head.status)") }
+        if let length = head.header("content-length"),
+           head.contentLength == nil || !length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            failures.append("Content-Length \(length) accepted")
+        }
+        if let range = head.contentRange, range.first > range.last || (range.total.map { $0 <= range.last } ?? false) {
+            failures.append("Content-Range \(range) accepted")
+        }
+        return failures
+    }
+    return failures
+}

@@ -1,0 +1,2 @@
+// libcurl, the system's (libcurl4-openssl-dev on Debian and Ubuntu, libcurl-devel on Fedora).
+#include <curl/curl.h>

@@ -1,0 +1,454 @@
+#if os(Linux)
+import CCurl
+import CCurlShim
+import Foundation
+import Glibc
+
+/// libcurl, initialised once for the process.
+private let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+/// libcurl's multi interface, driven by one thread per fetcher: every probe's transfers are
+/// easy handles on it, so concurrent probes need no thread each, and they share its
+/// connection pool, DNS cache and TLS sessions. Callbacks (headers, body, sockets) run on that
+/// thread; the body callback feeds the scanner and stops the transfer at the answer.
+final class CurlTransport: ProbeTransport, @unchecked Sendable {
+    struct Options: Sendable {
+        var policy: AddressPolicy
+        var certificateAuthorities: String?
+        var userAgent: String
+        var maxConnections: Int
+        /// A DNS-over-HTTPS resolver instead of the system's (tests: a resolver that never answers).
+        var dnsOverHTTPS: String?
+    }
+
+    private let options: Options
+    private let driver: CurlDriver
+
+    init(_ options: Options) {
+        self.options = options
+        driver = CurlDriver(maxConnections: options.maxConnections)
+    }
+
+    func channel() -> ProbeChannel { CurlChannel(driver: driver, options: options) }
+
+    func shutdown() { driver.shutdown() }
+}
+
+/// The multi handle and the thread that runs it. Every call into the multi handle, and every
+/// removal and cleanup of an easy handle that was on it, happens on that thread; other threads
+/// queue commands and wake it with `curl_multi_wakeup`.
+final class CurlDriver: @unchecked Sendable {
+    private let lock = NSLock()
+    private let multi: UnsafeMutableRawPointer?
+    /// Guarded by `lock`.
+    private var commands: [(Command, CurlChannel)] = []
+    private var toFree: [UnsafeMutableRawPointer] = []
+    private var threadState = ThreadState.notStarted
+    /// The driver thread's own: easy handle → channel, for the handles on the multi handle.
+    private var active: [UnsafeMutableRawPointer: CurlChannel] = [:]
+
+    private enum Command { case start, poke }
+    private enum ThreadState { case notStarted, running, stopping, stopped }
+
+    init(maxConnections: Int) {
+        _ = curlReady
+        multi = curl_multi_init()
+        if let multi {
+            _ = ip_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(8, min(1024, maxConnections)))
+        }
+    }
+
+    /// Puts the channel's prepared transfer on the multi handle.
+    func start(_ channel: CurlChannel) { send(.start, channel) }
+
+    /// Asks the driver to look at the channel again: a cancel.
+    func poke(_ channel: CurlChannel) { send(.poke, channel) }
+
+    private func send(_ command: Command, _ channel: CurlChannel) {
+        let accepted: Bool = lock.locked {
+            switch threadState {
+            case .stopping, .stopped:
+                return false
+            case .notStarted:
+                threadState = .running
+                let thread = Thread { [self] in run() }
+                thread.name = "ImageProbeFetch.curl"
+                thread.start()
+            case .running:
+                break
+            }
+            commands.append((command, channel))
+            return true
+        }
+        if !accepted {
+            channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true)
+            return
+        }
+        if let multi { _ = curl_multi_wakeup(multi) }
+    }
+
+    /// Frees an easy handle once it is off the multi handle (on the driver thread, or at once
+    /// when the thread never ran or has ended).
+    func free(_ easy: UnsafeMutableRawPointer) {
+        let now: Bool = lock.locked {
+            if threadState == .running || threadState == .stopping {
+                toFree.append(easy)
+                return false
+            }
+            return true
+        }
+        if now {
+            curl_easy_cleanup(easy)
+        } else if let multi {
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    func shutdown() {
+        let wake: Bool = lock.locked {
+            switch threadState {
+            case .notStarted:
+                threadState = .stopped
+                if let multi { curl_multi_cleanup(multi) }
+                return false
+            case .running:
+                threadState = .stopping
+                return true
+            case .stopping, .stopped:
+                return false
+            }
+        }
+        if wake, let multi { _ = curl_multi_wakeup(multi) }
+    }
+
+    private func run() {
+        guard let multi else { return }
+        while true {
+            let (pending, frees, stopping) = lock.locked { () -> ([(Command, CurlChannel)], [UnsafeMutableRawPointer], Bool) in
+                defer {
+                    commands.removeAll()
+                    toFree.removeAll()
+                }
+                return (commands, toFree, threadState == .stopping)
+            }
+            for (command, channel) in pending {
+                guard let easy = channel.easy else { continue }
+                switch command {
+                case .start:
+                    if stopping || channel.cancelRequested {
+                        channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: stopping)
+                    } else if curl_multi_add_handle(multi, easy) == CURLM_OK {
+                        active[easy] = channel
+                    } else {
+                        channel.finish(CURLE_FAILED_INIT, shutDown: false)
+                    }
+                case .poke:
+                    if active[easy] != nil, channel.cancelRequested {
+                        active[easy] = nil
+                        _ = curl_multi_remove_handle(multi, easy)
+                        channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: false)
+                    }
+                }
+            }
+            for easy in frees {
+                if active.removeValue(forKey: easy) != nil { _ = curl_multi_remove_handle(multi, easy) }
+                curl_easy_cleanup(easy)
+            }
+            if stopping {
+                for (easy, channel) in active {
+                    _ = curl_multi_remove_handle(multi, easy)
+                    channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true)
+                }
+                active.removeAll()
+                lock.locked {
+                    threadState = .stopped
+                    for easy in toFree { curl_easy_cleanup(easy) }
+                    toFree.removeAll()
+                    for (_, channel) in commands { channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true) }
+                    commands.removeAll()
+                }
+                curl_multi_cleanup(multi)
+                return
+            }
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let result = message.pointee.data.result
+                _ = curl_multi_remove_handle(multi, easy)
+                active.removeValue(forKey: easy)?.finish(result, shutDown: false)
+            }
+            // Sleeps until a socket is ready, one of libcurl's timers is due, or another thread
+            // calls curl_multi_wakeup; libcurl shortens the wait to its own next timeout.
+            _ = curl_multi_poll(multi, nil, 0, 60_000, nil)
+        }
+    }
+}
+
+/// One probe's easy handle: its requests, one after another, reuse the connection the last
+/// one left in the pool.
+final class CurlChannel: ProbeChannel, @unchecked Sendable {
+    fileprivate let easy: UnsafeMutableRawPointer?
+    private let driver: CurlDriver
+    private let options: Options
+    typealias Options = CurlTransport.Options
+
+    private let lock = NSLock()
+    // Guarded by `lock`: written by the driver thread's callbacks, read by the probe once the
+    // exchange has ended, and `cancelRequested` by whoever cancels.
+    private var completion: (@Sendable (Result<Exchange, FetchError>) -> Void)? = nil
+    private var handler: ResponseHandler? = nil
+    private var parser = ResponseHeadParser()
+    private var head: HTTPResponseHead? = nil
+    /// The handler is done with this response (it said so, or didn't want the body).
+    private var stopped = false
+    /// Reading the rest of a small response through, discarding it, to keep the connection.
+    private var draining = false
+    private var bodyBytes: UInt64 = 0
+    private var failure: FetchError? = nil
+    private var refusedAddress: String? = nil
+    private var received = 0
+    private var sent = 0
+    private var cancelled = false
+    private var headerList: UnsafeMutablePointer<curl_slist>? = nil
+
+    init(driver: CurlDriver, options: Options) {
+        self.driver = driver
+        self.options = options
+        easy = curl_easy_init()
+        guard let easy else { return }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = ip_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ip_easy_quick_exit(easy)
+        _ = ip_easy_allow_http_only(easy)
+        _ = ip_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        _ = ip_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = options.userAgent.withCString { ip_easy_setopt_pointer(easy, CURLOPT_USERAGENT, UnsafeMutableRawPointer(mutating: $0)) }
+        _ = ip_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWrite)
+        _ = ip_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
+        _ = ip_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlHeader)
+        _ = ip_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
+        _ = ip_easy_setopt_opensocket_callback(easy, curlOpenSocket)
+        _ = ip_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, me)
+        if let file = options.certificateAuthorities {
+            // These authorities only, not the system's store.
+            _ = file.withCString { ip_easy_setopt_pointer(easy, CURLOPT_CAINFO, UnsafeMutableRawPointer(mutating: $0)) }
+            _ = ip_easy_setopt_pointer(easy, CURLOPT_CAPATH, nil)
+        }
+        if let resolver = options.dnsOverHTTPS {
+            _ = resolver.withCString { ip_easy_setopt_pointer(easy, CURLOPT_DOH_URL, UnsafeMutableRawPointer(mutating: $0)) }
+        }
+        if options.policy.publicOnly {
+            // An empty proxy turns off the environment's proxies: through a proxy, the address
+            // connected to is the proxy's, and the policy could not be checked.
+            _ = "".withCString { ip_easy_setopt_pointer(easy, CURLOPT_PROXY, UnsafeMutableRawPointer(mutating: $0)) }
+        }
+    }
+
+    deinit {
+        // Never on the multi handle here: the driver holds the channel while it is.
+        if let easy {
+            _ = ip_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, nil)
+            driver.free(easy)
+        }
+        if let headerList { curl_slist_free_all(headerList) }
+    }
+
+    var bytesReceived: Int { lock.locked { received } }
+    var requests: Int { lock.locked { sent } }
+    fileprivate var cancelRequested: Bool { lock.locked { cancelled } }
+
+    func cancel() {
+        lock.locked { cancelled = true }
+        driver.poke(self)
+    }
+
+    func start(_ request: HTTPRequest, until deadline: ContinuousClock.Instant, _ handler: ResponseHandler,
+               completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
+        guard let easy else { return completion(.failure(FetchError(.connection, "libcurl could not be initialised"))) }
+        if cancelRequested { return completion(.failure(FetchError(.cancelled, "cancelled"))) }
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
+        // The handle is off the multi handle between exchanges: setting options here is safe.
+        _ = request.url.absoluteString.withCString { ip_easy_setopt_pointer(easy, CURLOPT_URL, UnsafeMutableRawPointer(mutating: $0)) }
+        if let range = request.range {
+            _ = "\(range.first)-\(range.last)".withCString { ip_easy_setopt_pointer(easy, CURLOPT_RANGE, UnsafeMutableRawPointer(mutating: $0)) }
+        } else {
+            _ = ip_easy_setopt_pointer(easy, CURLOPT_RANGE, nil)
+        }
+        var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept-Encoding: identity")
+        if let validator = request.headerSafeIfRange { list = curl_slist_append(list, "If-Range: \(validator)") }
+        _ = ip_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list.map { UnsafeMutableRawPointer($0) })
+        // The whole exchange (name resolution, connection, TLS, head and body) within the deadline.
+        _ = ip_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, left.milliseconds)
+        _ = ip_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, left.milliseconds)
+        let previousList: UnsafeMutablePointer<curl_slist>? = lock.locked {
+            defer { headerList = list }
+            self.handler = handler
+            self.completion = completion
+            parser = ResponseHeadParser()
+            head = nil
+            stopped = false
+            draining = false
+            bodyBytes = 0
+            failure = nil
+            refusedAddress = nil
+            sent += 1
+            return headerList
+        }
+        if let previousList { curl_slist_free_all(previousList) }
+        driver.start(self)
+    }
+
+    /// The end of the transfer, on the driver thread (or the caller's, when the driver has
+    /// stopped): the exchange's completion.
+    fileprivate func finish(_ code: CURLcode, shutDown: Bool) {
+        let (completion, result): ((@Sendable (Result<Exchange, FetchError>) -> Void)?, Result<Exchange, FetchError>) = lock.locked {
+            defer {
+                self.completion = nil
+                handler = nil
+            }
+            return (self.completion, outcome(code, shutDown: shutDown))
+        }
+        completion?(result)
+    }
+
+    /// Called with `lock` held.
+    private func outcome(_ code: CURLcode, shutDown: Bool) -> Result<Exchange, FetchError> {
+        if cancelled { return .failure(FetchError(.cancelled, "cancelled")) }
+        if shutDown { return .failure(FetchError(.cancelled, "the fetcher was released")) }
+        if let failure { return .failure(failure) }
+        if let head {
+            // Once the handler is done, how the rest went doesn't matter: it was discarded.
+            if stopped { return .success(Exchange(head: head, end: .stopped)) }
+            switch code {
+            case CURLE_OK: return .success(Exchange(head: head, end: .complete))
+            case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR:
+                // The connection ended inside the body.
+                return .success(Exchange(head: head, end: .closed))
+            default: break
+            }
+        }
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return .failure(FetchError(.timeout, "no response within the timeout"))
+        case CURLE_COULDNT_CONNECT where refusedAddress != nil:
+            return .failure(FetchError(.forbiddenAddress, refusedAddress ?? ""))
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return .failure(FetchError(.connection, "cannot resolve the host name"))
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return .failure(FetchError(.unsupportedURL, Self.describe(code)))
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
+            return .failure(FetchError(.invalidResponse, Self.describe(code)))
+        case CURLE_GOT_NOTHING:
+            return .failure(FetchError(.connection, "connection closed before the response head"))
+        default:
+            return .failure(FetchError(.connection, Self.describe(code)))
+        }
+    }
+
+    private static func describe(_ code: CURLcode) -> String {
+        String(cString: curl_easy_strerror(code))
+    }
+
+    // MARK: - Callbacks, on the driver thread
+
+    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
+        lock.lock()
+        received += line.count
+        guard let handler, head == nil else {
+            lock.unlock()
+            // Trailers after a chunked body: nothing to do.
+            return line.count
+        }
+        let parsed: HTTPResponseHead?
+        do throws(FetchError) {
+            parsed = try parser.take(line)
+            try parsed?.checkTransferCoding()
+        } catch {
+            failure = error
+            lock.unlock()
+            return 0
+        }
+        guard let parsed else {
+            lock.unlock()
+            return line.count
+        }
+        head = parsed
+        lock.unlock()
+        let wanted = handler.head(parsed)
+        return lock.locked {
+            if wanted { return line.count }
+            stopped = true
+            if let length = parsed.contentLength, length <= TransportLimits.drainLimit {
+                draining = true
+                return line.count
+            }
+            return 0
+        }
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lock.lock()
+        received += bytes.count
+        bodyBytes += UInt64(bytes.count)
+        if draining {
+            lock.unlock()
+            return bytes.count
+        }
+        guard let handler, !stopped else {
+            lock.unlock()
+            return 0
+        }
+        let total = received
+        lock.unlock()
+        let keepGoing = handler.body(bytes, received: total)
+        if keepGoing { return bytes.count }
+        return lock.locked {
+            stopped = true
+            if let length = head?.contentLength, length >= bodyBytes, length - bodyBytes <= TransportLimits.drainLimit {
+                draining = true
+                return bytes.count
+            }
+            return 0
+        }
+    }
+
+    fileprivate func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        var raw = [UInt8](repeating: 0, count: 16)
+        let family = ip_sockaddr_bytes(address, &raw)
+        if options.policy.publicOnly {
+            let ip = family == AF_INET ? IPAddress(bytes: Array(raw[0..<4])) : family == AF_INET6 ? IPAddress(bytes: raw) : nil
+            let refusal = ip.map { options.policy.refusal($0) } ?? "not an IP address; the address policy allows public addresses only"
+            if let refusal {
+                lock.locked { refusedAddress = refusedAddress ?? refusal }
+                return -1  // CURL_SOCKET_BAD: libcurl tries the next address, if any
+            }
+        }
+        let descriptor = socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+        if descriptor >= 0 {
+            var size = TransportLimits.receiveBuffer
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        return descriptor
+    }
+}
+
+private let curlWrite: curl_write_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let channel = Unmanaged<CurlChannel>.fromOpaque(context).takeUnretainedValue()
+    return channel.receiveBody(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: size * count))
+}
+
+private let curlHeader: curl_write_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let channel = Unmanaged<CurlChannel>.fromOpaque(context).takeUnretainedValue()
+    return channel.receiveHeader(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: size * count))
+}
+
+private let curlOpenSocket: curl_opensocket_callback = { context, _, address in
+    guard let context, let address else { return -1 }
+    return Unmanaged<CurlChannel>.fromOpaque(context).takeUnretainedValue().openSocket(address)
+}
+#endif

@@ -1,0 +1,455 @@
+import Foundation
+import ImageProbe
+@testable import ImageProbeFetch
+import ImageProbeFixtures
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the fetcher promises whatever the server does: bounded transfers over TLS, one
+/// connection per probe, one fetch for concurrent probes of a URL, a deadline that covers name
+/// resolution, prompt cancellation, and the address policy.
+@Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
+struct GuaranteeTests {
+    static func configuration(_ change: (inout FetchConfiguration) -> Void = { _ in }) -> FetchConfiguration {
+        var configuration = FetchConfiguration()
+        configuration.cacheCapacity = 0
+        configuration.certificateAuthorities = try? NginxServer.require().certificate
+        change(&configuration)
+        return configuration
+    }
+
+    /// Probes through the completion form and times it where the result arrives: an awaiting
+    /// test resumes only when Swift's pool has a thread for it, which the CPU-bound tests
+    /// running beside these can hold for seconds.
+    static func timedProbe(_ fetcher: ImageProbeFetcher, _ url: URL) async -> (Result<ProbeResult, FetchError>, Duration) {
+        let start = ContinuousClock.now
+        return await withCheckedContinuation { continuation in
+            fetcher.probe(url, queue: DispatchQueue(label: "timed-probe")) { result in
+                continuation.resume(returning: (result, ContinuousClock.now - start))
+            }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    // MARK: - Bounded over TLS
+
+    @Test func tlsServerIgnoringRangeStopsAtTheAnswer() async throws {
+        // 1 GiB body, Range ignored, over TLS: the answer is in the first bytes.
+        let server = try NginxServer.require()
+        let (url, token) = server.url("/norange/gibibyte.png", tls: true)
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration { $0.scanOptions.mode = .dimensionsOnly })
+        let (probed, elapsed) = await Self.timedProbe(fetcher, url)
+        let result = try probed.get()
+        #expect(result.info.format == .png && result.info.width == 640 && result.info.height == 480)
+        #expect(result.bytesTransferred < 1 << 20, "received \(result.bytesTransferred)")
+        let log = await server.log(token: token, atLeast: 1)
+        #expect(log.count == 1 && log.first?.status == 200)
+        let sent = log.reduce(0) { $0 + $1.bytesSent }
+        #expect(sent < 4 << 20, "nginx sent \(sent) bytes of 1 GiB")
+        #expect(elapsed < .seconds(10))
+    }
+
+    @Test func tlsFullModeStopsAtTheByteLimit() async throws {
+        // Full mode would skip the 1 GiB IDAT for a later eXIf: on a body without Range that is
+        // reading, so maxBytes ends it, with the size as a partial answer.
+        let server = try NginxServer.require()
+        let (url, token) = server.url("/norange/gibibyte.png", tls: true)
+        let configuration = Self.configuration { $0.maxBytes = 4 << 20 }
+        let result = try await ImageProbeFetcher(configuration: configuration).probe(url)
+        #expect(result.info.width == 640 && result.info.partialReason?.code == .limitExceeded)
+        #expect(result.bytesTransferred <= configuration.maxBytes + Int(TransportLimits.drainLimit) + 64 * 1024)
+        let log = await server.log(token: token, atLeast: 1)
+        // nginx counts what its kernel took: its send buffer (up to 4 MiB) on top of what arrived.
+        #expect(log.reduce(0) { $0 + $1.bytesSent } < configuration.maxBytes + (5 << 20))
+    }
+
+    @Test func tlsIsCheckedAgainstTheConfiguredAuthoritiesOnly() async throws {
+        let server = try NginxServer.require()
+        // The system's store doesn't know the test's certificate.
+        let untrusted = await Result(probing: { () throws(FetchError) in
+            try await ImageProbeFetcher(configuration: Self.configuration { $0.certificateAuthorities = nil })
+                .probe(server.url("/range/big.jpg", tls: true).url)
+        })
+        #expect(untrusted.failureKind == .connection, "\(untrusted)")
+        let trusted = try await ImageProbeFetcher(configuration: Self.configuration()).probe(server.url("/range/big.jpg", tls: true).url)
+        #expect(trusted.info.width == 4000 && trusted.requests == 3)
+    }
+
+    // MARK: - Connections
+
+    @Test func oneConnectionPerProbeAndReuseAcrossProbes() async throws {
+        let server = try NginxServer.require()
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration())
+        for tls in [false, true] {
+            // big.jpg takes 3 requests: the first KiB, a jump over two 64 KiB APP2 segments, the
+            // rest. The second probe starts from the first one's completion, without waiting
+            // for this test to resume (a busy test run can take longer than nginx's keep-alive).
+            let (first, firstToken) = server.url("/range/big.jpg", tls: tls)
+            let (second, secondToken) = server.url("/range/mdat-first.heic", tls: tls)
+            let (one, two): (Result<ProbeResult, FetchError>, Result<ProbeResult, FetchError>) = await withCheckedContinuation { continuation in
+                let queue = DispatchQueue(label: "reuse-test")
+                fetcher.probe(first, queue: queue) { one in
+                    fetcher.probe(second, queue: queue) { two in continuation.resume(returning: (one, two)) }
+                }
+            }
+            #expect(try one.get().requests == 3)
+            #expect(try two.get().info.width == 4032)
+            let lines = await server.log(token: firstToken, atLeast: 3)
+            #expect(lines.count == 3)
+            #expect(Set(lines.map(\.connection)).count == 1, "tls \(tls): \(lines)")
+            // The next probe of the host takes the connection over.
+            let next = await server.log(token: secondToken, atLeast: 1)
+            #expect(next.first?.connection == lines.first?.connection, "tls \(tls): \(lines) then \(next)")
+            #expect(next.first?.connectionRequest == 4)
+        }
+    }
+
+    @Test func concurrentProbesOfOneURLShareOneFetch() async throws {
+        let server = try NginxServer.require()
+        let (url, token) = server.url("/range/big.jpg")
+        // No cache: what is shared is the fetch in flight.
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration())
+        let results = try await withThrowingTaskGroup(of: ProbeResult.self) { group in
+            for _ in 0..<50 { group.addTask { try await fetcher.probe(url) } }
+            return try await group.reduce(into: [ProbeResult]()) { $0.append($1) }
+        }
+        #expect(results.count == 50 && results.allSatisfy { $0.info.width == 4000 })
+        #expect(results.filter { !$0.sharedFetch }.count == 1)
+        #expect(results.reduce(0) { $0 + $1.requests } == 3)
+        let lines = await server.log(token: token, atLeast: 3)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(lines.count == 3, "\(lines.count) requests for 50 probes")
+    }
+
+    @Test func aCancelledWaiterLeavesTheOthersTheirFetch() async throws {
+        // The server answers after 400 ms: time for a second probe to join and the first to leave.
+        let image = PNGBuilder.image(width: 9, height: 7)
+        let server = try RawServer(.respond { _, _ in
+            usleep(400_000)
+            return RawServer.response("200 OK", [], image)
+        })
+        defer { server.stop() }
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration())
+        let leftAt = LockedBox<ContinuousClock.Instant?>(nil)
+        let leaving = Task {
+            let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) })
+            leftAt.set(ContinuousClock.now)
+            return result
+        }
+        let staying = Task { await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) }) }
+        try await Task.sleep(for: .milliseconds(100))
+        let cancelledAt = ContinuousClock.now
+        leaving.cancel()
+        let left = await leaving.value
+        #expect(left.failureKind == .cancelled)
+        // Resuming a task waits for a pool thread: busy test runs get a looser bound here; the
+        // completion form's bound is checked in `cancellationIsPrompt`.
+        let leftAfter = try #require(leftAt.get()) - cancelledAt
+        #expect(leftAfter < .seconds(2), "\(leftAfter)")
+        let stayed = await staying.value
+        #expect(try stayed.get().info.width == 9)
+        #expect(server.requestHeads.count == 1)
+    }
+
+    // MARK: - Deadlines and cancellation
+
+    /// A DNS-over-HTTPS resolver that never answers: it accepts the connection and stays silent.
+    static func silentResolver() throws -> (RawServer, URL) {
+        let server = try RawServer(.silent)
+        return (server, URL(string: "https://127.0.0.1:\(server.port)/dns-query")!)
+    }
+
+    @Test func aSilentResolverTimesOutWithinTheDeadline() async throws {
+        let (resolver, address) = try Self.silentResolver()
+        defer { resolver.stop() }
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration {
+            $0.dnsOverHTTPS = address
+            $0.requestTimeout = .seconds(1)
+        })
+        let (result, elapsed) = await Self.timedProbe(fetcher, URL(string: "http://images.example/a.jpg")!)
+        #expect(result.failureKind == .timeout, "\(result)")
+        #expect(elapsed < .milliseconds(2500), "\(elapsed)")
+        #expect(resolver.connections >= 1, "the resolver was asked")
+    }
+
+    enum Phase: String, CaseIterable, Sendable { case resolving, tlsHandshake, waitingForTheHead, readingTheBody }
+
+    @Test(arguments: Phase.allCases)
+    func cancellationIsPrompt(phase: Phase) async throws {
+        let nginx = try NginxServer.require()
+        let silent = try RawServer(.silent)
+        defer { silent.stop() }
+        var configuration = Self.configuration {
+            $0.requestTimeout = .seconds(600)
+            $0.probeTimeout = .seconds(600)
+        }
+        let url: URL
+        switch phase {
+        case .resolving:
+            configuration.dnsOverHTTPS = URL(string: "https://127.0.0.1:\(silent.port)/dns-query")!
+            url = URL(string: "http://images.example/a.jpg")!
+        case .tlsHandshake:
+            url = URL(string: "https://127.0.0.1:\(silent.port)/a.jpg")!
+        case .waitingForTheHead:
+            url = silent.url
+        case .readingTheBody:
+            url = nginx.url("/slow/big.jpg").url
+        }
+        let fetcher = ImageProbeFetcher(configuration: configuration)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = LockedBox<(Result<ProbeResult, FetchError>, ContinuousClock.Instant)?>(nil)
+        let handle = fetcher.probe(url, queue: DispatchQueue(label: "cancel-test")) { result in
+            outcome.set((result, ContinuousClock.now))
+            done.signal()
+        }
+        // Cancelled half a second in, from a thread of its own: a sleep on Swift's pool can
+        // resume long after that in a busy test run.
+        let cancelledAt = LockedBox<ContinuousClock.Instant?>(nil)
+        Thread {
+            Thread.sleep(forTimeInterval: 0.5)
+            cancelledAt.set(ContinuousClock.now)
+            handle.cancel()
+        }.start()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                done.wait()
+                continuation.resume()
+            }.start()
+        }
+        let (result, endedAt) = try #require(outcome.get())
+        let cancelled = try #require(cancelledAt.get())
+        #expect(result.failureKind == .cancelled, "\(result)")
+        #expect(endedAt - cancelled < .milliseconds(100), "\(phase): \(endedAt - cancelled)")
+        if phase == .waitingForTheHead || phase == .tlsHandshake {
+            // The connection is closed too, not just forgotten.
+            for _ in 0..<100 where silent.closedConnections == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(silent.closedConnections >= 1)
+        }
+    }
+
+    // MARK: - Address policy
+
+    /// Loopback, spelled every way a URL allows.
+    static func loopbackSpellings(port: Int) -> [String] {
+        ["127.0.0.1", "127.1", "0x7f.1", "0x7f000001", "2130706433", "017700000001", "[::1]", "0.0.0.0", "localhost",
+         "[::ffff:127.0.0.1]", "127.0.0.2"].map { "http://\($0):\(port)/image" }
+    }
+
+    @Test(arguments: [FetchConfiguration.Transport.platform, .urlSession])
+    func publicOnlyRefusesEveryLoopbackSpelling(transport: FetchConfiguration.Transport) async throws {
+        let server = try RawServer(.respond { _, _ in RawServer.response("200 OK", [], PNGBuilder.image(width: 2, height: 2)) })
+        defer { server.stop() }
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration {
+            $0.addressPolicy = .publicOnly
+            $0.transport = transport
+        })
+        for text in Self.loopbackSpellings(port: server.port) {
+            let url = try #require(URL(string: text))
+            let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(url) })
+            #expect(result.failureKind == .forbiddenAddress, "\(text): \(result)")
+        }
+        #expect(server.connections == 0, "no connection reached the server")
+        // The default policy reaches it.
+        let open = try await ImageProbeFetcher(configuration: Self.configuration { $0.transport = transport }).probe(server.url)
+        #expect(open.info.width == 2)
+    }
+
+    @Test(arguments: [FetchConfiguration.Transport.platform, .urlSession])
+    func aRedirectToAForbiddenAddressSendsItNothing(transport: FetchConfiguration.Transport) async throws {
+        let forbidden = try RawServer(.respond { _, _ in RawServer.response("200 OK", [], PNGBuilder.image(width: 2, height: 2)) },
+                                      address: "127.0.0.2")
+        defer { forbidden.stop() }
+        let allowed = try RawServer(.respond { _, _ in
+            RawServer.response("302 Found", ["Location: http://127.0.0.2:\(forbidden.port)/image"])
+        })
+        defer { allowed.stop() }
+        // 127.0.0.1 stands for a public server here: the policy allows it by exception.
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration {
+            $0.addressPolicy = .publicOnly(allowing: [AddressRange("127.0.0.1")!])
+            $0.transport = transport
+        })
+        let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(allowed.url) })
+        #expect(result.failureKind == .forbiddenAddress, "\(result)")
+        #expect(allowed.requestHeads.count == 1)
+        #expect(forbidden.connections == 0 && forbidden.bytesReceived == 0)
+    }
+}
+
+/// The command as a new user would run it, measured from outside: its peak memory, what the
+/// server sent, and what reached it.
+@Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
+struct CLIGuaranteeTests {
+    struct Measured {
+        var status: Int32
+        var output: String
+        /// Peak resident set, KiB (`ru_maxrss`).
+        var peakKiB: Int
+        var seconds: Double
+        var lines: [[String: Any]] {
+            output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+    }
+
+    /// Runs `executable` with `arguments`, and reads its peak memory from `wait4`.
+    static func run(_ executable: String, _ arguments: [String]) throws -> Measured {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        guard spawned == 0 else {
+            close(pipeEnds[0])
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT)
+        }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(pipeEnds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[0..<count])
+        }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let elapsed = GuaranteeTests.seconds(ContinuousClock.now - start)
+        return Measured(status: (status >> 8) & 0xFF, output: String(decoding: output, as: UTF8.self),
+                        peakKiB: Int(usage.ru_maxrss), seconds: elapsed)
+    }
+
+    static var imageprobe: String { CLIProcessTests.executable.path }
+
+    /// Runs the command through a small Python parent that forks and execs it, and reads its
+    /// peak memory from that parent's `wait4`. Spawning it from this process directly would
+    /// report this process's peak instead: `posix_spawn` shares this process's memory until
+    /// the exec, and Linux records that memory's high-water mark for the child.
+    static func runMeasuringPeak(_ arguments: [String]) throws -> Measured {
+        let script = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            _, status, usage = os.wait4(pid, 0)
+            sys.stdout.write("maxrss %d\\n" % usage.ru_maxrss)
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        var run = try Self.run("/usr/bin/python3", ["-c", script, imageprobe] + arguments)
+        var lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last == "" { lines.removeLast() }
+        if let last = lines.last, last.hasPrefix("maxrss "), let peak = Int(last.dropFirst(7)) {
+            run.peakKiB = peak
+            lines.removeLast()
+            run.output = lines.joined(separator: "\n")
+        } else {
+            run.peakKiB = .max
+        }
+        return run
+    }
+
+    @Test func oneGibibyteOverTLSWithoutRange() async throws {
+        let server = try NginxServer.require()
+        let (url, token) = server.url("/norange/gibibyte.png", tls: true)
+        let run = try Self.runMeasuringPeak(["--json", "--dimensions-only", "--cacert", server.certificate.path, url.absoluteString])
+        let line = try #require(run.lines.first, "\(run.output)")
+        #expect(line["width"] as? Int == 640 && line["height"] as? Int == 480)
+        let sent = await server.log(token: token, atLeast: 1).reduce(0) { $0 + $1.bytesSent }
+        print("1 GiB over TLS without Range: peak RSS \(run.peakKiB) KiB, nginx sent \(sent) bytes, \(run.seconds) s")
+        #expect(run.peakKiB < 100 * 1024, "peak RSS \(run.peakKiB) KiB")
+        #expect(sent < 4 << 20, "nginx sent \(sent)")
+        #expect(run.seconds < 10)
+    }
+
+    @Test func aJPEGNeedingThreeRequestsUsesOneConnection() async throws {
+        let server = try NginxServer.require()
+        let (url, token) = server.url("/range/big.jpg")
+        let run = try Self.run(Self.imageprobe, ["--json", url.absoluteString])
+        #expect(run.lines.first?["requests"] as? Int == 3)
+        let lines = await server.log(token: token, atLeast: 3)
+        print("big.jpg: \(lines.count) requests on \(Set(lines.map(\.connection)).count) connection(s)")
+        #expect(lines.count == 3 && Set(lines.map(\.connection)).count == 1, "\(lines)")
+    }
+
+    @Test func fiftyConcurrentProbesOfOneURLCostTheRequestsOfOne() async throws {
+        let server = try NginxServer.require()
+        let (url, token) = server.url("/range/big.jpg")
+        let run = try Self.run(Self.imageprobe, ["--json", "-j", "50"] + Array(repeating: url.absoluteString, count: 50))
+        #expect(run.lines.count == 50 && run.lines.allSatisfy { $0["width"] as? Int == 4000 })
+        let lines = await server.log(token: token, atLeast: 3)
+        try await Task.sleep(for: .milliseconds(200))
+        let again = await server.log(token: token, atLeast: 3)
+        print("-j 50 with one URL 50 times: \(again.count) requests")
+        #expect(lines.count == 3 && again.count == 3)
+    }
+
+    @Test func publicOnlyRefusesEveryLoopbackSpelling() async throws {
+        let server = try NginxServer.require()
+        let token = UUID().uuidString.lowercased()
+        let urls = GuaranteeTests.loopbackSpellings(port: server.port).map { $0.replacingOccurrences(of: "/image", with: "/range/big.jpg?t=\(token)") }
+        let run = try Self.run(Self.imageprobe, ["--json", "--public-only"] + urls)
+        #expect(run.status == 1)
+        #expect(run.lines.count == urls.count)
+        for line in run.lines { #expect(line["error"] as? String == "forbiddenAddress", "\(line)") }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await server.log(token: token, atLeast: 1, within: 0.2).isEmpty, "no request reached nginx")
+    }
+
+    /// `unshare -m`: a private mount namespace, where a test resolv.conf can be bound over
+    /// /etc/resolv.conf for one process. Needs root (CI runs as root).
+    static let canUnshare: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        return (try? run("/usr/bin/unshare", ["-m", "true"]).status) == 0
+    }()
+
+    @Test(.enabled(if: canUnshare, "needs root and unshare(1) for a private /etc/resolv.conf"))
+    func aSilentSystemResolverGivesTimeoutWithinTheDeadline() throws {
+        // A UDP socket that never answers, as the only name server in resolv.conf.
+        let address = "127.83.\(Int.random(in: 1...250)).\(Int.random(in: 1...250))"
+        let udp = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(udp) }
+        var bound = sockaddr_in()
+        bound.sin_family = sa_family_t(AF_INET)
+        bound.sin_addr.s_addr = inet_addr(address)
+        bound.sin_port = in_port_t(UInt16(53).bigEndian)
+        let bindResult = withUnsafePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(udp, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        try #require(bindResult == 0)
+        let directory = try CLIProcessTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let resolvConf = directory.appendingPathComponent("resolv.conf")
+        try "nameserver \(address)\noptions timeout:5 attempts:2\n".write(to: resolvConf, atomically: true, encoding: .utf8)
+        let run = try Self.run("/usr/bin/unshare", ["-m", "sh", "-c", "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"",
+                                                    resolvConf.path, Self.imageprobe, "--json", "--timeout", "1", "http://images.example/a.jpg"])
+        let line = try #require(run.lines.first, "\(run.output)")
+        print("--timeout 1 with a silent resolver: \(line["error"] ?? "?") after \(run.seconds) s")
+        #expect(line["error"] as? String == "timeout", "\(line)")
+        #expect(run.seconds < 2.5)
+        // The query reached the black hole.
+        var pending: Int32 = 0
+        _ = ioctl(udp, UInt(FIONREAD), &pending)
+        #expect(pending > 0, "no query reached the silent resolver")
+    }
+}
+
+/// A value behind a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+}
