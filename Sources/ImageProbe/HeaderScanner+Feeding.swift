@@ -11,6 +11,19 @@ extension HeaderScanner {
         bytes.withUnsafeBytes { feed($0) }
     }
 
+    /// Consumes the bytes of `bytes`, passing animation mode's frames to `onFrame`; see
+    /// `feed(_:onFrame:)` on `UnsafeRawBufferPointer`.
+    @inlinable
+    public mutating func feed(_ bytes: [UInt8], onFrame: (FrameInfo) -> Void) -> ScanStatus {
+        bytes.withUnsafeBytes { feed($0, onFrame: onFrame) }
+    }
+
+    /// Consumes the bytes of `bytes`, passing animation mode's frames to `onFrame`.
+    @inlinable
+    public mutating func feed(_ bytes: ArraySlice<UInt8>, onFrame: (FrameInfo) -> Void) -> ScanStatus {
+        bytes.withUnsafeBytes { feed($0, onFrame: onFrame) }
+    }
+
     /// Consumes bytes from any sequence, stopping at the answer: elements after the byte that
     /// completes it are not read from the sequence.
     ///
