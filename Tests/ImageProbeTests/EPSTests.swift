@@ -77,6 +77,15 @@ import Testing
         #expect(failureCode(verified(noTrailerBox.bytes)) == .malformed)
         let noTrailer = EPSBuilder.document(["%!PS-Adobe-3.0 EPSF-3.0", "%%BoundingBox: (atend)", "%%EndComments", "showpage"])
         #expect(failureCode(verified(noTrailer.bytes)) == .truncated)
+        // With the input's length known, its end is the section's: the box is missing.
+        #expect(failureCode(verified(noTrailer.bytes, Self.seekable(noTrailer.bytes))) == .malformed)
+        let noBox = EPSBuilder.document(["%!PS-Adobe-3.0 EPSF-3.0", "%%Title: none"])
+        #expect(failureCode(verified(noBox.bytes)) == .truncated)
+        #expect(failureCode(verified(noBox.bytes, Self.seekable(noBox.bytes))) == .malformed)
+        // A file that ends right after the box's last digit.
+        let atTheEnd = ascii("%!PS-Adobe-3.0\n%%BoundingBox: 0 0 8 9")
+        #expect(failureCode(verified(atTheEnd)) == .truncated)
+        #expect(info(verified(atTheEnd, Self.seekable(atTheEnd)))?.size == [8, 9])
     }
 
     @Test(arguments: [EPSBuilder.Preview.tiff, .windowsMetafile, .none])
@@ -112,9 +121,13 @@ import Testing
         let cut = Array(EPSBuilder.dos(postScript: postScript, preview: .none).bytes.dropLast(3))
         #expect(failureCode(verified(cut, Self.seekable(cut))) == .malformed)
         #expect(info(verified(cut))?.size == [1, 1])
-        // A box that needs the section's last byte to end is not complete.
-        let tight = EPSBuilder.dos(postScript: ascii("%!PS-Adobe-3.0\n%%BoundingBox: 0 0 3 4"), preview: .tiff).bytes
-        #expect(failureCode(verified(tight)) == .malformed)
+        // The section's end ends its last line: a box without a line end there is complete.
+        let tight = EPSBuilder.dos(postScript: ascii("%!PS-Adobe-3.0\n%%BoundingBox: 0 0 3 4"), preview: .tiff)
+        let outcome = verified(tight.bytes)
+        #expect(info(outcome)?.size == [3, 4])
+        #expect(outcome.bytesConsumed == UInt64(tight.bytes.count - 64))
+        let short = EPSBuilder.dos(postScript: ascii("%!PS-Adobe-3.0\n%%BoundingBox: 0 0 3"), preview: .tiff).bytes
+        #expect(failureCode(verified(short)) == .malformed)
     }
 
     @Test func errors() {

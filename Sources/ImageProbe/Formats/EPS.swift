@@ -15,6 +15,8 @@
 /// - A DOS EPS binary header (`C5 D0 D3 C6`) locates the PostScript section (read as above)
 ///   and a TIFF or Windows Metafile preview, which `ImageInfo.epsPreview` reports. The
 ///   preview's own size is a thumbnail's, and is not read.
+/// - When the section's end is known (a DOS EPS header, or `inputLength`), it ends the last
+///   line; reaching it without a box is malformed.
 @usableFromInline
 struct EPSParser: FormatParser, Sendable {
     @inlinable static var occupant: SlotOccupant { .eps }
@@ -160,11 +162,22 @@ struct EPSParser: FormatParser, Sendable {
         default:
             break
         }
+        let step = text(field.u8(0), at: offset, options: options)
+        // The section's last byte: its end ends the last line too.
+        guard case .read = step, let end = sectionEnd, offset &+ 1 >= end else { return step }
+        if case .coordinate(3, let coordinate) = phase, coordinate.digits {
+            return ended(coordinate.value, index: 3, endOfLine: true, options: options)
+        }
+        return ended()
+    }
+
+    /// One byte of the PostScript text, at `offset`.
+    @inlinable
+    mutating func text(_ byte: UInt8, at offset: UInt64, options: ScanOptions) -> Step {
         if let end = sectionEnd, offset >= end { return ended() }
         if section == .header && offset &- sectionStart >= Self.headerBudget {
             return .failed(.limit(.eps, .noBoundingBoxInTheFirst64KiB))
         }
-        let byte = field.u8(0)
         let endOfLine = byte == ASCII.newline || byte == ASCII.carriageReturn
         switch phase {
         case .lineStart:
