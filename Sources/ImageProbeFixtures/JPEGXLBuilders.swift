@@ -110,18 +110,23 @@ public enum JXLBuilder {
         case noExtraFields
         /// `extra_fields` with this orientation (1...8).
         case orientation(Int)
+        /// `extra_fields`, orientation 1, and an animation header: 100 ticks per second and
+        /// `loops` (`num_loops`, 0 forever).
+        case animation(loops: Int)
     }
 
     /// A codestream and where its answers end.
     public struct Codestream: Sendable {
         public var bytes: [UInt8]
-        /// Bits of the SizeHeader, and of the SizeHeader plus ImageMetadata up to the
-        /// orientation (or to whatever settled it).
+        /// Bits of the SizeHeader, and of the SizeHeader plus what full mode reads of
+        /// ImageMetadata: to `all_default` or `extra_fields` when they settle everything, else
+        /// through the orientation and the `have_intrinsic_size`, `have_preview` and
+        /// `have_animation` flags (this builder writes all three as 0).
         public var sizeHeaderBits: Int
         public var headerBits: Int
-        /// Codestream bytes needed for the size, and for the orientation.
+        /// Codestream bytes needed for the size, and for full mode's answer.
         public var sizeEnd: Int { 2 + (sizeHeaderBits + 7) / 8 }
-        public var orientationEnd: Int { 2 + (headerBits + 7) / 8 }
+        public var fullModeEnd: Int { 2 + (headerBits + 7) / 8 }
     }
 
     /// `FF 0A`, the SizeHeader as `size` says, the start of ImageMetadata, and `trailing`
@@ -154,9 +159,27 @@ public enum JXLBuilder {
             bits.write(0, bits: 1)
             bits.write(1, bits: 1)
             bits.write(orientation - 1, bits: 3)
+            // No intrinsic size, preview or animation.
+            bits.write(0, bits: 3)
+        case .animation(let loops):
+            bits.write(0, bits: 1)
+            bits.write(1, bits: 1)
+            bits.write(0, bits: 3)  // orientation 1
+            bits.write(0, bits: 2)  // no intrinsic size, no preview
+            bits.write(1, bits: 1)  // have_animation
+            bits.write(0, bits: 2)  // tps_numerator: Val(100)
+            bits.write(0, bits: 2)  // tps_denominator: Val(1)
+            // num_loops: U32(Val(0), Bits(3), Bits(16), Bits(32)).
+            switch loops {
+            case 0: bits.write(0, bits: 2)
+            case 1..<8: bits.write(1, bits: 2); bits.write(loops, bits: 3)
+            case 8..<65536: bits.write(2, bits: 2); bits.write(loops, bits: 16)
+            default: bits.write(3, bits: 2); bits.write(loops, bits: 32)
+            }
+            bits.write(0, bits: 1)  // have_timecodes
         }
         let headerBits = bits.bitCount
-        // What would follow: no intrinsic size, preview or animation, 8-bit samples, ...
+        // What would follow: 8-bit samples, ...
         bits.write(0, bits: 5)
         var bytes: [UInt8] = [0xFF, 0x0A] + bits.bytes
         bytes.appendFiller(trailing, seed: 0x5A)

@@ -19,7 +19,7 @@ import Testing
         #expect(found?.size == [width, height], sourceLocation: sourceLocation)
         #expect(found?.orientation?.rawValue == UInt8(orientation), sourceLocation: sourceLocation)
         #expect(found?.isPartial == false, sourceLocation: sourceLocation)
-        #expect(full.bytesConsumed == UInt64(stream.orientationEnd), sourceLocation: sourceLocation)
+        #expect(full.bytesConsumed == UInt64(stream.fullModeEnd), sourceLocation: sourceLocation)
     }
 
     // MARK: SizeHeader
@@ -110,11 +110,24 @@ import Testing
     @Test(arguments: 1...8)
     func orientation(_ orientation: Int) {
         let stream = JXLBuilder.codestream(width: 300, height: 200, metadata: .orientation(orientation))
-        #expect(stream.headerBits == stream.sizeHeaderBits + 5)
+        #expect(stream.headerBits == stream.sizeHeaderBits + 8)  // flags, orientation, three "have" flags
         expectCodestream(stream, width: 300, height: 200, orientation: orientation)
         let found = info(verified(stream.bytes))
         #expect(found?.displayWidth == (orientation >= 5 ? 200 : 300))
         #expect(found?.bitDepth == nil)
+    }
+
+    @Test(arguments: [0, 1, 7, 8, 65535, 65536, 4_000_000_000])
+    func animationHeaderGivesAnimatedAndTheLoopCount(loops: Int) {
+        let stream = JXLBuilder.codestream(width: 300, height: 200, metadata: .animation(loops: loops))
+        expectCodestream(stream, width: 300, height: 200)
+        let found = info(verified(stream.bytes))
+        #expect(found?.isAnimated == true)
+        #expect(found?.loopCount == loops)
+        // Without the animation header, a definite still image.
+        let still = info(verified(JXLBuilder.codestream(width: 300, height: 200, metadata: .orientation(3)).bytes))
+        #expect(still?.isAnimated == false)
+        #expect(still?.loopCount == nil)
     }
 
     @Test func defaultMetadata() {
@@ -137,7 +150,7 @@ import Testing
         #expect(failureCode(verified(insideSize, dimensionsOnly)) == .truncated)
         // Full mode with the size but not the orientation: a partial answer.
         let sizeOnly = Array(stream.bytes.prefix(stream.sizeEnd))
-        #expect(stream.orientationEnd > stream.sizeEnd)
+        #expect(stream.fullModeEnd > stream.sizeEnd)
         let found = info(verified(sizeOnly))
         #expect(found?.size == [1 << 30, 1 << 30])
         #expect(found?.isPartial == true)
@@ -153,7 +166,11 @@ import Testing
             let outcome = verified(bytes)
             if case .done(let found) = outcome.status {
                 #expect(found.width >= 1 && found.height >= 1)
-                #expect(outcome.bytesConsumed <= 12)
+                // Full mode reads on through the intrinsic size, preview and animation
+                // headers when the bits say they are there: at most the input.
+                #expect(outcome.bytesConsumed <= UInt64(bytes.count))
+                let dimensions = verified(bytes, dimensionsOnly)
+                #expect(dimensions.bytesConsumed <= 11)  // the largest SizeHeader
             }
             let boxed = JPEGBox.signature("JXL ") + JXLBuilder.fileType + random.bytes(40)
             let boxedOutcome = verified(boxed)
@@ -172,7 +189,7 @@ import Testing
         #expect(dimensions.bytesConsumed == UInt64(file.end(ofCodestreamBytes: stream.sizeEnd)))
         let full = verified(file.bytes)
         #expect(info(full)?.orientation == .rotate90Anticlockwise)
-        #expect(full.bytesConsumed == UInt64(file.end(ofCodestreamBytes: stream.orientationEnd)))
+        #expect(full.bytesConsumed == UInt64(file.end(ofCodestreamBytes: stream.fullModeEnd)))
     }
 
     @Test func otherBoxesBeforeTheCodestreamAreSkipped() {
@@ -198,7 +215,7 @@ import Testing
     @Test func partsSplitAtEveryByteOfTheHeader() {
         let stream = JXLBuilder.codestream(Size(height: 300_000, width: 5, heightSelector: 3, widthSelector: 1), metadata: .orientation(7))
         let between = JPEGBox.box("jbrd", [9, 9, 9])
-        for cut in 0...stream.orientationEnd + 1 {
+        for cut in 0...stream.fullModeEnd + 1 {
             for filler in [nil, between] {
                 let file = JXLBuilder.container(JXLBuilder.parts(stream.bytes, cuts: [cut], between: filler))
                 let dimensions = verified(file.bytes, dimensionsOnly)
@@ -206,7 +223,7 @@ import Testing
                 #expect(dimensions.bytesConsumed == UInt64(file.end(ofCodestreamBytes: stream.sizeEnd)), "cut at \(cut)")
                 let full = verified(file.bytes)
                 #expect(info(full)?.orientation == .transverse, "cut at \(cut)")
-                #expect(full.bytesConsumed == UInt64(file.end(ofCodestreamBytes: stream.orientationEnd)), "cut at \(cut)")
+                #expect(full.bytesConsumed == UInt64(file.end(ofCodestreamBytes: stream.fullModeEnd)), "cut at \(cut)")
             }
         }
     }
