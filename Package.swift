@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "ImageProbe",
+    // The lowest floors the code needs: the async adapters need Swift concurrency (macOS 10.15,
+    // iOS 13). APIs above these carry `@available`; Scripts/availability.py checks it in CI.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "ImageProbe", targets: ["ImageProbe"]),
         .library(name: "ImageProbeFoundation", targets: ["ImageProbeFoundation"]),
@@ -41,7 +44,7 @@ let package = Package(
 
         // The command-line tool. The target name differs from the library's only by more
         // than case, so the two source folders don't collide on case-insensitive disks.
-        .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe", "ImageProbeFetch"]),
+        .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe", "ImageProbeFoundation", "ImageProbeFetch"]),
 
         // Byte builders for every format and the chunking verifier. Shared by the tests,
         // the fuzzer's seed generator and the benchmarks; not a product.

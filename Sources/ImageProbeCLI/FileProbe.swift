@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import ImageProbe
+import ImageProbeFoundation
 
 /// The answer for one input, with the byte counts the output reports.
 struct InputResult {
@@ -28,112 +29,44 @@ struct InputResult {
     static let delaysShown = 8
 }
 
-/// Reads a file descriptor just far enough to answer.
-///
-/// It feeds the scanner no more than `needMore` asks for, so it looks at the scanner's pending
-/// skip at every step boundary; on a seekable file a skip of `seekThreshold` bytes or more is
-/// jumped with `lseek` and reported as skipped; shorter ones are read, and passed with `skip`
-/// (SPEC.md §4). The decision doesn't depend on the chunk size, so `--chunk-size` changes no
-/// answer and no byte count.
-struct DescriptorProber {
-    /// Below this, reading through a skip costs less than a seek and a new read.
-    static let seekThreshold: UInt64 = 64 << 10
-    static let bufferSize = 64 << 10
+/// Probes files and standard input with the library's seeking reader, collecting the first
+/// frame delays for the output.
+struct DescriptorProber: Sendable {
+    var prober: FileProber
 
-    var options: ScanOptions
-    var chunkSize: Int?
-    var seek: Bool
-
-    func probe(descriptor: Int32, path: String) -> InputResult {
-        var info = stat()
-        let regular = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        let seekable = seek && regular
-        var options = self.options
-        // A regular file's size lets formats with information at the end use it (SPEC.md §1.5).
-        // Standard input redirected from a file may start part way in. Pseudo-files (procfs)
-        // report a size of 0 whatever they hold: no length then.
-        let offset = regular ? lseek(descriptor, 0, SEEK_CUR) : -1
-        if regular && info.st_size > 0 && offset >= 0 && offset <= info.st_size && options.inputLength == nil {
-            options.inputLength = UInt64(info.st_size - offset)
-        }
-        var scanner = HeaderScanner(options: options)
-        var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
-        var start = 0
-        var end = 0
-        var status = scanner.status
-        // Skip bytes read anyway (buffered, or a short skip read through) on a seekable input:
-        // passed with `skip`, so they don't count against `maxBytes`, which guards readers that
-        // cannot seek (the file's size bounds them here); reported as read, since they were.
-        var skippedAfterReading: UInt64 = 0
-        var delays: [Double] = []
-        func result(_ status: ScanStatus, ioError: String? = nil) -> InputResult {
-            InputResult(path: path, status: status, bytesRead: scanner.bytesRead + skippedAfterReading,
-                        bytesSkipped: scanner.bytesSkipped - skippedAfterReading, ioError: ioError,
-                        firstDelays: delays, mode: options.mode)
-        }
-        while case .needMore(let needed) = status {
-            if seekable && scanner.pendingSkip > 0 && start < end {
-                let passed = scanner.skip(min(scanner.pendingSkip, UInt64(end - start)))
-                skippedAfterReading += passed
-                start += Int(passed)
-                status = scanner.status
-                continue
-            }
-            if seekable && scanner.pendingSkip >= Self.seekThreshold && start == end {
-                // Nothing buffered: jump the rest.
-                let skip = scanner.pendingSkip
-                guard skip <= UInt64(Int64.max), lseek(descriptor, off_t(skip), SEEK_CUR) >= 0 else {
-                    if errno == EINVAL || errno == EOVERFLOW || skip > UInt64(Int64.max) {
-                        // Past any offset a file can have: the input ends before the header does.
-                        scanner.skip(skip)
-                        status = scanner.finish()
-                        break
-                    }
-                    return result(status, ioError: "cannot seek: \(errorText())")
-                }
-                scanner.skip(skip)
-                status = scanner.status
-                continue
-            }
-            if start == end {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return result(status, ioError: "cannot read: \(errorText())")
-                }
-                if count == 0 {
-                    status = scanner.finish()
-                    break
-                }
-                start = 0
-                end = count
-            }
-            let take = min(end - start, needed, chunkSize ?? Int.max)
-            status = buffer.withUnsafeBytes { bytes in
-                scanner.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + take)])) { frame in
-                    if delays.count < InputResult.delaysShown { delays.append(frame.delay) }
-                }
-            }
-            start += take
-        }
-        return result(status)
+    init(options: ScanOptions, chunkSize: Int?, seek: Bool) {
+        prober = FileProber(options: options, chunkSize: chunkSize, seeks: seek)
     }
 
-    /// Opens and probes a regular file; directories and unreadable paths become I/O errors.
+    func probe(descriptor: Int32, path: String) -> InputResult {
+        run(path) { try prober.probe(descriptor: descriptor, onFrame: $0) }
+    }
+
     func probe(path: String) -> InputResult {
-        // Non-blocking open: a FIFO without a writer would otherwise block here forever.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return .ioFailure(path, "cannot open: \(errorText())") }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .ioFailure(path, "cannot stat: \(errorText())") }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .ioFailure(path, "is a directory (use -r to probe the files in it)")
-        case S_IFREG, S_IFBLK: break
-        default: return .ioFailure(path, "not a regular file (use - to read a pipe or device from standard input)")
+        run(path) { try prober.probe(path: path, onFrame: $0) }
+    }
+
+    private func run(_ path: String, _ body: ((FrameInfo) -> Void) throws -> FileProbeResult) -> InputResult {
+        var delays: [Double] = []
+        do {
+            let probed = try body { frame in
+                if delays.count < InputResult.delaysShown { delays.append(frame.delay) }
+            }
+            return InputResult(path: path, status: probed.status, bytesRead: probed.bytesRead,
+                               bytesSkipped: probed.bytesSkipped, firstDelays: delays, mode: prober.options.mode)
+        } catch let error as FileError {
+            let message: String
+            switch error.code {
+            case .isADirectory: message = "is a directory (use -r to probe the files in it)"
+            case .notARegularFile: message = "not a regular file (use - to read a pipe or device from standard input)"
+            case .cannotOpen: message = "cannot open: \(error.message)"
+            case .cannotSeek: message = "cannot seek: \(error.message)"
+            default: message = "cannot read: \(error.message)"
+            }
+            return .ioFailure(path, message)
+        } catch {
+            return .ioFailure(path, "\(error)")
         }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return probe(descriptor: descriptor, path: path)
     }
 }
 
@@ -146,6 +79,21 @@ extension InputResult {
         guard ioError == nil, fetchError == nil, case .done = status else { return false }
         return true
     }
+
+    /// Whether the input could not be read at all (exit status 3), rather than read and found
+    /// not to be an image (1).
+    var isIOError: Bool { ioError != nil || fetchError != nil }
+
+    /// The error code and message, for anything but an image.
+    var failure: (code: String, message: String)? {
+        if let ioError { return ("io", ioError) }
+        if let fetchError { return (fetchError.kind, fetchError.message) }
+        switch status {
+        case .done: return nil
+        case .unsupported(let failure): return (failure.code.name, failure.message)
+        case .needMore: return ("truncated", "input ended inside the header")
+        }
+    }
 }
 
 func errorText() -> String { String(cString: strerror(errno)) }
@@ -154,6 +102,10 @@ func errorText() -> String { String(cString: strerror(errno)) }
 /// following symbolic links to directories; entries that can't be read come in their place.
 /// A directory met twice (a bind mount inside itself) is not walked again.
 ///
+/// Like `find -xdev`, the walk stays on the starting directory's filesystem unless
+/// `crossFilesystems`; either way it never enters a pseudo filesystem (procfs, sysfs, ...), whose
+/// files can block or have side effects when read (`/proc/kmsg` consumes the kernel log).
+///
 /// Lazy: one directory is listed at a time, so results start at once on a huge tree and memory
 /// follows the widest directory and the depth, not the number of files.
 struct DirectoryWalk: IteratorProtocol {
@@ -161,8 +113,25 @@ struct DirectoryWalk: IteratorProtocol {
     private var listed: [Result<String, InputFailure>] = []
     private var nextListed = 0
     private var visited = Set<[UInt64]>()
+    private let crossFilesystems: Bool
+    /// The starting directory's device; nil until it has been read.
+    private var rootDevice: UInt64? = nil
+    /// Devices known to be real or pseudo filesystems, so each is asked about once.
+    private var pseudoByDevice: [UInt64: Bool] = [:]
 
-    init(_ directory: String) { pending = [directory] }
+    init(_ directory: String, crossFilesystems: Bool = false) {
+        pending = [directory]
+        self.crossFilesystems = crossFilesystems
+    }
+
+    /// Whether files on `device` (reached through `path`) may be read.
+    private mutating func allowed(device: UInt64, path: String) -> Bool {
+        if let rootDevice, device != rootDevice && !crossFilesystems { return false }
+        if let known = pseudoByDevice[device] { return !known }
+        let pseudo = isPseudoFilesystem(device: device, path: path)
+        pseudoByDevice[device] = pseudo
+        return !pseudo
+    }
 
     mutating func next() -> Result<String, InputFailure>? {
         while nextListed == listed.count {
@@ -185,7 +154,18 @@ struct DirectoryWalk: IteratorProtocol {
     /// Fills `listed` with the directory's files and failures; queues its subdirectories.
     private mutating func list(_ current: String) {
         var info = stat()
-        if stat(current, &info) == 0 && !visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return }
+        if stat(current, &info) == 0 {
+            let device = UInt64(info.st_dev)
+            if rootDevice == nil {
+                rootDevice = device
+                if !allowed(device: device, path: current) {
+                    listed.append(.failure(InputFailure(path: current, message: "is on a pseudo filesystem (such as /proc or /sys): not walked")))
+                    return
+                }
+            }
+            if !allowed(device: device, path: current) { return }
+            if !visited.insert([device, UInt64(info.st_ino)]).inserted { return }
+        }
         guard let handle = opendir(current) else {
             listed.append(.failure(InputFailure(path: current, message: "cannot open directory: \(errorText())")))
             return
@@ -208,8 +188,11 @@ struct DirectoryWalk: IteratorProtocol {
         var subdirectories: [String] = []
         let prefix = current.hasSuffix("/") ? current : current + "/"
         for bytes in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            guard let name = String(validating: bytes, as: UTF8.self) else {
-                let shown = prefix + String(decoding: bytes, as: UTF8.self)
+            // Decoding repairs invalid UTF-8, so a name that doesn't survive it unchanged isn't
+            // UTF-8 (`String(validating:as:)` would say so directly, but needs macOS 15 / iOS 18).
+            let name = String(decoding: bytes, as: UTF8.self)
+            guard name.utf8.elementsEqual(bytes) else {
+                let shown = prefix + name
                 listed.append(.failure(InputFailure(path: shown, message: "the name is not valid UTF-8")))
                 continue
             }
@@ -221,10 +204,14 @@ struct DirectoryWalk: IteratorProtocol {
             }
             switch entry.st_mode & S_IFMT {
             case S_IFDIR: subdirectories.append(path)
-            case S_IFREG: listed.append(.success(path))
+            case S_IFREG:
+                if allowed(device: UInt64(entry.st_dev), path: path) { listed.append(.success(path)) }
             case S_IFLNK:
                 var target = stat()
-                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { listed.append(.success(path)) }
+                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG
+                    && allowed(device: UInt64(target.st_dev), path: path) {
+                    listed.append(.success(path))
+                }
             default: break
             }
         }
@@ -238,3 +225,57 @@ struct InputFailure: Error {
     var path: String
     var message: String
 }
+
+/// Whether `device` (reached through `path`) is a kernel pseudo filesystem, whose files are
+/// not data: procfs, sysfs, debugfs and the like on Linux (by the type `/proc/self/mountinfo`
+/// gives the device; Glibc's module doesn't export `statfs`), devfs on Darwin.
+func isPseudoFilesystem(device: UInt64, path: String) -> Bool {
+    #if canImport(Darwin)
+    var info = statfs()
+    guard statfs(path, &info) == 0 else { return false }
+    let name = withUnsafeBytes(of: info.f_fstypename) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return name == "devfs"
+    #else
+    guard let type = MountTable.shared[device] else { return false }
+    return MountTable.pseudoTypes.contains(type)
+    #endif
+}
+
+#if !canImport(Darwin)
+/// Filesystem types by device number, from `/proc/self/mountinfo` (read once; empty when /proc
+/// isn't mounted, and then there is no procfs to walk into).
+enum MountTable {
+    static let pseudoTypes: Set<String> = [
+        "proc", "sysfs", "debugfs", "tracefs", "securityfs", "cgroup", "cgroup2", "devpts", "bpf",
+        "configfs", "pstore", "efivarfs", "fusectl", "binfmt_misc", "nsfs", "selinuxfs", "smackfs",
+        "mqueue", "rpc_pipefs", "autofs",
+    ]
+
+    static let shared: [UInt64: String] = {
+        let descriptor = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [:] }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while bytes.count < 16 << 20 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[..<count]
+        }
+        var table: [UInt64: String] = [:]
+        // "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw": the third field is
+        // major:minor, the first after "-" the type.
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            let numbers = fields[2].split(separator: ":")
+            guard numbers.count == 2, let major = UInt64(numbers[0]), let minor = UInt64(numbers[1]) else { continue }
+            // glibc's makedev.
+            let device = ((major & 0xFFFF_F000) << 32) | ((major & 0xFFF) << 8) | ((minor & 0xFFFF_FF00) << 12) | (minor & 0xFF)
+            table[device] = String(fields[dash + 1])
+        }
+        return table
+    }()
+}
+#endif

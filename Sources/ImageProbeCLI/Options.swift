@@ -1,10 +1,24 @@
 import ImageProbe
 
+/// How results are written to standard output.
+enum OutputStyle: Equatable {
+    /// One sentence per input.
+    case text
+    /// One JSON object per input and line.
+    case json
+    /// RFC 4180 CSV with a header line.
+    case csv
+    /// The `--format` template, for images only.
+    case template(OutputTemplate)
+}
+
 /// Command-line options.
 struct CommandLineOptions {
     var paths: [String] = []
-    var json = false
+    var style = OutputStyle.text
     var recursive = false
+    var crossFilesystems = false
+    var imagesOnly = false
     var chunkSize: Int? = nil
     var scan = ScanOptions()
     var seek = true
@@ -14,97 +28,166 @@ struct CommandLineOptions {
     var certificateAuthorities: String? = nil
     var showHelp = false
     var showVersion = false
+    var completionShell: String? = nil
 
-    static let usage = """
-        usage: imageprobe [options] PATH...
+    static let version = "0.1.0"
 
-        Reads just enough of each image to report its format, size and orientation.
-        PATH is a file, a directory (with -r), - for standard input, or an http(s) URL.
+    /// One option: its spellings, its value's placeholder (nil for a flag) and its help.
+    struct Option {
+        var names: [String]
+        var value: String?
+        var help: String
+    }
 
-        options:
-          --json               one JSON object per input, one per line
-          -r, --recursive      probe every file under a directory
-          --dimensions-only    stop as soon as width and height are known
-          --animation          walk every frame of an animation: frame count, loop count,
-                               duration and playback duration, largest frame, first delays
-          --max-bytes N        give up after N bytes without an answer (default 16 MiB)
-          --chunk-size N       feed the scanner at most N bytes at a time (for testing)
-          --no-seek            read skipped bytes instead of seeking over them
-          -j N                 probe up to N URLs at once, 1 to 256 (default 8)
-          --timeout SECONDS    per-request timeout for URLs, 1 to 86400 (default 10)
-          --public-only        refuse URLs (and redirects) to loopback, private, link-local
-                               and other non-public addresses, checked on the address connected
-          --cacert FILE        trust the certificate authorities in this PEM file for https
-                               instead of the system's
-          -h, --help           show this help
-          --version            show the version
+    /// Every option, in the order `--help`, the man page and the completions list them.
+    static let table: [Option] = [
+        Option(names: ["--json"], value: nil, help: "one JSON object per input, one per line"),
+        Option(names: ["--csv"], value: nil, help: "CSV with a header line (RFC 4180)"),
+        Option(names: ["--format"], value: "TEMPLATE",
+               help: "print each image through TEMPLATE: %f path, %t format, %w %h width and height, "
+                   + "%W %H displayed width and height, %o orientation (1-8), %m MIME type, "
+                   + "%b bytes read, %% a percent sign, \\n newline, \\t tab"),
+        Option(names: ["--images-only"], value: nil,
+               help: "print images only: inputs that are not images are left out (I/O errors still go to standard error)"),
+        Option(names: ["-r", "--recursive"], value: nil, help: "probe every file under a directory, on its filesystem only"),
+        Option(names: ["--cross-filesystems"], value: nil,
+               help: "with -r, also descend into other filesystems (pseudo filesystems such as /proc and /sys never)"),
+        Option(names: ["--dimensions-only"], value: nil, help: "stop as soon as width and height are known"),
+        Option(names: ["--animation"], value: nil,
+               help: "walk every frame of an animation: frame count, loop count, duration and playback duration, largest frame, first delays"),
+        Option(names: ["--max-bytes"], value: "N", help: "give up after N bytes without an answer (default 16 MiB)"),
+        Option(names: ["--chunk-size"], value: "N", help: "feed the scanner at most N bytes at a time (for testing)"),
+        Option(names: ["--no-seek"], value: nil, help: "read skipped bytes instead of seeking over them"),
+        Option(names: ["-j", "--jobs"], value: "N", help: "probe up to N files and N URLs at once, 1 to 256 (default 8); output keeps input order"),
+        Option(names: ["--timeout"], value: "SECONDS", help: "per-request timeout for URLs, 1 to 86400 (default 10)"),
+        Option(names: ["--public-only"], value: nil,
+               help: "refuse URLs (and redirects) to loopback, private, link-local and other non-public addresses, checked on the address connected"),
+        Option(names: ["--cacert"], value: "FILE", help: "trust the certificate authorities in this PEM file for https instead of the system's"),
+        Option(names: ["--completion"], value: "SHELL", help: "print a completion script for bash, zsh or fish"),
+        Option(names: ["-h", "--help"], value: nil, help: "show this help"),
+        Option(names: ["-V", "--version"], value: nil, help: "show the version"),
+    ]
 
-        exit status: 0 if every input was recognised, 1 if any was not, 2 for usage errors.
+    static let exitStatusHelp = """
+        exit status: 0 if every input was an image, 1 if any was not, 3 if any could not be read
+        (an I/O or network error; 3 wins over 1), 2 for usage errors.
         """
+
+    static var usage: String {
+        var lines = [
+            "usage: imageprobe [options] PATH...",
+            "",
+            "Reads just enough of each image to report its format, size and orientation.",
+            "PATH is a file, a directory (with -r), - for standard input, or an http(s) URL.",
+            "",
+            "options:",
+        ]
+        for option in table {
+            let head = "  " + option.names.joined(separator: ", ") + (option.value.map { " " + $0 } ?? "")
+            let wrapped = wrap(option.help, width: 78 - 23)
+            for (index, line) in wrapped.enumerated() {
+                let left = index == 0 ? head : ""
+                if index == 0 && left.count >= 23 {
+                    lines.append(left)
+                    lines.append(String(repeating: " ", count: 23) + line)
+                } else {
+                    lines.append(left + String(repeating: " ", count: 23 - left.count) + line)
+                }
+            }
+        }
+        lines.append("")
+        lines.append(exitStatusHelp)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` broken into lines of at most `width` characters, at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 
     /// Parses `arguments` (without the program name); returns an error message on misuse.
     static func parse(_ arguments: [String]) -> Result<CommandLineOptions, UsageError> {
         var options = CommandLineOptions()
         var index = 0
         var onlyPaths = false
-        func value(_ name: String) -> Result<Int, UsageError> {
+        var styles: [String] = []
+        func text(_ name: String) throws(UsageError) -> String {
             index += 1
-            guard index < arguments.count else { return .failure(UsageError("\(name) needs a value")) }
-            guard let number = Int(arguments[index]), number > 0 else {
-                return .failure(UsageError("\(name) needs a positive integer, not '\(arguments[index])'"))
-            }
-            return .success(number)
+            guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+            return arguments[index]
         }
-        while index < arguments.count {
-            let argument = arguments[index]
-            if onlyPaths || argument == "-" || !argument.hasPrefix("-") {
-                options.paths.append(argument)
-                index += 1
-                continue
+        func number(_ name: String, atMost limit: Int = .max, _ what: String = "") throws(UsageError) -> Int {
+            let value = try text(name)
+            guard let number = Int(value), number > 0 else {
+                throw UsageError("\(name) needs a positive integer, not '\(value)'")
             }
-            switch argument {
-            case "--": onlyPaths = true
-            case "--json": options.json = true
-            case "-r", "--recursive": options.recursive = true
-            case "--dimensions-only": options.scan.mode = .dimensionsOnly
-            case "--animation": options.scan.mode = .animation
-            case "--no-seek": options.seek = false
-            case "--public-only": options.publicOnly = true
-            case "--cacert":
-                index += 1
-                guard index < arguments.count else { return .failure(UsageError("--cacert needs a file")) }
-                options.certificateAuthorities = arguments[index]
-            case "-h", "--help": options.showHelp = true
-            case "--version": options.showVersion = true
-            case "--max-bytes":
-                switch value(argument) {
-                case .success(let number): options.scan.maxBytes = number
-                case .failure(let error): return .failure(error)
-                }
-            case "--chunk-size":
-                switch value(argument) {
-                case .success(let number): options.chunkSize = number
-                case .failure(let error): return .failure(error)
-                }
-            case "-j", "--jobs":
-                switch value(argument) {
-                case .success(let number) where number <= 256: options.jobs = number
-                case .success: return .failure(UsageError("-j is at most 256"))
-                case .failure(let error): return .failure(error)
-                }
-            case "--timeout":
-                switch value(argument) {
-                case .success(let number) where number <= 86_400: options.timeout = Double(number)
-                case .success: return .failure(UsageError("--timeout is at most 86400 seconds (a day)"))
-                case .failure(let error): return .failure(error)
-                }
-            default:
-                return .failure(UsageError("unknown option '\(argument)'"))
-            }
-            index += 1
+            guard number <= limit else { throw UsageError("\(name) is at most \(limit)\(what)") }
+            return number
         }
-        if options.paths.isEmpty && !options.showHelp && !options.showVersion {
-            return .failure(UsageError("no PATH given"))
+        do throws(UsageError) {
+            while index < arguments.count {
+                let argument = arguments[index]
+                if onlyPaths || argument == "-" || !argument.hasPrefix("-") {
+                    options.paths.append(argument)
+                    index += 1
+                    continue
+                }
+                switch argument {
+                case "--": onlyPaths = true
+                case "--json":
+                    options.style = .json
+                    styles.append(argument)
+                case "--csv":
+                    options.style = .csv
+                    styles.append(argument)
+                case "--format":
+                    options.style = .template(try OutputTemplate(parsing: try text(argument)))
+                    styles.append(argument)
+                case "--images-only": options.imagesOnly = true
+                case "-r", "--recursive": options.recursive = true
+                case "--cross-filesystems": options.crossFilesystems = true
+                case "--dimensions-only": options.scan.mode = .dimensionsOnly
+                case "--animation": options.scan.mode = .animation
+                case "--no-seek": options.seek = false
+                case "--public-only": options.publicOnly = true
+                case "--cacert": options.certificateAuthorities = try text(argument)
+                case "--completion":
+                    let shell = try text(argument)
+                    guard Completion.shells.contains(shell) else {
+                        throw UsageError("--completion takes \(Completion.shells.joined(separator: ", ")), not '\(shell)'")
+                    }
+                    options.completionShell = shell
+                case "-h", "--help": options.showHelp = true
+                case "-V", "--version": options.showVersion = true
+                case "--max-bytes": options.scan.maxBytes = try number(argument)
+                case "--chunk-size": options.chunkSize = try number(argument)
+                case "-j", "--jobs": options.jobs = try number(argument, atMost: 256)
+                case "--timeout": options.timeout = Double(try number(argument, atMost: 86_400, " seconds (a day)"))
+                default: throw UsageError("unknown option '\(argument)'")
+                }
+                index += 1
+            }
+            if Set(styles).count > 1 {
+                throw UsageError("choose one of \(Set(styles).sorted().joined(separator: ", "))")
+            }
+            if options.crossFilesystems && !options.recursive {
+                throw UsageError("--cross-filesystems needs -r")
+            }
+            if options.paths.isEmpty && !options.showHelp && !options.showVersion && options.completionShell == nil {
+                throw UsageError("no PATH given")
+            }
+        } catch {
+            return .failure(error)
         }
         return .success(options)
     }
@@ -113,4 +196,57 @@ struct CommandLineOptions {
 struct UsageError: Error {
     var message: String
     init(_ message: String) { self.message = message }
+}
+
+/// A `--format` template, parsed once: literal text and the fields to fill in.
+struct OutputTemplate: Equatable {
+    enum Piece: Equatable {
+        case literal(String)
+        case path, format, width, height, displayWidth, displayHeight, orientation, mimeType, bytesRead
+    }
+
+    var pieces: [Piece]
+
+    /// Parses `%` directives and the `\n`, `\t` and `\\` escapes; anything else is a usage error,
+    /// so a typo doesn't print silently wrong columns.
+    init(parsing template: String) throws(UsageError) {
+        var pieces: [Piece] = []
+        var literal = ""
+        var characters = template.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "%":
+                guard let directive = characters.next() else { throw UsageError("--format ends with a lone %") }
+                let piece: Piece
+                switch directive {
+                case "%": literal.append("%"); continue
+                case "f": piece = .path
+                case "t": piece = .format
+                case "w": piece = .width
+                case "h": piece = .height
+                case "W": piece = .displayWidth
+                case "H": piece = .displayHeight
+                case "o": piece = .orientation
+                case "m": piece = .mimeType
+                case "b": piece = .bytesRead
+                default: throw UsageError("--format: unknown directive %\(directive)")
+                }
+                if !literal.isEmpty { pieces.append(.literal(literal)) }
+                literal = ""
+                pieces.append(piece)
+            case "\\":
+                guard let escaped = characters.next() else { throw UsageError("--format ends with a lone \\") }
+                switch escaped {
+                case "n": literal.append("\n")
+                case "t": literal.append("\t")
+                case "\\": literal.append("\\")
+                default: throw UsageError("--format: unknown escape \\\(escaped)")
+                }
+            default:
+                literal.append(character)
+            }
+        }
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        self.pieces = pieces
+    }
 }

@@ -1,12 +1,68 @@
 import ImageProbe
 
-/// One line of output for `result`: a JSON object (`--json`) or a sentence.
-func render(_ result: InputResult, json: Bool) -> String {
-    json ? jsonLine(result) : humanLine(result)
+/// The columns of `--csv`, in order; the header line names them.
+let csvColumns = [
+    "path", "format", "mime", "width", "height", "displayWidth", "displayHeight", "orientation",
+    "bitDepth", "alpha", "animated", "frameCount", "bytesRead", "error", "message",
+]
+
+/// One CSV record for `result` (RFC 4180: fields with a comma, quote or line break are quoted,
+/// quotes doubled). Empty fields are unknown.
+func csvLine(_ result: InputResult) -> String {
+    var values = [String](repeating: "", count: csvColumns.count)
+    values[0] = result.path
+    values[12] = "\(result.network?.bytesTransferred ?? Int(result.bytesRead))"
+    if let (code, message) = result.failure {
+        values[13] = code
+        values[14] = message
+    } else if case .done(let info) = result.status {
+        values[1] = info.format.name
+        values[2] = info.mimeType
+        values[3] = "\(info.width)"
+        values[4] = "\(info.height)"
+        values[5] = "\(info.displayWidth)"
+        values[6] = "\(info.displayHeight)"
+        values[7] = info.orientation.map { "\($0.rawValue)" } ?? ""
+        values[8] = info.bitDepth.map { "\($0)" } ?? ""
+        values[9] = info.hasAlpha.map { "\($0)" } ?? ""
+        values[10] = info.isAnimated.map { "\($0)" } ?? ""
+        values[11] = info.frameCount.map { "\($0)" } ?? ""
+    }
+    return values.map(csvField).joined(separator: ",")
 }
 
-/// The JSON object described in ../shared/README.md ("The output contract"), plus extra
-/// fields readers may ignore.
+func csvField(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    var out = "\""
+    for character in text {
+        if character == "\"" { out += "\"\"" } else { out.append(character) }
+    }
+    return out + "\""
+}
+
+/// `--format`'s output for an image; nil for anything else.
+func templateText(_ result: InputResult, _ template: OutputTemplate) -> String? {
+    guard result.failure == nil, case .done(let info) = result.status else { return nil }
+    var out = ""
+    for piece in template.pieces {
+        switch piece {
+        case .literal(let text): out += text
+        case .path: out += result.path
+        case .format: out += info.format.name
+        case .width: out += "\(info.width)"
+        case .height: out += "\(info.height)"
+        case .displayWidth: out += "\(info.displayWidth)"
+        case .displayHeight: out += "\(info.displayHeight)"
+        // No orientation recorded means none to apply: EXIF's default, 1.
+        case .orientation: out += "\(info.orientation?.rawValue ?? 1)"
+        case .mimeType: out += info.mimeType
+        case .bytesRead: out += "\(result.network?.bytesTransferred ?? Int(result.bytesRead))"
+        }
+    }
+    return out
+}
+
+/// The JSON object of SPEC.md §4, plus extra fields readers may ignore.
 func jsonLine(_ result: InputResult) -> String {
     var fields: [(String, String)] = [("path", jsonString(result.path))]
     if let fetchError = result.fetchError {

@@ -14,7 +14,7 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
     var configuration = FetchConfiguration()
     configuration.scanOptions = options.scan
     configuration.maxConcurrentRequests = options.jobs
-    configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
+    configuration.requestTimeout = options.timeout
     // A probe may take a few requests; a longer request timeout must not be cut by the default.
     configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)
     if options.publicOnly { configuration.addressPolicy = .publicOnly }

@@ -264,12 +264,12 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         driver.poke(self)
     }
 
-    func start(_ request: HTTPRequest, until deadline: ContinuousClock.Instant, _ handler: ResponseHandler,
+    func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
                completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
         guard let easy else { return completion(.failure(FetchError(.connection, "libcurl could not be initialised"))) }
         if cancelRequested { return completion(.failure(FetchError(.cancelled, "cancelled"))) }
-        let left = deadline - ContinuousClock.now
-        guard left > .zero else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
+        let left = deadline.secondsLeft
+        guard left > 0 else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
         // The handle is off the multi handle between exchanges: setting options here is safe.
         _ = request.url.absoluteString.withCString { ip_easy_setopt_pointer(easy, CURLOPT_URL, UnsafeMutableRawPointer(mutating: $0)) }
         if let range = request.range {
@@ -281,8 +281,8 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         if let validator = request.headerSafeIfRange { list = curl_slist_append(list, "If-Range: \(validator)") }
         _ = ip_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list.map { UnsafeMutableRawPointer($0) })
         // The whole exchange (name resolution, connection, TLS, head and body) within the deadline.
-        _ = ip_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, left.milliseconds)
-        _ = ip_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, left.milliseconds)
+        _ = ip_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, left.wholeMillisecondsForCurl)
+        _ = ip_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, left.wholeMillisecondsForCurl)
         let previousList: UnsafeMutablePointer<curl_slist>? = lock.locked {
             defer { headerList = list }
             self.handler = handler

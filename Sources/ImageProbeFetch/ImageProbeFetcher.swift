@@ -8,10 +8,12 @@ import ImageProbe
 public struct FetchConfiguration: Sendable {
     /// The scanner's mode and limits. `inputLength` is filled in from the server's answer.
     public var scanOptions = ScanOptions()
-    /// The longest wait for one request, from sending it to the end of its body.
-    public var requestTimeout: Duration = .seconds(10)
-    /// The longest time one probe may take, all its requests and redirects together.
-    public var probeTimeout: Duration = .seconds(30)
+    /// The longest wait for one request, in seconds, from name resolution to the end of its
+    /// body. A `TimeInterval` (not `Duration`, which needs macOS 13 / iOS 16), as
+    /// `URLRequest.timeoutInterval` is. Clamped to between 0 and a year.
+    public var requestTimeout: TimeInterval = 10
+    /// The longest time one probe may take, in seconds, all its requests and redirects together.
+    public var probeTimeout: TimeInterval = 30
     /// Most requests one probe may send, redirects included.
     public var maxRequests = 32
     /// Most requests one probe sends once the size is known, looking for the orientation

@@ -18,7 +18,7 @@ final class ProbeRun: @unchecked Sendable {
     private var visited: Set<String>
     private var redirects = 0
     private let initialWant: UInt64
-    private var probeDeadline = ContinuousClock.now
+    private var probeDeadline = Deadline.now
 
     private let lock = NSLock()
     private var completion: (@Sendable (Result<RangeProbe.Outcome, FetchError>) -> Void)?
@@ -61,7 +61,7 @@ final class ProbeRun: @unchecked Sendable {
             return cancelled
         }
         if already { return finish(.failure(FetchError(.cancelled, "cancelled"))) }
-        probeDeadline = ContinuousClock.now + configuration.probeTimeout.clampedForDeadline
+        probeDeadline = Deadline.now.adding(configuration.probeTimeout)
         step()
     }
 
@@ -136,9 +136,9 @@ final class ProbeRun: @unchecked Sendable {
         let (last, overflow) = progress.position.addingReportingOverflow(progress.want - 1)
         if overflow { return try strategy.conclude(&progress.scanner, at: current, ended: true) }
         let range = (first: progress.position, last: last)
-        let now = ContinuousClock.now
+        let now = Deadline.now
         if now >= probeDeadline { throw FetchError(.timeout, "no answer within the probe's time limit") }
-        let deadline = min(probeDeadline, now + configuration.requestTimeout.clampedForDeadline)
+        let deadline = min(probeDeadline, now.adding(configuration.requestTimeout))
         let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent)
         let reader = ResponseReader(probe: strategy, asked: range, known: progress.totalLength, scanner: progress.scanner)
         channel.start(request, until: deadline, reader) { [self] result in

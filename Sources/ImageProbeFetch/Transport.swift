@@ -41,7 +41,7 @@ protocol ProbeChannel: AnyObject, Sendable {
     /// handler didn't want are not kept: the transfer is dropped, or, when at most
     /// `TransportLimits.drainLimit` bytes of a response with a known length are left, read
     /// through and discarded so its connection can carry the next request.
-    func start(_ request: HTTPRequest, until deadline: ContinuousClock.Instant, _ handler: ResponseHandler,
+    func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
                completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void)
     /// Ends the current exchange, and any later one, with `cancelled`, at once.
     func cancel()
@@ -64,28 +64,38 @@ enum TransportLimits {
     static let receiveBuffer: Int32 = 16 * 1024
 }
 
-extension Duration {
-    /// Seconds as a Double, clamped to a year: a huge configured timeout must not overflow
-    /// deadline arithmetic.
-    var clampedSeconds: Double {
-        let (seconds, attoseconds) = components
-        return min(365 * 86400, max(0, Double(seconds) + Double(attoseconds) / 1e18))
+/// An instant on the monotonic clock. `DispatchTime` is available at every platform floor,
+/// where `ContinuousClock` needs macOS 13 / iOS 16.
+struct Deadline: Comparable, Sendable {
+    /// The longest span a deadline is set ahead: a huge configured timeout must not overflow.
+    static let longest: TimeInterval = 365 * 86400
+
+    var uptimeNanoseconds: UInt64
+
+    static var now: Deadline { Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds) }
+
+    /// This instant plus `seconds`, clamped to between 0 and a year (NaN counts as 0).
+    func adding(_ seconds: TimeInterval) -> Deadline {
+        let span = Deadline.clamped(seconds)
+        return Deadline(uptimeNanoseconds: uptimeNanoseconds &+ UInt64(span * 1e9))
     }
 
-    /// The duration clamped to a year, for adding to an instant.
-    var clampedForDeadline: Duration { self > .seconds(365 * 86400) ? .seconds(365 * 86400) : (self < .zero ? .zero : self) }
-
-    /// Whole nanoseconds, clamped to a year.
-    var nanoseconds: Int {
-        let (seconds, attoseconds) = clampedForDeadline.components
-        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    /// Seconds from now until this instant; 0 or less when it has passed.
+    var secondsLeft: TimeInterval {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return now >= uptimeNanoseconds ? -Double(now - uptimeNanoseconds) / 1e9 : Double(uptimeNanoseconds - now) / 1e9
     }
 
+    static func clamped(_ seconds: TimeInterval) -> TimeInterval {
+        seconds > 0 ? min(seconds, longest) : 0
+    }
+
+    static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.uptimeNanoseconds < rhs.uptimeNanoseconds }
+}
+
+extension TimeInterval {
     /// Whole milliseconds, at least 1 (0 means "no limit" to libcurl), clamped to a year.
-    var milliseconds: Int {
-        let (seconds, attoseconds) = clampedForDeadline.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
-    }
+    var wholeMillisecondsForCurl: Int { max(1, Int((Deadline.clamped(self) * 1000).rounded(.up))) }
 }
 
 extension NSLock {

@@ -38,7 +38,7 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
         settings.urlCache = nil
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never
-        settings.timeoutIntervalForRequest = max(1, configuration.requestTimeout.clampedSeconds)
+        settings.timeoutIntervalForRequest = max(1, Deadline.clamped(configuration.requestTimeout))
         // Callbacks on a serial queue of their own. The default delegate queue runs them on
         // the shared dispatch pool, which on Linux also runs Swift's tasks: an app (or a test
         // run) keeping that pool busy stalled every response until the timeout.
@@ -105,7 +105,7 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
         exchange?.end(.failure(FetchError(.cancelled, "cancelled")))
     }
 
-    func start(_ request: HTTPRequest, until deadline: ContinuousClock.Instant, _ handler: ResponseHandler,
+    func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
                completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.setValue(request.userAgent, forHTTPHeaderField: "User-Agent")
@@ -113,9 +113,9 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
         if let range = request.range { urlRequest.setValue("bytes=\(range.first)-\(range.last)", forHTTPHeaderField: "Range") }
         if let validator = request.headerSafeIfRange { urlRequest.setValue(validator, forHTTPHeaderField: "If-Range") }
         urlRequest.httpShouldHandleCookies = false
-        let left = deadline - ContinuousClock.now
-        guard left > .zero else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
-        urlRequest.timeoutInterval = max(0.001, left.clampedSeconds)
+        let left = deadline.secondsLeft
+        guard left > 0 else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
+        urlRequest.timeoutInterval = max(0.001, Deadline.clamped(left))
         let policy = transport.router.configuration.addressPolicy
         let task = transport.makeTask(urlRequest)
         let exchange = URLSessionExchange(task: task, handler: handler, channel: self, policy: policy, completion: completion)
@@ -168,8 +168,8 @@ final class URLSessionExchange: @unchecked Sendable {
 
     /// A timer for the exchange's deadline: a total bound, where URLSession's own timeout is
     /// an idle one.
-    func armDeadline(_ left: Duration) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(left.nanoseconds)) { [weak self] in
+    func armDeadline(_ left: TimeInterval) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + Deadline.clamped(left)) { [weak self] in
             self?.end(.failure(FetchError(.timeout, "no response within the timeout")))
         }
     }

@@ -30,7 +30,7 @@ struct BusyPoolTests {
         }
         var configuration = FetchConfiguration()
         configuration.transport = transport
-        configuration.requestTimeout = .seconds(20)
+        configuration.requestTimeout = 20
         let fetcher = ImageProbeFetcher(configuration: configuration)
         let start = ContinuousClock.now
         // The completion form on a queue of its own, so the test itself needs no pool thread.

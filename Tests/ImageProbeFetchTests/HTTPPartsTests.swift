@@ -182,7 +182,7 @@ import Testing
     final class IdleChannel: ProbeChannel, @unchecked Sendable {
         var bytesReceived: Int { 0 }
         var requests: Int { 0 }
-        func start(_ request: HTTPRequest, until deadline: ContinuousClock.Instant, _ handler: ResponseHandler,
+        func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
                    completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
             completion(.failure(FetchError(.connection, "idle")))
         }

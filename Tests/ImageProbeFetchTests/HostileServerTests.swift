@@ -10,7 +10,7 @@ import Testing
     static func configuration(_ change: (inout FetchConfiguration) -> Void = { _ in }) -> FetchConfiguration {
         var configuration = FetchConfiguration()
         configuration.cacheCapacity = 0
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = 5
         change(&configuration)
         return configuration
     }
@@ -163,7 +163,7 @@ import Testing
             RawServer.response("302 Found", ["Location: https://127.0.0.1:\(plain.port)/image"])
         })
         defer { redirecting.stop() }
-        let result = await Self.probe(redirecting, Self.configuration { $0.requestTimeout = .seconds(3) })
+        let result = await Self.probe(redirecting, Self.configuration { $0.requestTimeout = 3 })
         #expect(result.failureKind == .connection || result.failureKind == .timeout, "\(result)")
         #expect(plain.requestHeads.allSatisfy { !$0.hasPrefix("GET") }, "no plaintext request reached the https port")
     }

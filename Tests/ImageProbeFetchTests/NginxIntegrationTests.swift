@@ -22,7 +22,7 @@ struct NginxIntegrationTests {
         var configuration = FetchConfiguration()
         configuration.transport = transport
         configuration.cacheCapacity = 0
-        configuration.requestTimeout = .seconds(10)
+        configuration.requestTimeout = 10
         change(&configuration)
         return configuration
     }
@@ -217,7 +217,7 @@ struct NginxIntegrationTests {
         // for the request to reach nginx on a loaded machine (under ThreadSanitizer in CI a
         // 700 ms timeout could expire before URLSession had sent anything, and nginx logged
         // nothing).
-        let measured = try await Self.measure("/slow/big.jpg", Self.configuration(transport) { $0.requestTimeout = .seconds(2) },
+        let measured = try await Self.measure("/slow/big.jpg", Self.configuration(transport) { $0.requestTimeout = 2 },
                                               logWait: 45)
         #expect(measured.result.failureKind == .timeout)
         // nginx logs the request when it sees the connection closed: well before the 64 s the
@@ -259,8 +259,8 @@ struct NginxIntegrationTests {
         let (url, token) = server.url("/slow/big.jpg")
         // No time limit can end the probe before the cancel.
         let fetcher = ImageProbeFetcher(configuration: Self.configuration(transport) {
-            $0.requestTimeout = .seconds(600)
-            $0.probeTimeout = .seconds(600)
+            $0.requestTimeout = 600
+            $0.probeTimeout = 600
         })
         let task = Task { await Result(probing: { () throws(FetchError) in try await fetcher.probe(url) }) }
         // Cancel one second in, from a thread of its own: a sleep on the cooperative pool can
@@ -319,7 +319,7 @@ struct NginxIntegrationTests {
     func silentServerTimesOut(transport: FetchConfiguration.Transport) async throws {
         let server = try RawServer(.silent)
         defer { server.stop() }
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration(transport) { $0.requestTimeout = .milliseconds(300) })
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration(transport) { $0.requestTimeout = 0.3 })
         let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) })
         #expect(result.failureKind == .timeout)
     }

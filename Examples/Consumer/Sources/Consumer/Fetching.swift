@@ -17,8 +17,8 @@ func fetchingForUsers(_ userURL: URL) async {
     var configuration = FetchConfiguration()
     configuration.addressPolicy = .publicOnly          // or .publicOnly(allowing: [AddressRange("10.8.0.0/16")!])
     configuration.maxConcurrentRequests = 32
-    configuration.requestTimeout = .seconds(5)         // name resolution and connecting included
-    configuration.probeTimeout = .seconds(10)          // the whole probe, redirects included
+    configuration.requestTimeout = 5         // name resolution and connecting included
+    configuration.probeTimeout = 10          // the whole probe, redirects included
     configuration.maxBytes = 1 << 20                   // whatever the server sends
     let fetcher = ImageProbeFetcher(configuration: configuration)
 
