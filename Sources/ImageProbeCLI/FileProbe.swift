@@ -18,8 +18,8 @@ struct InputResult {
     var ioError: String? = nil
     /// For a URL: bytes received and requests sent.
     var network: (bytesTransferred: Int, requests: Int)? = nil
-    /// For a URL that failed before scanning: the fetch error's kind, message and HTTP status.
-    var fetchError: (kind: String, message: String, status: Int?)? = nil
+    /// For a URL that failed before scanning: the fetch error's code, message and HTTP status.
+    var fetchError: (code: String, message: String, status: Int?)? = nil
     /// Animation mode: the delays of the first frames, in milliseconds.
     var firstDelays: [Double] = []
     /// The mode the input was scanned in.
@@ -87,7 +87,7 @@ extension InputResult {
     /// The error code and message, for anything but an image.
     var failure: (code: String, message: String)? {
         if let ioError { return ("io", ioError) }
-        if let fetchError { return (fetchError.kind, fetchError.message) }
+        if let fetchError { return (fetchError.code, fetchError.message) }
         switch status {
         case .done: return nil
         case .unsupported(let failure): return (failure.code.name, failure.message)

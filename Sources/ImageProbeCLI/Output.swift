@@ -66,7 +66,7 @@ func templateText(_ result: InputResult, _ template: OutputTemplate) -> String? 
 func jsonLine(_ result: InputResult) -> String {
     var fields: [(String, String)] = [("path", jsonString(result.path))]
     if let fetchError = result.fetchError {
-        fields += [("error", jsonString(fetchError.kind)), ("message", jsonString(fetchError.message))]
+        fields += [("error", jsonString(fetchError.code)), ("message", jsonString(fetchError.message))]
         if let status = fetchError.status { fields.append(("status", "\(status)")) }
     } else if let ioError = result.ioError {
         fields += [("error", jsonString("io")), ("message", jsonString(ioError))]
@@ -128,7 +128,7 @@ func humanLine(_ result: InputResult) -> String {
     let path = printable(result.path)
     if let ioError = result.ioError { return "\(path): error: \(ioError)" }
     if let fetchError = result.fetchError {
-        return "\(path): error: \(fetchError.kind)\(fetchError.status.map { " \($0)" } ?? ""): \(printable(fetchError.message))"
+        return "\(path): error: \(fetchError.code)\(fetchError.status.map { " \($0)" } ?? ""): \(printable(fetchError.message))"
     }
     var counts = "\(result.bytesRead) bytes read"
     if result.bytesSkipped > 0 { counts += ", \(result.bytesSkipped) skipped" }

@@ -25,7 +25,7 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
             group.addTask {
                 guard let url = URL(string: text) else {
                     var failed = InputResult(path: text, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
-                    failed.fetchError = (FetchError.Kind.unsupportedURL.name, "not a valid URL", nil)
+                    failed.fetchError = (FetchError.Code.unsupportedURL.name, "not a valid URL", nil)
                     failed.network = (0, 0)
                     return (index, failed)
                 }
@@ -40,7 +40,7 @@ func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
                     if let scanFailure = error.scanFailure {
                         failed.status = .unsupported(scanFailure)
                     } else {
-                        failed.fetchError = (error.kind.name, error.message, error.status)
+                        failed.fetchError = (error.code.name, error.message, error.status)
                     }
                     failed.network = (error.bytesTransferred, error.requests)
                     return (index, failed)

@@ -22,7 +22,7 @@ public struct AddressPolicy: Sendable, Hashable, CustomStringConvertible {
     /// any HTTP client. Right for apps and tools that probe URLs their user chose.
     public static let any = AddressPolicy(publicOnly: false, exceptions: [])
 
-    /// Only public unicast addresses. Refused, with `FetchError.Kind.forbiddenAddress`:
+    /// Only public unicast addresses. Refused, with `FetchError.Code.forbiddenAddress`:
     /// loopback (127.0.0.0/8, ::1), unspecified (0.0.0.0/8, ::), private (10/8, 172.16/12,
     /// 192.168/16, fc00::/7), link-local (169.254/16, which holds cloud metadata services at
     /// 169.254.169.254, and fe80::/10), shared CGNAT space (100.64/10), multicast and

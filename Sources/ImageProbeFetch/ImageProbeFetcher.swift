@@ -92,6 +92,30 @@ public struct ProbeResult: Sendable {
     }
 }
 
+/// What an app needs from a fetcher: the async probe. Depend on this protocol rather than on
+/// `ImageProbeFetcher`, and tests can pass a mock that returns `ProbeResult`s or throws
+/// `FetchError`s built with their public initializers, without a network.
+///
+/// ```swift
+/// struct StubProber: ImageSizeProbing {
+///     var info: ImageInfo
+///     func probe(_ url: URL, force: Bool) async throws(FetchError) -> ProbeResult {
+///         ProbeResult(info: info, bytesTransferred: 0, requests: 0, finalURL: url, fromCache: false)
+///     }
+/// }
+/// ```
+public protocol ImageSizeProbing: Sendable {
+    /// The format, size and orientation of the image at `url`; `force` bypasses any cache.
+    func probe(_ url: URL, force: Bool) async throws(FetchError) -> ProbeResult
+}
+
+extension ImageSizeProbing {
+    /// The format, size and orientation of the image at `url`, from a cache where there is one.
+    public func probe(_ url: URL) async throws(FetchError) -> ProbeResult {
+        try await probe(url, force: false)
+    }
+}
+
 /// Gets an image's format, size and orientation from its URL, transferring as few bytes as
 /// possible: small Range requests, jumps over what the scanner doesn't need, and the transfer
 /// stopped as soon as the answer is known. Results are cached by URL, and concurrent probes of
@@ -102,7 +126,7 @@ public struct ProbeResult: Sendable {
 /// let result = try await fetcher.probe(URL(string: "https://example.com/photo.jpg")!)
 /// print(result.info.displayWidth, result.info.displayHeight, result.bytesTransferred)
 /// ```
-public final class ImageProbeFetcher: Sendable {
+public final class ImageProbeFetcher: ImageSizeProbing {
     public let configuration: FetchConfiguration
     private let cache: ProbeCache
     private let admission: Admission

@@ -91,7 +91,7 @@ final class ProbeRun: @unchecked Sendable {
         if case .failure(let error) = result {
             // A transfer limit or a timeout after the scanner knew the size ends only the
             // metadata search: the answer is partial, not an error.
-            let reason: ScanFailure? = switch error.kind {
+            let reason: ScanFailure? = switch error.code {
             case .limitExceeded where error.scanFailure == nil: RangeProbe.transferLimit
             case .timeout: RangeProbe.timeLimit
             default: nil

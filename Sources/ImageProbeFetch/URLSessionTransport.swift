@@ -268,7 +268,7 @@ final class URLSessionExchange: @unchecked Sendable {
             return
         }
         let failure = Self.translate(error)
-        if let parsed, failure.kind == .connection {
+        if let parsed, failure.code == .connection {
             // A connection lost after the head ends the body early.
             end(.success(Exchange(head: parsed, end: .closed)))
         } else {

@@ -77,7 +77,7 @@ struct GuaranteeTests {
             try await ImageProbeFetcher(configuration: Self.configuration { $0.certificateAuthorities = nil })
                 .probe(server.url("/range/big.jpg", tls: true).url)
         })
-        #expect(untrusted.failureKind == .connection, "\(untrusted)")
+        #expect(untrusted.failureCode == .connection, "\(untrusted)")
         let trusted = try await ImageProbeFetcher(configuration: Self.configuration()).probe(server.url("/range/big.jpg", tls: true).url)
         #expect(trusted.info.width == 4000 && trusted.requests == 3)
     }
@@ -148,7 +148,7 @@ struct GuaranteeTests {
         let cancelledAt = ContinuousClock.now
         leaving.cancel()
         let left = await leaving.value
-        #expect(left.failureKind == .cancelled)
+        #expect(left.failureCode == .cancelled)
         // Resuming a task waits for a pool thread: busy test runs get a looser bound here; the
         // completion form's bound is checked in `cancellationIsPrompt`.
         let leftAfter = try #require(leftAt.get()) - cancelledAt
@@ -174,7 +174,7 @@ struct GuaranteeTests {
             $0.requestTimeout = 1
         })
         let (result, elapsed) = await Self.timedProbe(fetcher, URL(string: "http://images.example/a.jpg")!)
-        #expect(result.failureKind == .timeout, "\(result)")
+        #expect(result.failureCode == .timeout, "\(result)")
         #expect(elapsed < .milliseconds(2500), "\(elapsed)")
         #expect(resolver.connections >= 1, "the resolver was asked")
     }
@@ -225,7 +225,7 @@ struct GuaranteeTests {
         }
         let (result, endedAt) = try #require(outcome.get())
         let cancelled = try #require(cancelledAt.get())
-        #expect(result.failureKind == .cancelled, "\(result)")
+        #expect(result.failureCode == .cancelled, "\(result)")
         #expect(endedAt - cancelled < .milliseconds(100), "\(phase): \(endedAt - cancelled)")
         if phase == .waitingForTheHead || phase == .tlsHandshake {
             // The connection is closed too, not just forgotten.
@@ -253,7 +253,7 @@ struct GuaranteeTests {
         for text in Self.loopbackSpellings(port: server.port) {
             let url = try #require(URL(string: text))
             let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(url) })
-            #expect(result.failureKind == .forbiddenAddress, "\(text): \(result)")
+            #expect(result.failureCode == .forbiddenAddress, "\(text): \(result)")
         }
         #expect(server.connections == 0, "no connection reached the server")
         // The default policy reaches it.
@@ -276,7 +276,7 @@ struct GuaranteeTests {
             $0.transport = transport
         })
         let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(allowed.url) })
-        #expect(result.failureKind == .forbiddenAddress, "\(result)")
+        #expect(result.failureCode == .forbiddenAddress, "\(result)")
         #expect(allowed.requestHeads.count == 1)
         #expect(forbidden.connections == 0 && forbidden.bytesReceived == 0)
     }

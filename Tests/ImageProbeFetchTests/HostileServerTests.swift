@@ -52,7 +52,7 @@ import Testing
         defer { server.stop() }
         let result = await Self.probe(server)
         // The scanner sees a directory running past 2^64: malformed, and no trap on the way.
-        #expect(result.failureKind == .scan)
+        #expect(result.failureCode == .scan)
         #expect(result.scanFailureCode == .malformed || result.scanFailureCode == .truncated)
         #expect(server.requestHeads.count == 2)
     }
@@ -65,7 +65,7 @@ import Testing
             return RawServer.response("206 Partial Content", ["Content-Range: bytes 0-3/\(image.count)", "Transfer-Encoding: chunked"], chunk)
         })
         defer { server.stop() }
-        #expect(await Self.probe(server).failureKind == .badContentRange)
+        #expect(await Self.probe(server).failureCode == .badContentRange)
     }
 
     @Test func contentLengthDisagreeingWithContentRange() async throws {
@@ -73,7 +73,7 @@ import Testing
             RawServer.response("206 Partial Content", ["Content-Range: bytes 0-99/1000", "Content-Length: 3"], [0xFF, 0xD8, 0xFF])
         })
         defer { server.stop() }
-        #expect(await Self.probe(server).failureKind == .badContentRange)
+        #expect(await Self.probe(server).failureCode == .badContentRange)
     }
 
     @Test func resourceLengthChangingBetweenRequests() async throws {
@@ -84,7 +84,7 @@ import Testing
         })
         defer { server.stop() }
         let result = await Self.probe(server)
-        #expect(result.failureKind == .badContentRange, "\(result)")
+        #expect(result.failureCode == .badContentRange, "\(result)")
         #expect(server.requestHeads.count == 2)
     }
 
@@ -119,7 +119,7 @@ import Testing
             Array(String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 50).utf8)
         })
         defer { server.stop() }
-        #expect(await Self.probe(server).failureKind == .invalidResponse)
+        #expect(await Self.probe(server).failureCode == .invalidResponse)
     }
 
     @Test func unknownTransferCoding() async throws {
@@ -127,7 +127,7 @@ import Testing
             RawServer.response("206 Partial Content", ["Content-Range: bytes 0-3/10", "Transfer-Encoding: gzip, chunked"], Array("4\r\nabcd\r\n0\r\n\r\n".utf8))
         })
         defer { server.stop() }
-        #expect(await Self.probe(server).failureKind == .invalidResponse)
+        #expect(await Self.probe(server).failureCode == .invalidResponse)
     }
 
     @Test func oneByteAtATimeHitsTheRequestLimit() async throws {
@@ -140,7 +140,7 @@ import Testing
         })
         defer { server.stop() }
         let result = await Self.probe(server, Self.configuration { $0.maxRequests = 10 })
-        #expect(result.failureKind == .limitExceeded)
+        #expect(result.failureCode == .limitExceeded)
         #expect(server.requestHeads.count == 10)
     }
 
@@ -151,7 +151,7 @@ import Testing
         })
         defer { server.stop() }
         let result = await Self.probe(server, Self.configuration { $0.maxBytes = 100_000 })
-        #expect(result.failureKind == .limitExceeded)
+        #expect(result.failureCode == .limitExceeded)
     }
 
     @Test func redirectToHTTPSSpeaksTLS() async throws {
@@ -164,7 +164,7 @@ import Testing
         })
         defer { redirecting.stop() }
         let result = await Self.probe(redirecting, Self.configuration { $0.requestTimeout = 3 })
-        #expect(result.failureKind == .connection || result.failureKind == .timeout, "\(result)")
+        #expect(result.failureCode == .connection || result.failureCode == .timeout, "\(result)")
         #expect(plain.requestHeads.allSatisfy { !$0.hasPrefix("GET") }, "no plaintext request reached the https port")
     }
 
@@ -192,7 +192,7 @@ import Testing
         })
         defer { server.stop() }
         let result = await Self.probe(server)
-        #expect(result.failureKind == .invalidResponse, "\(result)")
+        #expect(result.failureCode == .invalidResponse, "\(result)")
     }
 
     @Test func ifRangeFromTheServerCannotInjectHeaders() async throws {

@@ -115,7 +115,7 @@ struct NginxIntegrationTests {
         switch name {
         case "sparse.tif":
             // IFD0 is 100 MB in, past the scanner's 16 MiB read limit: a clear error, not a download.
-            #expect(measured.result.failureKind == .limitExceeded)
+            #expect(measured.result.failureCode == .limitExceeded)
         default:
             let result = try measured.result.get()
             Self.expectAnswer(result, file)
@@ -133,24 +133,24 @@ struct NginxIntegrationTests {
 
     struct ErrorCase: Sendable, CustomStringConvertible {
         var path: String
-        var kind: FetchError.Kind
+        var code: FetchError.Code
         var status: Int?
         var description: String { path }
     }
 
     static let errorCases = [
-        ErrorCase(path: "/range/no-such-image.jpg", kind: .httpStatus, status: 404),
-        ErrorCase(path: "/status/500", kind: .httpStatus, status: 500),
-        ErrorCase(path: "/gzip/big.jpg", kind: .contentEncoded, status: 206),
-        ErrorCase(path: "/loop/a", kind: .redirectLoop, status: 302),
-        ErrorCase(path: "/missing-content-range", kind: .badContentRange, status: 206),
-        ErrorCase(path: "/wrong-content-range", kind: .badContentRange, status: 206),
+        ErrorCase(path: "/range/no-such-image.jpg", code: .httpStatus, status: 404),
+        ErrorCase(path: "/status/500", code: .httpStatus, status: 500),
+        ErrorCase(path: "/gzip/big.jpg", code: .contentEncoded, status: 206),
+        ErrorCase(path: "/loop/a", code: .redirectLoop, status: 302),
+        ErrorCase(path: "/missing-content-range", code: .badContentRange, status: 206),
+        ErrorCase(path: "/wrong-content-range", code: .badContentRange, status: 206),
     ]
 
     @Test(arguments: errorCases, transports)
     func failuresSayWhy(_ failure: ErrorCase, transport: FetchConfiguration.Transport) async throws {
         let measured = try await Self.measure(failure.path, Self.configuration(transport))
-        #expect(measured.result.failureKind == failure.kind, "\(measured.result)")
+        #expect(measured.result.failureCode == failure.code, "\(measured.result)")
         #expect(measured.result.failureStatus == failure.status)
         #expect(!measured.log.isEmpty)
     }
@@ -158,7 +158,7 @@ struct NginxIntegrationTests {
     @Test(arguments: transports)
     func truncatedImage(transport: FetchConfiguration.Transport) async throws {
         let measured = try await Self.measure("/range/truncated.jpg", Self.configuration(transport))
-        #expect(measured.result.failureKind == .scan)
+        #expect(measured.result.failureCode == .scan)
         #expect(measured.result.scanFailureCode == .truncated)
     }
 
@@ -208,7 +208,7 @@ struct NginxIntegrationTests {
 
     @Test func redirectLimit() async throws {
         let measured = try await Self.measure("/redirect/big.jpg", Self.configuration(.platform) { $0.maxRedirects = 0 })
-        #expect(measured.result.failureKind == .tooManyRedirects)
+        #expect(measured.result.failureCode == .tooManyRedirects)
     }
 
     @Test(arguments: transports)
@@ -219,7 +219,7 @@ struct NginxIntegrationTests {
         // nothing).
         let measured = try await Self.measure("/slow/big.jpg", Self.configuration(transport) { $0.requestTimeout = 2 },
                                               logWait: 45)
-        #expect(measured.result.failureKind == .timeout)
+        #expect(measured.result.failureCode == .timeout)
         // nginx logs the request when it sees the connection closed: well before the 64 s the
         // whole first KiB would take, even if this process is slowed by other tests.
         #expect(measured.log.count == 1)
@@ -229,12 +229,12 @@ struct NginxIntegrationTests {
     @Test(arguments: transports)
     func connectionDroppedBeforeTheHead(transport: FetchConfiguration.Transport) async throws {
         let measured = try await Self.measure("/drop", Self.configuration(transport))
-        #expect(measured.result.failureKind == .connection)
+        #expect(measured.result.failureCode == .connection)
     }
 
     @Test func transferLimit() async throws {
         let measured = try await Self.measure("/range/big.jpg", Self.configuration(.platform) { $0.maxBytes = 2000 })
-        #expect(measured.result.failureKind == .limitExceeded)
+        #expect(measured.result.failureCode == .limitExceeded)
     }
 
     // MARK: - Cache, cancellation, concurrency
@@ -271,7 +271,7 @@ struct NginxIntegrationTests {
             task.cancel()
         }.start()
         let result = await task.value
-        #expect(result.failureKind == .cancelled)
+        #expect(result.failureCode == .cancelled)
         // The transfer ended at the cancel (nginx's clock), not at the end of the slow minute
         // the first KiB takes: the probe runs on its own thread, so nothing delays the close.
         let log = await server.log(token: token, atLeast: 1, within: 15)
@@ -311,7 +311,7 @@ struct NginxIntegrationTests {
         let server = try RawServer(.sendThenClose(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n".utf8) + image))
         defer { server.stop() }
         let result = await Result(probing: { () throws(FetchError) in try await ImageProbeFetcher(configuration: Self.configuration(transport)).probe(server.url) })
-        #expect(result.failureKind == .scan)
+        #expect(result.failureCode == .scan)
         #expect(result.scanFailureCode == .truncated)
     }
 
@@ -321,18 +321,18 @@ struct NginxIntegrationTests {
         defer { server.stop() }
         let fetcher = ImageProbeFetcher(configuration: Self.configuration(transport) { $0.requestTimeout = 0.3 })
         let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) })
-        #expect(result.failureKind == .timeout)
+        #expect(result.failureCode == .timeout)
     }
 
     @Test func unsupportedAndUnreachableURLs() async throws {
         let fetcher = ImageProbeFetcher(configuration: Self.configuration(.platform))
         let ftp = await Result(probing: { () throws(FetchError) in try await fetcher.probe(URL(string: "ftp://127.0.0.1/a.jpg")!) })
-        #expect(ftp.failureKind == .unsupportedURL)
+        #expect(ftp.failureCode == .unsupportedURL)
         // A port nothing listens on: the raw server's, once stopped.
         let server = try RawServer(.silent)
         server.stop()
         let refused = await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) })
-        #expect(refused.failureKind == .connection)
+        #expect(refused.failureCode == .connection)
     }
 }
 
@@ -377,7 +377,7 @@ struct NginxTransferTable {
                 let outcome: String
                 switch result {
                 case .success(let result): outcome = "\(result.bytesTransferred) | \(result.requests)"
-                case .failure(let error): outcome = "`\(error.kind)` | \(log.count)"
+                case .failure(let error): outcome = "`\(error.code)` | \(log.count)"
                 }
                 let sent = log.reduce(0) { $0 + $1.bytesSent }
                 let milliseconds = String(format: "%.1f", GuaranteeTests.seconds(elapsed) * 1000)
@@ -390,8 +390,8 @@ struct NginxTransferTable {
 }
 
 extension Result where Failure == FetchError {
-    var failureKind: FetchError.Kind? {
-        if case .failure(let error) = self { return error.kind }
+    var failureCode: FetchError.Code? {
+        if case .failure(let error) = self { return error.code }
         return nil
     }
 

@@ -25,7 +25,7 @@ func fetchingForUsers(_ userURL: URL) async {
     do {
         let result = try await fetcher.probe(userURL)
         print(result.info)
-    } catch let error where error.kind == .forbiddenAddress {
+    } catch let error where error.code == .forbiddenAddress {
         // The URL, or a redirect, led to a loopback, private, link-local or other non-public
         // address: nothing was sent there.
     } catch {
