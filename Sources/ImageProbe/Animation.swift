@@ -1,8 +1,12 @@
 /// A rectangle on an animation's canvas, in pixels.
 public struct FrameRect: Hashable, Sendable {
+    /// The left edge, from the canvas's left.
     public var x: Int
+    /// The top edge, from the canvas's top.
     public var y: Int
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
 
     /// A rectangle with the given origin and size.

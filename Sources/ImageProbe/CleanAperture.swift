@@ -3,11 +3,16 @@
 public struct CleanAperture: Hashable, Sendable {
     /// A crop in stored pixel coordinates.
     public struct Rectangle: Hashable, Sendable {
+        /// The left edge, in stored pixels.
         public var x: Int
+        /// The top edge, in stored pixels.
         public var y: Int
+        /// The width in pixels.
         public var width: Int
+        /// The height in pixels.
         public var height: Int
 
+        /// A rectangle with the given origin and size.
         @inlinable
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
@@ -17,15 +22,26 @@ public struct CleanAperture: Hashable, Sendable {
         }
     }
 
-    /// The box's fractions as stored: width, height, and the centre's offset from the image
-    /// centre. The offsets are signed.
-    public var widthN: UInt32, widthD: UInt32
-    public var heightN: UInt32, heightD: UInt32
-    public var horizontalOffsetN: Int32, horizontalOffsetD: UInt32
-    public var verticalOffsetN: Int32, verticalOffsetD: UInt32
+    /// The crop's width as stored: the numerator of a fraction of pixels.
+    public var widthN: UInt32
+    /// The crop's width as stored: the denominator.
+    public var widthD: UInt32
+    /// The crop's height as stored: the numerator.
+    public var heightN: UInt32
+    /// The crop's height as stored: the denominator.
+    public var heightD: UInt32
+    /// The crop centre's horizontal offset from the image centre: the numerator, signed.
+    public var horizontalOffsetN: Int32
+    /// The crop centre's horizontal offset: the denominator.
+    public var horizontalOffsetD: UInt32
+    /// The crop centre's vertical offset from the image centre: the numerator, signed.
+    public var verticalOffsetN: Int32
+    /// The crop centre's vertical offset: the denominator.
+    public var verticalOffsetD: UInt32
 
-    /// The stored image's size, against which the crop is placed.
+    /// The stored image's width, against which the crop is placed.
     public var imageWidth: UInt32
+    /// The stored image's height, against which the crop is placed.
     public var imageHeight: UInt32
 
     /// The crop's width in pixels, when the fraction is a whole number no larger than the
@@ -48,6 +64,8 @@ public struct CleanAperture: Hashable, Sendable {
         return Rectangle(x: x, y: y, width: width, height: height)
     }
 
+    /// A clean aperture with the `clap` box's eight fields, as stored, for an image of the
+    /// given size.
     @inlinable
     public init(
         widthN: UInt32, widthD: UInt32, heightN: UInt32, heightD: UInt32,

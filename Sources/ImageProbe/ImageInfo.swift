@@ -105,7 +105,9 @@ struct ImageFacts: Hashable, Sendable {
 /// The preview picture of a DOS EPS binary file (Adobe TN 5002 §5.2), which holds either a
 /// TIFF or a Windows Metafile beside the PostScript.
 public enum EPSPreview: Hashable, Sendable {
+    /// A TIFF preview.
     case tiff
+    /// A Windows Metafile preview.
     case windowsMetafile
 
     /// The preview's name in the CLI's JSON: `tiff` or `wmf`. A literal: reading it

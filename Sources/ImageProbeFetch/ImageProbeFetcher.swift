@@ -55,6 +55,7 @@ public struct FetchConfiguration: Sendable {
     /// that never answers.
     var dnsOverHTTPS: URL? = nil
 
+    /// Which HTTP stack carries the requests.
     public enum Transport: Sendable, Hashable {
         /// The platform's own HTTP stack: URLSession on Apple platforms, libcurl on Linux.
         case platform
@@ -63,11 +64,13 @@ public struct FetchConfiguration: Sendable {
         case urlSession
     }
 
+    /// The defaults: the values documented on each property.
     public init() {}
 }
 
 /// A probe's answer, and what it cost.
 public struct ProbeResult: Sendable {
+    /// The image's format, size, orientation and the other facts the scan found.
     public var info: ImageInfo
     /// Bytes received from the network, response heads included (0 from the cache).
     public var bytesTransferred: Int
@@ -82,6 +85,7 @@ public struct ProbeResult: Sendable {
     /// are reported once, to the probe that started it).
     public var sharedFetch = false
 
+    /// A result with the given facts and costs: for tests, and for mocks of `ImageSizeProbing`.
     public init(info: ImageInfo, bytesTransferred: Int, requests: Int, finalURL: URL, fromCache: Bool, sharedFetch: Bool = false) {
         self.info = info
         self.bytesTransferred = bytesTransferred
@@ -127,6 +131,7 @@ extension ImageSizeProbing {
 /// print(result.info.displayWidth, result.info.displayHeight, result.bytesTransferred)
 /// ```
 public final class ImageProbeFetcher: ImageSizeProbing {
+    /// The limits and transport this fetcher was made with.
     public let configuration: FetchConfiguration
     private let cache: ProbeCache
     private let admission: Admission

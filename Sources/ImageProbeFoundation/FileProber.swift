@@ -62,6 +62,7 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong.
     public var code: Code
     /// The system's explanation (`strerror`), or why the file type is refused.
     public var message: String
