@@ -44,6 +44,13 @@ let package = Package(
 
         // The command-line tool. The target name differs from the library's only by more
         // than case, so the two source folders don't collide on case-insensitive disks.
+        // The C interface: imageprobe.h (a header-only C target, so Swift sees its structs
+        // laid out as C does) and its functions, defined in Swift over the core. Standard
+        // library only: Scripts/build-c.sh builds it with the core in Embedded Swift into
+        // libimageprobe.a, libimageprobe.so and imageprobe.wasm.
+        .target(name: "CImageProbe"),
+        .target(name: "ImageProbeC", dependencies: ["ImageProbe", "CImageProbe"]),
+
         .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe", "ImageProbeFoundation", "ImageProbeFetch"]),
 
         // Byte builders for every format and the chunking verifier. Shared by the tests,

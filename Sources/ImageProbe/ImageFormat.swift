@@ -101,6 +101,9 @@ public struct ImageFormat: Hashable, Sendable {
     /// Aseprite sprite.
     public static let aseprite = ImageFormat(.aseprite)
 
+    /// The format's stable number, 1 to 42: the C interface's `IMAGEPROBE_FORMAT_*` values.
+    package var number: Int { Int(kind.rawValue) }
+
     /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it
     /// allocates nothing.
     public var name: String {

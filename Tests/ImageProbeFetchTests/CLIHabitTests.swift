@@ -30,15 +30,21 @@ import Glibc
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
         }
-        // Both pipes drained at once, so neither fills up and stalls the process.
-        nonisolated(unsafe) var errorData = Data()
-        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
+        // Both pipes drained at once, so neither fills up and stalls the process; the group's
+        // wait orders the reader's write before the read below.
+        let errorData = LockedBox(Data())
+        let reading = DispatchGroup()
+        reading.enter()
+        DispatchQueue.global().async {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorData.set(data)
+            reading.leave()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorReader.isFinished { usleep(1000) }
+        reading.wait()
         return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                   errors: String(decoding: errorData, as: UTF8.self))
+                   errors: String(decoding: errorData.get(), as: UTF8.self))
     }
 
     /// A directory with two images, a text file and a subdirectory with one more image.

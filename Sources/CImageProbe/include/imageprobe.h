@@ -1,0 +1,175 @@
+/*
+ * imageprobe.h: an image's format, pixel size and orientation from its first bytes.
+ *
+ * A push scanner: hand it the bytes of a file or a download in chunks of any size, and it
+ * answers as soon as it can. The answer is identical however the input is split. The library
+ * allocates nothing: the caller owns the scanner's memory (imageprobe_scanner_size() bytes,
+ * aligned to imageprobe_scanner_align()), and every string in an answer is copied into the
+ * caller's imageprobe_info. It calls no I/O and keeps no global state, so any number of
+ * scanners may run on any threads, one thread per scanner at a time.
+ *
+ *     _Alignas(16) unsigned char scanner[1024];     // or malloc(imageprobe_scanner_size())
+ *     imageprobe_info info;
+ *     imageprobe_init(scanner, NULL);
+ *     int status = IMAGEPROBE_NEED_MORE;
+ *     ssize_t count;
+ *     while (status == IMAGEPROBE_NEED_MORE && (count = read(fd, buffer, sizeof buffer)) > 0)
+ *         status = imageprobe_feed(scanner, buffer, (size_t)count, &info);
+ *     if (status == IMAGEPROBE_NEED_MORE) status = imageprobe_finish(scanner, &info);
+ *     if (status == IMAGEPROBE_DONE) printf("%s %lldx%lld\n", info.format_name,
+ *                                           (long long)info.width, (long long)info.height);
+ *
+ * Link with libimageprobe.a (or -limageprobe). The library is the ImageProbe Swift package's
+ * core, built in Embedded Swift: it calls nothing but memset, memmove and memcmp from the C
+ * library (Embedded Swift's runtime also refers to malloc and free, never called). The
+ * contract is the package's SPEC.md §1 and §7; this header mirrors it.
+ */
+#ifndef IMAGEPROBE_H
+#define IMAGEPROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What imageprobe_feed and imageprobe_finish return. */
+enum {
+    /* More input is needed: at least info->needed more bytes. Not an error. */
+    IMAGEPROBE_NEED_MORE = 0,
+    /* The answer is in the imageprobe_info. Final: later calls return it again. */
+    IMAGEPROBE_DONE = 1,
+    /* Not an image the scanner reads, or a broken one: info->error and info->message say
+       which. Final. */
+    IMAGEPROBE_UNSUPPORTED = 2,
+};
+
+/* How much to learn (imageprobe_options.mode). */
+enum {
+    /* Everything the header gives: size, orientation, depth, alpha, animation... (default) */
+    IMAGEPROBE_MODE_FULL = 0,
+    /* Stop as soon as the width and height are known: the fewest bytes. */
+    IMAGEPROBE_MODE_DIMENSIONS_ONLY = 1,
+    /* Walk every frame of an animation for frame count, loop count and durations. */
+    IMAGEPROBE_MODE_ANIMATION = 2,
+};
+
+/* Formats (imageprobe_info.format). Stable numbers; 0 is none. */
+enum {
+    IMAGEPROBE_FORMAT_NONE = 0,
+    IMAGEPROBE_FORMAT_JPEG = 1,
+    IMAGEPROBE_FORMAT_PNG = 2,
+    IMAGEPROBE_FORMAT_GIF = 3,
+    IMAGEPROBE_FORMAT_BMP = 4,
+    IMAGEPROBE_FORMAT_WEBP = 5,
+    IMAGEPROBE_FORMAT_TIFF = 6,
+    IMAGEPROBE_FORMAT_HEIF = 7,
+    IMAGEPROBE_FORMAT_AVIF = 8,
+    IMAGEPROBE_FORMAT_JXL = 9,
+    IMAGEPROBE_FORMAT_JP2 = 10,
+    IMAGEPROBE_FORMAT_J2K = 11,
+    IMAGEPROBE_FORMAT_ICO = 12,
+    IMAGEPROBE_FORMAT_CUR = 13,
+    IMAGEPROBE_FORMAT_PSD = 14,
+    IMAGEPROBE_FORMAT_TGA = 15,
+    IMAGEPROBE_FORMAT_PNM = 16,
+    IMAGEPROBE_FORMAT_PFM = 17,
+    IMAGEPROBE_FORMAT_QOI = 18,
+    IMAGEPROBE_FORMAT_SVG = 19,
+    IMAGEPROBE_FORMAT_DDS = 20,
+    IMAGEPROBE_FORMAT_KTX = 21,
+    IMAGEPROBE_FORMAT_KTX2 = 22,
+    IMAGEPROBE_FORMAT_ICNS = 23,
+    IMAGEPROBE_FORMAT_EXR = 24,
+    IMAGEPROBE_FORMAT_HDR = 25,
+    IMAGEPROBE_FORMAT_PCX = 26,
+    IMAGEPROBE_FORMAT_SGI = 27,
+    IMAGEPROBE_FORMAT_SUN = 28,
+    IMAGEPROBE_FORMAT_XBM = 29,
+    IMAGEPROBE_FORMAT_EPS = 30,
+    IMAGEPROBE_FORMAT_XPM = 31,
+    IMAGEPROBE_FORMAT_FITS = 32,
+    IMAGEPROBE_FORMAT_DCX = 33,
+    IMAGEPROBE_FORMAT_MSP = 34,
+    IMAGEPROBE_FORMAT_BLP = 35,
+    IMAGEPROBE_FORMAT_PVR = 36,
+    IMAGEPROBE_FORMAT_PKM = 37,
+    IMAGEPROBE_FORMAT_ASTC = 38,
+    IMAGEPROBE_FORMAT_FARBFELD = 39,
+    IMAGEPROBE_FORMAT_VTF = 40,
+    IMAGEPROBE_FORMAT_ILBM = 41,
+    IMAGEPROBE_FORMAT_ASEPRITE = 42,
+};
+
+/* Scanner options. Zero-filled means the defaults. */
+typedef struct imageprobe_options {
+    int32_t mode;              /* IMAGEPROBE_MODE_* */
+    uint64_t max_bytes;        /* give up after this many bytes without an answer; 0: 16 MiB */
+    uint64_t input_length;     /* the whole input's length when known (a file's size); 0: unknown */
+} imageprobe_options;
+
+/* An answer. Unknown numbers are -1 (and NaN for durations); strings are NUL-terminated
+   and empty when absent. */
+typedef struct imageprobe_info {
+    uint64_t needed;                 /* IMAGEPROBE_NEED_MORE: at least this many more bytes */
+    uint64_t bytes_read;             /* bytes passed to imageprobe_feed so far */
+    uint64_t bytes_skipped;          /* bytes passed over with imageprobe_skip so far */
+
+    int32_t format;                  /* IMAGEPROBE_FORMAT_* */
+    char format_name[16];            /* "jpeg", "png", ... (SPEC.md §3) */
+    char mime_type[48];              /* "image/jpeg", ... */
+    int64_t width, height;           /* the stored size, in pixels */
+    int64_t display_width;           /* after a HEIF clean aperture and the orientation */
+    int64_t display_height;
+    int32_t orientation;             /* EXIF orientation 1-8; 0 when the file records none */
+    int32_t bit_depth;               /* bits per sample (or per pixel, per format); -1 */
+    int8_t has_alpha;                /* 1, 0, or -1 unknown */
+    int8_t is_progressive;           /* 1, 0, or -1 */
+    int8_t is_animated;              /* 1, 0, or -1 */
+    int8_t is_partial;               /* 1 when a limit cut the scan short after the size was known */
+    int64_t frame_count;             /* -1 unknown */
+    int64_t loop_count;              /* as stored, 0 forever; -1 unknown */
+    double duration_ms;              /* animation mode: the sum of the declared delays; NaN */
+    double playback_duration_ms;     /* as browsers play it (delays under 11 ms count 100); NaN */
+    char eps_preview[8];             /* a DOS EPS file's preview: "tiff", "wmf" or "" */
+
+    /* IMAGEPROBE_UNSUPPORTED: why; IMAGEPROBE_DONE with is_partial: the limit that cut it. */
+    char error[24];                  /* "unknownFormat", "malformed", "truncated",
+                                        "limitExceeded", "unsupportedFeature" */
+    char message[128];               /* a sentence for people */
+    int32_t detected_format;         /* the format recognised before the failure; 0 none */
+    char detected_format_name[16];
+} imageprobe_info;
+
+/* The scanner's size and alignment: give imageprobe_init that much memory. */
+size_t imageprobe_scanner_size(void);
+size_t imageprobe_scanner_align(void);
+
+/* Starts a scan in `scanner` (imageprobe_scanner_size() bytes, suitably aligned). `options`
+   may be NULL. Nothing is allocated; to end a scan, simply stop using the memory. */
+void imageprobe_init(void *scanner, const imageprobe_options *options);
+
+/* Consumes `length` bytes (bytes may be NULL when length is 0) and fills `out`. Returns
+   IMAGEPROBE_NEED_MORE, IMAGEPROBE_DONE or IMAGEPROBE_UNSUPPORTED. Feed at most info.needed
+   bytes at a time to see every chance to skip (imageprobe_pending_skip); feeding more is
+   always correct. Feeding 0 bytes returns the current status without changing it. */
+int imageprobe_feed(void *scanner, const uint8_t *bytes, size_t length, imageprobe_info *out);
+
+/* The input has ended: the final answer (IMAGEPROBE_UNSUPPORTED with "truncated" when it
+   ended inside the header, or a partial IMAGEPROBE_DONE). */
+int imageprobe_finish(void *scanner, imageprobe_info *out);
+
+/* How many of the next bytes the scanner doesn't need. A reader that can seek jumps them
+   and calls imageprobe_skip; feeding them instead is always correct. */
+uint64_t imageprobe_pending_skip(const void *scanner);
+
+/* Passes over up to `count` bytes (at most the pending skip) without reading them. Returns
+   how many were passed. */
+uint64_t imageprobe_skip(void *scanner, uint64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IMAGEPROBE_H */
