@@ -5,6 +5,7 @@
 #   under AddressSanitizer, prints exactly what `imageprobe --json` prints, in full and
 #   dimensions-only modes;
 # - Examples/js/probe.mjs in Node prints the same;
+# - Tests/c/contract.c checks the streaming contract through the C interface (ASan, UBSan);
 # - Examples/js/test.mjs streams each file through probeStream in 1-byte and seeded random
 #   chunks and checks the answer and that the stream was cancelled right after it.
 #   Scripts/check-c-js.sh IMAGEPROBE PATH...
@@ -25,6 +26,14 @@ cc -Wall -Wextra -Werror -std=c11 -O2 -I .build/c/include Examples/c/probe.c .bu
 cc -Wall -Wextra -Werror -std=c11 -O2 -I .build/c/include Examples/c/probe.c -L .build/c -limageprobe -lm -o "$work/probe-shared"
 
 failed=0
+# The contract through the C interface: whole, in pieces, at every split, prefixes, sticky.
+cc -Wall -Wextra -Werror -std=c11 -fsanitize=address,undefined -g -I .build/c/include \
+    Tests/c/contract.c .build/c/libimageprobe.a -o "$work/contract"
+if ! xargs -a "$work/files" -d '\n' env ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 "$work/contract" > "$work/contract.txt"; then
+    failed=1
+fi
+grep -E 'FAIL|checks' "$work/contract.txt" | head -20
+
 for mode in "" "--dimensions-only"; do
     xargs -a "$work/files" -d '\n' "$imageprobe" --json $mode > "$work/cli.txt" || true
     for program in c js c-static c-shared; do

@@ -1,8 +1,8 @@
 // Probes per second through the C library, every file whole from memory, full mode (as
 // `imageprobe-bench repeat`), and the heap allocations the library makes (it must make none:
 // malloc and friends are wrapped with the linker's --wrap and counted).
-//   cc -O2 -I .build/c/include Benchmarks/c/bench.c .build/c/libimageprobe.a \
-//      -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=free -o bench
+//   cc -O2 -I .build/c/include Benchmarks/c/bench.c .build/c/libimageprobe.a -o bench
+//      -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=free
 //   ./bench ROUNDS FILE...
 #define _POSIX_C_SOURCE 200809L
 #include <stdalign.h>

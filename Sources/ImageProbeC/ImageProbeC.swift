@@ -8,10 +8,10 @@ import ImageProbe
 
 // The scanner lives in the caller's memory: these are its size and alignment.
 @_cdecl("imageprobe_scanner_size")
-public func imageprobeScannerSize() -> Int { MemoryLayout<HeaderScanner>.size }
+public func imageprobeScannerSize() -> UInt { UInt(MemoryLayout<HeaderScanner>.size) }
 
 @_cdecl("imageprobe_scanner_align")
-public func imageprobeScannerAlign() -> Int { MemoryLayout<HeaderScanner>.alignment }
+public func imageprobeScannerAlign() -> UInt { UInt(MemoryLayout<HeaderScanner>.alignment) }
 
 @_cdecl("imageprobe_init")
 public func imageprobeInit(_ scanner: UnsafeMutableRawPointer, _ options: UnsafePointer<imageprobe_options>?) {
@@ -31,11 +31,13 @@ public func imageprobeInit(_ scanner: UnsafeMutableRawPointer, _ options: Unsafe
 
 @_cdecl("imageprobe_feed")
 public func imageprobeFeed(
-    _ scanner: UnsafeMutableRawPointer, _ bytes: UnsafePointer<UInt8>?, _ length: Int,
+    _ scanner: UnsafeMutableRawPointer, _ bytes: UnsafePointer<UInt8>?, _ length: UInt,
     _ out: UnsafeMutablePointer<imageprobe_info>
 ) -> Int32 {
     let state = scanner.assumingMemoryBound(to: HeaderScanner.self)
-    let status = state.pointee.feed(UnsafeRawBufferPointer(start: length > 0 ? bytes : nil, count: bytes == nil ? 0 : length))
+    // size_t, so no length is negative here; NULL with a length is taken as no bytes.
+    let count = bytes == nil ? 0 : Int(clamping: length)
+    let status = state.pointee.feed(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
     return report(status, state.pointee, into: out)
 }
 
