@@ -41,20 +41,24 @@ PLATFORMS = {
     "watchos": ("watchOS", "x86_64-apple-watchos{}-simulator", "4.0"),
 }
 # Foundation APIs newer than the floors (Apple's documentation), matched as in the scan below.
+# The Apple releases the APIs below arrived in.
+APPLE_2020 = {"macOS": "10.15.4", "iOS": "13.4", "tvOS": "13.4", "watchOS": "6.2"}
+APPLE_2021 = {"macOS": "12.0", "iOS": "15.0", "tvOS": "15.0", "watchOS": "8.0"}
+APPLE_2022 = {"macOS": "13.0", "iOS": "16.0", "tvOS": "16.0", "watchOS": "9.0"}
 FOUNDATION = {
-    r"\.path\(percentEncoded:": {"macOS": "13.0", "iOS": "16.0", "tvOS": "16.0", "watchOS": "9.0"},
-    r"\bURL\(filePath:": {"macOS": "13.0", "iOS": "16.0", "tvOS": "16.0", "watchOS": "9.0"},
-    r"\.appending\(path:": {"macOS": "13.0", "iOS": "16.0", "tvOS": "16.0", "watchOS": "9.0"},
-    r"\.withLock\s*\{": {"macOS": "13.0", "iOS": "16.0", "tvOS": "16.0", "watchOS": "9.0"},
-    r"\.formatted\(": {"macOS": "12.0", "iOS": "15.0", "tvOS": "15.0", "watchOS": "8.0"},
-    r"\.data\(for:": {"macOS": "12.0", "iOS": "15.0", "tvOS": "15.0", "watchOS": "8.0"},
-    r"\.bytes\(for:": {"macOS": "12.0", "iOS": "15.0", "tvOS": "15.0", "watchOS": "8.0"},
-    r"\.read\(upToCount:": {"macOS": "10.15.4", "iOS": "13.4", "tvOS": "13.4", "watchOS": "6.2"},
-    r"\.readToEnd\(\)": {"macOS": "10.15.4", "iOS": "13.4", "tvOS": "13.4", "watchOS": "6.2"},
-    r"\.seekToEnd\(\)": {"macOS": "10.15.4", "iOS": "13.4", "tvOS": "13.4", "watchOS": "6.2"},
-    r"\.offset\(\)": {"macOS": "10.15.4", "iOS": "13.4", "tvOS": "13.4", "watchOS": "6.2"},
-    r"\bTask\.sleep\(for:": {"macOS": "13.0", "iOS": "16.0", "tvOS": "16.0", "watchOS": "9.0"},
-    r"\.delegate\s*=": {"macOS": "12.0", "iOS": "15.0", "tvOS": "15.0", "watchOS": "8.0"},
+    r"\.path\(percentEncoded:": APPLE_2022,
+    r"\bURL\(filePath:": APPLE_2022,
+    r"\.appending\(path:": APPLE_2022,
+    r"\.withLock\s*\{": APPLE_2022,
+    r"\.formatted\(": APPLE_2021,
+    r"\.data\(for:": APPLE_2021,
+    r"\.bytes\(for:": APPLE_2021,
+    r"\.read\(upToCount:": APPLE_2020,
+    r"\.readToEnd\(\)": APPLE_2020,
+    r"\.seekToEnd\(\)": APPLE_2020,
+    r"\.offset\(\)": APPLE_2020,
+    r"\bTask\.sleep\(for:": APPLE_2022,
+    r"\.delegate\s*=": APPLE_2021,
 }
 
 

@@ -34,6 +34,7 @@ public func imageprobeFeed(
     _ scanner: UnsafeMutableRawPointer, _ bytes: UnsafePointer<UInt8>?, _ length: UInt,
     _ out: UnsafeMutablePointer<imageprobe_info>
 ) -> Int32 {
+    // SAFETY: `scanner` was set up by imageprobe_init (the header's contract).
     let state = scanner.assumingMemoryBound(to: HeaderScanner.self)
     // size_t, so no length is negative here; NULL with a length is taken as no bytes.
     let count = bytes == nil ? 0 : Int(clamping: length)
@@ -43,6 +44,7 @@ public func imageprobeFeed(
 
 @_cdecl("imageprobe_finish")
 public func imageprobeFinish(_ scanner: UnsafeMutableRawPointer, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
+    // SAFETY: as in imageprobe_feed.
     let state = scanner.assumingMemoryBound(to: HeaderScanner.self)
     let status = state.pointee.finish()
     return report(status, state.pointee, into: out)
@@ -50,11 +52,13 @@ public func imageprobeFinish(_ scanner: UnsafeMutableRawPointer, _ out: UnsafeMu
 
 @_cdecl("imageprobe_pending_skip")
 public func imageprobePendingSkip(_ scanner: UnsafeRawPointer) -> UInt64 {
+    // SAFETY: as in imageprobe_feed.
     scanner.assumingMemoryBound(to: HeaderScanner.self).pointee.pendingSkip
 }
 
 @_cdecl("imageprobe_skip")
 public func imageprobeSkip(_ scanner: UnsafeMutableRawPointer, _ count: UInt64) -> UInt64 {
+    // SAFETY: as in imageprobe_feed.
     scanner.assumingMemoryBound(to: HeaderScanner.self).pointee.skip(count)
 }
 
