@@ -51,27 +51,33 @@ let package = Package(
         .target(name: "CImageProbe"),
         .target(name: "ImageProbeC", dependencies: ["ImageProbe", "CImageProbe"]),
 
-        .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe", "ImageProbeFoundation", "ImageProbeFetch"]),
+        .executableTarget(name: "ImageProbeCLI", dependencies: ["ImageProbe", "ImageProbeFoundation", "ImageProbeFetch", "FuzzerHooks"]),
 
         // Byte builders for every format and the chunking verifier. Shared by the tests,
         // the fuzzer's seed generator and the benchmarks; not a product.
         .target(name: "ImageProbeFixtures", dependencies: ["ImageProbe"]),
 
-        // libFuzzer harness (the scanner, and ImageProbeFetch's response-head check); its entry
-        // point only exists when built with -DFUZZING.
+        // The libFuzzer harness (the scanner, ImageProbeFetch's response-head check). Built with
+        // `swift build -Xswiftc -sanitize=fuzzer` it fuzzes (libFuzzer's flags and corpus
+        // directories as arguments); built without, it runs its replay commands.
         .executableTarget(
             name: "ImageProbeFuzz",
-            dependencies: ["ImageProbe", "ImageProbeFixtures", "ImageProbeFetch"],
+            dependencies: ["ImageProbe", "ImageProbeFixtures", "ImageProbeFetch", "FuzzerHooks"],
             path: "Fuzz/Sources/ImageProbeFuzz"
         ),
+        // libFuzzer's entry points as weak symbols: a default LLVMFuzzerTestOneInput, which the
+        // fuzzer runtime that -sanitize=fuzzer links into every executable refers to, and
+        // LLVMFuzzerRunDriver, null unless that runtime is there. Every executable links it,
+        // so the whole package builds with the flag; it does nothing otherwise.
+        .target(name: "FuzzerHooks", path: "Fuzz/Sources/FuzzerHooks"),
 
         // Writes example images with the byte builders, for the README's first command.
-        .executableTarget(name: "imageprobe-examples", dependencies: ["ImageProbeFixtures"], path: "Sources/ImageProbeExamples"),
+        .executableTarget(name: "imageprobe-examples", dependencies: ["ImageProbeFixtures", "FuzzerHooks"], path: "Sources/ImageProbeExamples"),
 
         // Throughput and allocation benchmarks.
         .executableTarget(
             name: "imageprobe-bench",
-            dependencies: ["ImageProbe", "ImageProbeFetch", "ImageProbeFixtures", "MallocCounter"],
+            dependencies: ["ImageProbe", "ImageProbeFetch", "ImageProbeFixtures", "MallocCounter", "FuzzerHooks"],
             path: "Benchmarks/Sources/ImageProbeBench"
         ),
         // Interposes malloc and friends (glibc) to count the benchmark's heap allocations.

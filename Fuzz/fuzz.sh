@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 
-swift build -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-    --product ImageProbeFuzz --scratch-path .build-fuzz
+# The plain fuzzer flag (as `swift build -Xswiftc -sanitize=fuzzer` at the root), with
+# AddressSanitizer and optimisation, for the harness alone, in a build folder of its own.
+swift build -c release -Xswiftc -sanitize=fuzzer,address --product ImageProbeFuzz --scratch-path .build-fuzz
 
 work=.build-fuzz/corpus
 artifacts=.build-fuzz/artifacts/

@@ -20,8 +20,12 @@ if [ "$what" = c ] || [ "$what" = all ]; then
     out=.build/c
     mkdir -p "$out/include"
     triple="$(uname -m)-unknown-linux-gnu"
-    # Speed for the host library, size for the module a browser downloads.
-    swiftc -target "$triple" "${common[@]}" -O -c "${sources[@]}" -o "$out/imageprobe.o"
+    # Speed for the host library, size for the module a browser downloads. No stack protector:
+    # the scanner has no arrays on the stack to protect, and it would need __stack_chk_fail.
+    swiftc -target "$triple" "${common[@]}" -O -Xfrontend -disable-stack-protector -c "${sources[@]}" -o "$out/swift.o"
+    # The allocator and random source the runtime refers to (never called), made local below.
+    "$bin/clang" -O2 -fPIC -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY -c Sources/CImageProbe/library.c -o "$out/library.o"
+    ld -r "$out/swift.o" "$out/library.o" -o "$out/imageprobe.o"
     # Only the C functions stay global, so the library can't clash with a program's own Swift.
     grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+' > "$out/exports.txt"
     objcopy --keep-global-symbols="$out/exports.txt" "$out/imageprobe.o"
@@ -29,6 +33,12 @@ if [ "$what" = c ] || [ "$what" = all ]; then
     ar rcs "$out/libimageprobe.a" "$out/imageprobe.o"
     "$bin/clang" -shared -o "$out/libimageprobe.so" "$out/imageprobe.o"
     cp Sources/CImageProbe/include/imageprobe.h "$out/include/"
+    # What the header promises: from the C library, memset, memcpy, memmove and memcmp only.
+    needed=$(nm -u "$out/libimageprobe.a" | awk '/ U /{print $2}' | sort -u | tr '\n' ' ')
+    if [ "$needed" != "memcmp memcpy memmove memset " ]; then
+        echo "libimageprobe.a needs more than imageprobe.h says: $needed" >&2
+        exit 1
+    fi
     echo "$out/libimageprobe.a ($(stat -c %s "$out/libimageprobe.a") bytes), $out/libimageprobe.so, $out/include/imageprobe.h"
 fi
 

@@ -15,6 +15,8 @@ const FIELDS = ['needed', 'bytes_read', 'bytes_skipped', 'format', 'format_name'
   'is_animated', 'is_partial', 'frame_count', 'loop_count', 'duration_ms', 'playback_duration_ms',
   'eps_preview', 'error', 'message', 'detected_format', 'detected_format_name'];
 const CHUNK = 64 * 1024;
+// sizeof(imageprobe_options), rounded up.
+const OPTIONS_SIZE = 48;
 const MODES = { full: 0, dimensionsOnly: 1, animation: 2 };
 const align = (value, to) => Math.ceil(value / to) * to;
 const decoder = new TextDecoder();
@@ -48,7 +50,7 @@ class Runtime {
     // One block per scanner: the scanner, its imageprobe_info, its options, a chunk buffer.
     this.scannerSize = align(this.exports.imageprobe_scanner_size(), 16);
     this.infoSize = align(this.offsets.end, 16);
-    this.blockSize = this.scannerSize + this.infoSize + 32 + CHUNK;
+    this.blockSize = this.scannerSize + this.infoSize + OPTIONS_SIZE + CHUNK;
     this.next = align(this.exports.__heap_base.value, 16);
     this.released = [];
   }
@@ -106,7 +108,8 @@ class Runtime {
 
 /** A push scanner over the WebAssembly module: create with `await Scanner.create(options)`. */
 export class Scanner {
-  /** options: { mode: 'full' | 'dimensionsOnly' | 'animation', maxBytes, inputLength } */
+  /** options: { mode: 'full' | 'dimensionsOnly' | 'animation', maxBytes, inputLength, maxWidth, maxHeight,
+      maxEntries, maxDepth } */
   static async create(options = {}) { return new Scanner(await load(), options); }
 
   constructor(runtime, options = {}) {
@@ -114,11 +117,17 @@ export class Scanner {
     this.block = runtime.allocate();
     this.info = this.block + runtime.scannerSize;
     this.options = this.info + runtime.infoSize;
-    this.buffer = this.options + 32;
-    const view = new DataView(runtime.exports.memory.buffer, this.options, 24);
+    this.buffer = this.options + OPTIONS_SIZE;
+    // imageprobe_options: zero means the default for every limit.
+    new Uint8Array(runtime.exports.memory.buffer, this.options, OPTIONS_SIZE).fill(0);
+    const view = new DataView(runtime.exports.memory.buffer, this.options, OPTIONS_SIZE);
     view.setInt32(0, MODES[options.mode ?? 'full'] ?? 0, true);
     view.setBigUint64(8, BigInt(options.maxBytes ?? 0), true);
     view.setBigUint64(16, BigInt(options.inputLength ?? 0), true);
+    view.setUint32(24, options.maxWidth ?? 0, true);
+    view.setUint32(28, options.maxHeight ?? 0, true);
+    view.setUint32(32, options.maxEntries ?? 0, true);
+    view.setUint32(36, options.maxDepth ?? 0, true);
     runtime.exports.imageprobe_init(this.block, this.options);
     this.last = runtime.result(runtime.exports.imageprobe_feed(this.block, 0, 0, this.info), this.info);
   }

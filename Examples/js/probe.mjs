@@ -1,7 +1,8 @@
 // probe.mjs: the WebAssembly module from Node. Prints one JSON line per file, the same as
-// `imageprobe --json` (add --dimensions-only for that mode).
+// `imageprobe --json` (add --dimensions-only or --animation for those modes; animation mode
+// prints the counts and durations, not the command's largestFrame and firstDelays).
 //
-//   Scripts/build-c.sh wasm && node Examples/js/probe.mjs [--dimensions-only] FILE...
+//   Scripts/build-c.sh wasm && node Examples/js/probe.mjs [--dimensions-only|--animation] FILE...
 //
 // It reads as the command does (SPEC.md §4), so the byte counts agree too: 64 KiB reads,
 // never more than the scanner asks for; a pending skip of 64 KiB or more is jumped (the read
@@ -45,7 +46,8 @@ function number(value) {
   return String(Math.round(value * 1000) / 1000);
 }
 
-async function probeFile(path, dimensionsOnly) {
+async function probeFile(path, mode) {
+  const dimensionsOnly = mode === 'dimensionsOnly';
   let descriptor;
   try {
     descriptor = openSync(path, 'r');
@@ -54,7 +56,7 @@ async function probeFile(path, dimensionsOnly) {
   }
   try {
     const size = fstatSync(descriptor).size;
-    const scanner = await Scanner.create({ mode: dimensionsOnly ? 'dimensionsOnly' : 'full', inputLength: size });
+    const scanner = await Scanner.create({ mode, inputLength: size });
     const buffer = new Uint8Array(CHUNK);
     let position = 0, start = 0, end = 0, skippedAfterReading = 0;
     let result = scanner.last;
@@ -97,11 +99,17 @@ async function probeFile(path, dimensionsOnly) {
 }
 
 const args = process.argv.slice(2);
-const dimensionsOnly = args.includes('--dimensions-only');
+const mode = args.includes('--dimensions-only') ? 'dimensionsOnly' : args.includes('--animation') ? 'animation' : 'full';
 let worst = 0;
-for (const path of args.filter((arg) => arg !== '--dimensions-only')) {
-  const [line, status] = await probeFile(path, dimensionsOnly);
-  process.stdout.write(line + '\n');
-  worst = Math.max(worst, status);
+for (const path of args.filter((arg) => !arg.startsWith('--'))) {
+  try {
+    const [line, status] = await probeFile(path, mode);
+    process.stdout.write(line + '\n');
+    worst = Math.max(worst, status);
+  } catch (error) {
+    // A trap in the module (a bug): say which file, and go on with the next.
+    process.stdout.write(`{"path":${JSON.stringify(path)},"error":"trap","message":${JSON.stringify(String(error))}}\n`);
+    worst = 4;
+  }
 }
 process.exitCode = worst;

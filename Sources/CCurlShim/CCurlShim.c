@@ -31,6 +31,24 @@ CURLcode ip_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value)
     return curl_easy_getinfo(handle, info, value);
 }
 
+CURLcode ip_easy_setopt_debug_callback(CURL *handle, curl_debug_callback callback) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_VERBOSE, callback ? 1L : 0L);
+    return code;
+}
+
+CURLcode ip_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_NOPROGRESS, callback ? 0L : 1L);
+    return code;
+}
+
+int ip_easy_active_socket(CURL *handle) {
+    curl_socket_t socket = CURL_SOCKET_BAD;
+    if (curl_easy_getinfo(handle, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK) return -1;
+    return socket == CURL_SOCKET_BAD ? -1 : (int)socket;
+}
+
 CURLMcode ip_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

@@ -104,7 +104,7 @@ struct FrameTally: Sendable {
     /// that ends the scan (a partial answer, once the size is known).
     @inlinable
     mutating func count(_ frame: PendingFrames, _ options: ScanOptions) -> ScanFailure? {
-        guard Int(frames) < options.maxEntries && frames < UInt32.max else {
+        guard frames < options.entryLimit && frames < UInt32.max else {
             return ScanFailure(.limitExceeded, .moreFramesThanMaxEntries)
         }
         frames &+= 1
@@ -125,8 +125,9 @@ struct FrameTally: Sendable {
     @inlinable
     func info(of frame: PendingFrames) -> FrameInfo {
         FrameInfo(
-            index: Int(frames) &- 1, delay: Double(frame.numerator) * 1000 / Double(frame.denominator),
-            rectangle: FrameRect(x: Int(frame.x), y: Int(frame.y), width: Int(frame.width), height: Int(frame.height)))
+            index: Int(clamping: frames) &- 1, delay: Double(frame.numerator) * 1000 / Double(frame.denominator),
+            rectangle: FrameRect(x: Int(clamping: frame.x), y: Int(clamping: frame.y),
+                                 width: Int(clamping: frame.width), height: Int(clamping: frame.height)))
     }
 
     /// Puts the totals into `info`: animation mode walked every frame. No frames leaves the
@@ -135,7 +136,7 @@ struct FrameTally: Sendable {
     @inlinable
     func apply(to info: inout ImageInfo) {
         guard frames > 0 else { return }
-        info.frameCount = Int(frames)
+        info.facts.storedFrameCount = frames
         info.isAnimated = frames > 1
         guard frames > 1 else { return }
         info.animationTotals = AnimationTotals(

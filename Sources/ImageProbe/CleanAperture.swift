@@ -47,19 +47,19 @@ public struct CleanAperture: Hashable, Sendable {
     /// The crop's width in pixels, when the fraction is a whole number no larger than the
     /// image: the width a decoder shows. Nil otherwise.
     @inlinable
-    public var width: Int? { Self.whole(widthN, widthD).flatMap { $0 <= Int(imageWidth) ? $0 : nil } }
+    public var width: Int? { Self.whole(widthN, widthD, within: imageWidth) }
 
     /// The crop's height in pixels, as `width`.
     @inlinable
-    public var height: Int? { Self.whole(heightN, heightD).flatMap { $0 <= Int(imageHeight) ? $0 : nil } }
+    public var height: Int? { Self.whole(heightN, heightD, within: imageHeight) }
 
     /// The crop rectangle within the stored image. Nil when its origin is not a whole pixel
     /// inside the image (MIAF requires one); `width`, `height` and the fractions remain.
     @inlinable
     public var rectangle: Rectangle? {
         guard let width, let height,
-            let x = Self.origin(Int(imageWidth), width, horizontalOffsetN, horizontalOffsetD),
-            let y = Self.origin(Int(imageHeight), height, verticalOffsetN, verticalOffsetD)
+            let x = Self.origin(Int64(imageWidth), Int64(width), horizontalOffsetN, horizontalOffsetD),
+            let y = Self.origin(Int64(imageHeight), Int64(height), verticalOffsetN, verticalOffsetD)
         else { return nil }
         return Rectangle(x: x, y: y, width: width, height: height)
     }
@@ -119,11 +119,12 @@ public struct CleanAperture: Hashable, Sendable {
             imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
-    /// n / d when it is a positive whole number.
+    /// n / d when it is a positive whole number no larger than `limit`. Saturates at `Int.max`
+    /// where `Int` is 32 bits (SPEC.md §1.10).
     @inlinable
-    static func whole(_ n: UInt32, _ d: UInt32) -> Int? {
-        guard d != 0, n % d == 0, n / d > 0 else { return nil }
-        return Int(n / d)
+    static func whole(_ n: UInt32, _ d: UInt32, within limit: UInt32) -> Int? {
+        guard d != 0, n % d == 0, n / d > 0, n / d <= limit else { return nil }
+        return Int(clamping: n / d)
     }
 
     /// The crop's first pixel: the clean centre is offN/offD + (size − 1)/2, so the first
@@ -131,16 +132,16 @@ public struct CleanAperture: Hashable, Sendable {
     /// crop inside the image. Computed as (2·offN + (size − cropSize)·offD) / (2·offD) in
     /// 64-bit arithmetic that reports overflow instead of trapping.
     @inlinable
-    static func origin(_ size: Int, _ cropSize: Int, _ offsetN: Int32, _ offsetD: UInt32) -> Int? {
+    static func origin(_ size: Int64, _ cropSize: Int64, _ offsetN: Int32, _ offsetD: UInt32) -> Int? {
         guard offsetD != 0, cropSize <= size else { return nil }
-        let slack = Int64(size - cropSize)
+        let slack = size - cropSize  // both in 0...2^32 − 1
         let (scaled, overflow) = slack.multipliedReportingOverflow(by: Int64(offsetD))
         guard !overflow else { return nil }
         let (numerator, overflow2) = scaled.addingReportingOverflow(2 * Int64(offsetN))
         let denominator = 2 * Int64(offsetD)
         guard !overflow2, numerator % denominator == 0 else { return nil }
         let origin = numerator / denominator
-        guard origin >= 0, origin + Int64(cropSize) <= Int64(size) else { return nil }
-        return Int(origin)
+        guard origin >= 0, origin + cropSize <= size else { return nil }
+        return Int(clamping: origin)
     }
 }

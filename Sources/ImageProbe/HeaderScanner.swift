@@ -46,7 +46,7 @@ extension ScanStatus {
     /// A complete answer, unless the size is beyond the limits.
     @inlinable
     static func settled(_ info: ImageInfo, _ options: ScanOptions) -> ScanStatus {
-        guard info.width <= options.maxWidth && info.height <= options.maxHeight else {
+        guard options.admits(width: UInt64(info.facts.storedWidth), height: UInt64(info.facts.storedHeight)) else {
             return .unsupported(.tooLarge(info.format))
         }
         return .done(info)  // parsers leave partialReason nil

@@ -20,16 +20,30 @@ struct ImageFacts: Hashable, Sendable {
         self.size = UInt64(UInt32(clamping: width)) | UInt64(UInt32(clamping: height)) << 32
     }
 
+    // The `Int` views saturate at `Int.max` where `Int` is 32 bits (SPEC.md §1.10); the
+    // stored views are the file's values, for limits and the C interface.
     @inlinable
     var width: Int {
-        get { Int(size & 0xFFFF_FFFF) }
-        set { size = size & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
+        get { Int(clamping: storedWidth) }
+        set { storedWidth = UInt32(clamping: newValue) }
     }
 
     @inlinable
     var height: Int {
-        get { Int(size >> 32) }
-        set { size = size & 0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) << 32 }
+        get { Int(clamping: storedHeight) }
+        set { storedHeight = UInt32(clamping: newValue) }
+    }
+
+    @inlinable
+    var storedWidth: UInt32 {
+        get { UInt32(truncatingIfNeeded: size) }
+        set { size = size & ~0xFFFF_FFFF | UInt64(newValue) }
+    }
+
+    @inlinable
+    var storedHeight: UInt32 {
+        get { UInt32(truncatingIfNeeded: size >> 32) }
+        set { size = size & 0xFFFF_FFFF | UInt64(newValue) << 32 }
     }
 
     @inlinable
@@ -70,19 +84,31 @@ struct ImageFacts: Hashable, Sendable {
 
     @inlinable
     var frameCount: Int? {
-        get { packed & (1 << 62) == 0 ? nil : Int(packed & 0xFFFF_FFFF) }
-        set {
-            packed = packed & ~(0xFFFF_FFFF | 1 << 62)
-            if let newValue { packed |= UInt64(UInt32(clamping: newValue)) | 1 << 62 }
-        }
+        get { storedFrameCount.map { Int(clamping: $0) } }
+        set { storedFrameCount = newValue.map { UInt32(clamping: $0) } }
     }
 
     @inlinable
     var loopCount: Int? {
-        get { packed & (1 << 63) == 0 ? nil : Int(loop) }
+        get { storedLoopCount.map { Int(clamping: $0) } }
+        set { storedLoopCount = newValue.map { UInt32(clamping: $0) } }
+    }
+
+    @inlinable
+    var storedFrameCount: UInt32? {
+        get { packed & (1 << 62) == 0 ? nil : UInt32(truncatingIfNeeded: packed) }
+        set {
+            packed = packed & ~(0xFFFF_FFFF | 1 << 62)
+            if let newValue { packed |= UInt64(newValue) | 1 << 62 }
+        }
+    }
+
+    @inlinable
+    var storedLoopCount: UInt32? {
+        get { packed & (1 << 63) == 0 ? nil : loop }
         set {
             packed = packed & ~(1 << 63) | (newValue == nil ? 0 : 1 << 63)
-            loop = UInt32(clamping: newValue ?? 0)
+            loop = newValue ?? 0
         }
     }
 
@@ -237,17 +263,24 @@ public struct ImageInfo: Hashable, Sendable {
     }
 
     /// Number of frames or entries where the header states it (APNG `num_frames`, ICO and ICNS
-    /// entries, DCX pages), and in animation mode the frames counted.
+    /// entries, DCX pages), and in animation mode the frames counted. Files state up to
+    /// 2^32 − 1; where `Int` is 32 bits, counts above `Int.max` read as `Int.max`.
     @inlinable
     public var frameCount: Int? {
         get { facts.frameCount }
         set { facts.frameCount = newValue }
     }
 
+    /// `frameCount` and `loopCount` as stored, exact where `Int` is 32 bits (the C interface
+    /// reports these).
+    package var exactFrameCount: UInt32? { facts.storedFrameCount }
+    package var exactLoopCount: UInt32? { facts.storedLoopCount }
+
     /// How many times the animation plays, as the file states it; 0 means forever. GIF:
     /// the NETSCAPE2.0/ANIMEXTS1.0 loop count, which browsers play that many times *plus one*
     /// (SDWebImage plays it that many times); APNG `num_plays`; WebP `ANIM`; JPEG XL
     /// `num_loops`. Nil when the file doesn't say (a GIF without the extension plays once).
+    /// Where `Int` is 32 bits, counts above `Int.max` read as `Int.max`.
     @inlinable
     public var loopCount: Int? {
         get { facts.loopCount }
@@ -272,7 +305,8 @@ public struct ImageInfo: Hashable, Sendable {
     @inlinable
     public var largestFrame: FrameRect? {
         animationTotals.map {
-            FrameRect(x: Int($0.largestX), y: Int($0.largestY), width: Int($0.largestWidth), height: Int($0.largestHeight))
+            FrameRect(x: Int(clamping: $0.largestX), y: Int(clamping: $0.largestY),
+                      width: Int(clamping: $0.largestWidth), height: Int(clamping: $0.largestHeight))
         }
     }
 

@@ -55,11 +55,18 @@ public struct ScanOptions: Hashable, Sendable {
         set { byteLimit = UInt64(max(0, newValue)) }
     }
 
+    /// `maxBytes` in full, for the C interface, whose `max_bytes` is 64 bits on every target.
+    package var exactMaxBytes: UInt64 {
+        get { byteLimit }
+        set { byteLimit = newValue }
+    }
+
     /// Widest image reported; wider ones give `limitExceeded`. Default: 2^30. Values are
-    /// clamped to 0...2^32 − 1, the widest size any format can state but BigTIFF.
+    /// clamped to 0...2^32 − 1, the widest size any format can state but BigTIFF. Where `Int`
+    /// is 32 bits no value above `Int.max` can be set, so every size reported fits an `Int`.
     @inlinable
     public var maxWidth: Int {
-        get { Int(sizeLimits & 0xFFFF_FFFF) }
+        get { Int(clamping: sizeLimits & 0xFFFF_FFFF) }
         set { sizeLimits = sizeLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
     }
 
@@ -67,7 +74,7 @@ public struct ScanOptions: Hashable, Sendable {
     /// `maxWidth`.
     @inlinable
     public var maxHeight: Int {
-        get { Int(sizeLimits >> 32) }
+        get { Int(clamping: sizeLimits >> 32) }
         set { sizeLimits = sizeLimits & 0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) << 32 }
     }
 
@@ -76,7 +83,7 @@ public struct ScanOptions: Hashable, Sendable {
     /// with the size). Default: 65,536. Clamped to 0...2^32 − 1.
     @inlinable
     public var maxEntries: Int {
-        get { Int(otherLimits & 0xFFFF_FFFF) }
+        get { Int(clamping: entryLimit) }
         set { otherLimits = otherLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
     }
 
@@ -84,7 +91,7 @@ public struct ScanOptions: Hashable, Sendable {
     /// Default: 16. Clamped to 0...65,535.
     @inlinable
     public var maxDepth: Int {
-        get { Int((otherLimits >> 32) & 0xFFFF) }
+        get { Int(truncatingIfNeeded: (otherLimits >> 32) & 0xFFFF) }  // 16 bits
         set { otherLimits = otherLimits & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue)) << 32 }
     }
 
@@ -151,6 +158,11 @@ public struct ScanOptions: Hashable, Sendable {
     func runsPastInput(from start: UInt64, count: UInt64) -> Bool {
         otherLimits & (1 << 56) != 0 && (start > storedInputLength || count > storedInputLength &- start)
     }
+
+    /// `maxEntries` in its stored width, for comparing with a count read from a file without
+    /// converting the count to `Int` (SPEC.md §1.10).
+    @inlinable
+    var entryLimit: UInt32 { UInt32(truncatingIfNeeded: otherLimits) }
 
     /// Whether the caller wants only the size.
     @inlinable

@@ -6,15 +6,33 @@ import CImageProbe
 import ImageProbe
 #endif
 
-// The scanner lives in the caller's memory: these are its size and alignment.
+// The scanner lives in the caller's memory: a magic word, then the scanner. The word is set
+// by imageprobe_init and checked by every other call, so memory that was never initialised
+// (or was overwritten) is refused with IMAGEPROBE_ERROR_ARGUMENT instead of read as a scanner.
+private let magic: UInt64 = 0x4542_4F52_5047_4D49  // "IMGPROBE", little-endian
+private let scannerOffset = max(16, MemoryLayout<HeaderScanner>.alignment)
+
 @_cdecl("imageprobe_scanner_size")
-public func imageprobeScannerSize() -> UInt { UInt(MemoryLayout<HeaderScanner>.size) }
+public func imageprobeScannerSize() -> UInt { UInt(bitPattern: scannerOffset + MemoryLayout<HeaderScanner>.size) }
 
 @_cdecl("imageprobe_scanner_align")
-public func imageprobeScannerAlign() -> UInt { UInt(MemoryLayout<HeaderScanner>.alignment) }
+public func imageprobeScannerAlign() -> UInt { UInt(bitPattern: max(8, MemoryLayout<HeaderScanner>.alignment)) }
+
+/// The scanner in `memory`, when imageprobe_init set it up there; nil otherwise.
+private func scanner(_ memory: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<HeaderScanner>? {
+    guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else { return nil }
+    // SAFETY: the caller gives imageprobe_scanner_size() bytes (the header's contract); the
+    // first 8 are read as a word, at an address aligned for it (checked above).
+    guard memory.load(as: UInt64.self) == magic else { return nil }
+    // SAFETY: the magic word says imageprobe_init put a scanner at this offset.
+    return (memory + scannerOffset).assumingMemoryBound(to: HeaderScanner.self)
+}
 
 @_cdecl("imageprobe_init")
-public func imageprobeInit(_ scanner: UnsafeMutableRawPointer, _ options: UnsafePointer<imageprobe_options>?) {
+public func imageprobeInit(_ memory: UnsafeMutableRawPointer?, _ options: UnsafePointer<imageprobe_options>?) -> Int32 {
+    guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else {
+        return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    }
     var scanOptions = ScanOptions()
     if let options = options?.pointee {
         switch options.mode {
@@ -22,44 +40,67 @@ public func imageprobeInit(_ scanner: UnsafeMutableRawPointer, _ options: Unsafe
         case Int32(IMAGEPROBE_MODE_ANIMATION): scanOptions.mode = .animation
         default: scanOptions.mode = .full
         }
-        if options.max_bytes > 0 { scanOptions.maxBytes = Int(clamping: options.max_bytes) }
+        if options.max_bytes > 0 { scanOptions.exactMaxBytes = options.max_bytes }  // 64 bits on every target
         if options.input_length > 0 { scanOptions.inputLength = options.input_length }
+        // Int(clamping:) keeps each in range where Int is 32 bits (wasm32): a limit above
+        // Int.max can't be set there (SPEC.md §1.10).
+        if options.max_width > 0 { scanOptions.maxWidth = Int(clamping: options.max_width) }
+        if options.max_height > 0 { scanOptions.maxHeight = Int(clamping: options.max_height) }
+        if options.max_entries > 0 { scanOptions.maxEntries = Int(clamping: options.max_entries) }
+        if options.max_depth > 0 { scanOptions.maxDepth = Int(clamping: options.max_depth) }
     }
-    // SAFETY: the caller gives imageprobe_scanner_size() bytes at imageprobe_scanner_align().
-    scanner.initializeMemory(as: HeaderScanner.self, repeating: HeaderScanner(options: scanOptions), count: 1)
+    // SAFETY: imageprobe_scanner_size() bytes at imageprobe_scanner_align() (the header's
+    // contract, alignment checked above): the scanner at its offset, then the word that says so.
+    (memory + scannerOffset).initializeMemory(as: HeaderScanner.self, repeating: HeaderScanner(options: scanOptions), count: 1)
+    memory.storeBytes(of: magic, as: UInt64.self)
+    return Int32(IMAGEPROBE_NEED_MORE)
 }
 
 @_cdecl("imageprobe_feed")
 public func imageprobeFeed(
-    _ scanner: UnsafeMutableRawPointer, _ bytes: UnsafePointer<UInt8>?, _ length: UInt,
-    _ out: UnsafeMutablePointer<imageprobe_info>
+    _ memory: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: UInt,
+    _ out: UnsafeMutablePointer<imageprobe_info>?
 ) -> Int32 {
-    // SAFETY: `scanner` was set up by imageprobe_init (the header's contract).
-    let state = scanner.assumingMemoryBound(to: HeaderScanner.self)
-    // size_t, so no length is negative here; NULL with a length is taken as no bytes.
-    let count = bytes == nil ? 0 : Int(clamping: length)
+    guard let out else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    guard let state = scanner(memory) else { return misuse("the scanner was not set up by imageprobe_init", out) }
+    guard bytes != nil || length == 0 else { return misuse("NULL bytes with a non-zero length", out) }
+    // size_t, so no length is negative here; the chunk fits in memory, so in an Int.
+    let count = Int(clamping: length)
     let status = state.pointee.feed(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
     return report(status, state.pointee, into: out)
 }
 
 @_cdecl("imageprobe_finish")
-public func imageprobeFinish(_ scanner: UnsafeMutableRawPointer, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
-    // SAFETY: as in imageprobe_feed.
-    let state = scanner.assumingMemoryBound(to: HeaderScanner.self)
+public func imageprobeFinish(_ memory: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<imageprobe_info>?) -> Int32 {
+    guard let out else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    guard let state = scanner(memory) else { return misuse("the scanner was not set up by imageprobe_init", out) }
     let status = state.pointee.finish()
     return report(status, state.pointee, into: out)
 }
 
 @_cdecl("imageprobe_pending_skip")
-public func imageprobePendingSkip(_ scanner: UnsafeRawPointer) -> UInt64 {
-    // SAFETY: as in imageprobe_feed.
-    scanner.assumingMemoryBound(to: HeaderScanner.self).pointee.pendingSkip
+public func imageprobePendingSkip(_ memory: UnsafeRawPointer?) -> UInt64 {
+    scanner(UnsafeMutableRawPointer(mutating: memory))?.pointee.pendingSkip ?? 0
 }
 
 @_cdecl("imageprobe_skip")
-public func imageprobeSkip(_ scanner: UnsafeMutableRawPointer, _ count: UInt64) -> UInt64 {
-    // SAFETY: as in imageprobe_feed.
-    scanner.assumingMemoryBound(to: HeaderScanner.self).pointee.skip(count)
+public func imageprobeSkip(_ memory: UnsafeMutableRawPointer?, _ count: UInt64) -> UInt64 {
+    scanner(memory)?.pointee.skip(count) ?? 0
+}
+
+/// Reports a call the header's contract doesn't allow: IMAGEPROBE_ERROR_ARGUMENT, with `why`.
+private func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
+    var info = imageprobe_info()
+    copy("argument", to: &info.error)
+    why.withUTF8Buffer { text in
+        withUnsafeMutableBytes(of: &info.message) { buffer in
+            let count = min(text.count, buffer.count - 1)
+            for index in 0..<count { buffer[index] = text[index] }
+            buffer[count] = 0
+        }
+    }
+    out.pointee = info
+    return Int32(IMAGEPROBE_ERROR_ARGUMENT)
 }
 
 /// Fills `out` from `status`; returns the status's C code.
@@ -97,8 +138,9 @@ private func report(_ status: ScanStatus, _ scanner: HeaderScanner, into out: Un
         info.has_alpha = flag(image.hasAlpha)
         info.is_progressive = flag(image.isProgressive)
         info.is_animated = flag(image.isAnimated)
-        info.frame_count = image.frameCount.map { Int64($0) } ?? -1
-        info.loop_count = image.loopCount.map { Int64($0) } ?? -1
+        // The stored counts, exact on every target (the Int views saturate where Int is 32 bits).
+        info.frame_count = image.exactFrameCount.map { Int64($0) } ?? -1
+        info.loop_count = image.exactLoopCount.map { Int64($0) } ?? -1
         info.duration_ms = image.duration ?? .nan
         info.playback_duration_ms = image.playbackDuration ?? .nan
         if let preview = image.epsPreview { copy(preview.name, to: &info.eps_preview) }

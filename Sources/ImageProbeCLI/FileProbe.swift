@@ -10,7 +10,7 @@ import ImageProbeFoundation
 
 /// The answer for one input, with the byte counts the output reports.
 struct InputResult {
-    var path: String
+    var path: InputName
     var status: ScanStatus
     var bytesRead: UInt64
     var bytesSkipped: UInt64
@@ -38,15 +38,15 @@ struct DescriptorProber: Sendable {
         prober = FileProber(options: options, chunkSize: chunkSize, seeks: seek)
     }
 
-    func probe(descriptor: Int32, path: String) -> InputResult {
+    func probe(descriptor: Int32, path: InputName) -> InputResult {
         run(path) { try prober.probe(descriptor: descriptor, onFrame: $0) }
     }
 
-    func probe(path: String) -> InputResult {
-        run(path) { try prober.probe(path: path, onFrame: $0) }
+    func probe(path: InputName) -> InputResult {
+        run(path) { try prober.probe(pathBytes: path.bytes, onFrame: $0) }
     }
 
-    private func run(_ path: String, _ body: ((FrameInfo) -> Void) throws -> FileProbeResult) -> InputResult {
+    private func run(_ path: InputName, _ body: ((FrameInfo) -> Void) throws -> FileProbeResult) -> InputResult {
         var delays: [Double] = []
         do {
             let probed = try body { frame in
@@ -71,7 +71,7 @@ struct DescriptorProber: Sendable {
 }
 
 extension InputResult {
-    static func ioFailure(_ path: String, _ message: String) -> InputResult {
+    static func ioFailure(_ path: InputName, _ message: String) -> InputResult {
         InputResult(path: path, status: .needMore(1), bytesRead: 0, bytesSkipped: 0, ioError: message)
     }
 
@@ -109,8 +109,8 @@ func errorText() -> String { String(cString: strerror(errno)) }
 /// Lazy: one directory is listed at a time, so results start at once on a huge tree and memory
 /// follows the widest directory and the depth, not the number of files.
 struct DirectoryWalk: IteratorProtocol {
-    private var pending: [String]
-    private var listed: [Result<String, InputFailure>] = []
+    private var pending: [InputName]
+    private var listed: [Result<InputName, InputFailure>] = []
     private var nextListed = 0
     private var visited = Set<[UInt64]>()
     private let crossFilesystems: Bool
@@ -119,13 +119,13 @@ struct DirectoryWalk: IteratorProtocol {
     /// Devices known to be real or pseudo filesystems, so each is asked about once.
     private var pseudoByDevice: [UInt64: Bool] = [:]
 
-    init(_ directory: String, crossFilesystems: Bool = false) {
+    init(_ directory: InputName, crossFilesystems: Bool = false) {
         pending = [directory]
         self.crossFilesystems = crossFilesystems
     }
 
     /// Whether files on `device` (reached through `path`) may be read.
-    private mutating func allowed(device: UInt64, path: String) -> Bool {
+    private mutating func allowed(device: UInt64, path: InputName) -> Bool {
         if let rootDevice, device != rootDevice && !crossFilesystems { return false }
         if let known = pseudoByDevice[device] { return !known }
         let pseudo = isPseudoFilesystem(device: device, path: path)
@@ -133,7 +133,7 @@ struct DirectoryWalk: IteratorProtocol {
         return !pseudo
     }
 
-    mutating func next() -> Result<String, InputFailure>? {
+    mutating func next() -> Result<InputName, InputFailure>? {
         while nextListed == listed.count {
             guard let directory = pending.popLast() else { return nil }
             listed = []
@@ -152,9 +152,9 @@ struct DirectoryWalk: IteratorProtocol {
     }
 
     /// Fills `listed` with the directory's files and failures; queues its subdirectories.
-    private mutating func list(_ current: String) {
+    private mutating func list(_ current: InputName) {
         var info = stat()
-        if stat(current, &info) == 0 {
+        if current.withCString({ stat($0, &info) }) == 0 {
             let device = UInt64(info.st_dev)
             if rootDevice == nil {
                 rootDevice = device
@@ -166,11 +166,11 @@ struct DirectoryWalk: IteratorProtocol {
             if !allowed(device: device, path: current) { return }
             if !visited.insert([device, UInt64(info.st_ino)]).inserted { return }
         }
-        guard let handle = opendir(current) else {
+        guard let handle = current.withCString({ opendir($0) }) else {
             listed.append(.failure(InputFailure(path: current, message: "cannot open directory: \(errorText())")))
             return
         }
-        // Names as bytes, sorted as bytes; one that isn't UTF-8 is reported in its place.
+        // Names as bytes, sorted as bytes, opened as bytes (SPEC.md §4).
         var names: [[UInt8]] = []
         while true {
             errno = 0
@@ -185,20 +185,11 @@ struct DirectoryWalk: IteratorProtocol {
             if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
         }
         closedir(handle)
-        var subdirectories: [String] = []
-        let prefix = current.hasSuffix("/") ? current : current + "/"
+        var subdirectories: [InputName] = []
         for bytes in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            // Decoding repairs invalid UTF-8, so a name that doesn't survive it unchanged isn't
-            // UTF-8 (`String(validating:as:)` would say so directly, but needs macOS 15 / iOS 18).
-            let name = String(decoding: bytes, as: UTF8.self)
-            guard name.utf8.elementsEqual(bytes) else {
-                let shown = prefix + name
-                listed.append(.failure(InputFailure(path: shown, message: "the name is not valid UTF-8")))
-                continue
-            }
-            let path = prefix + name
+            let path = current.appending(bytes)
             var entry = stat()
-            guard lstat(path, &entry) == 0 else {
+            guard path.withCString({ lstat($0, &entry) }) == 0 else {
                 listed.append(.failure(InputFailure(path: path, message: "cannot stat: \(errorText())")))
                 continue
             }
@@ -208,7 +199,7 @@ struct DirectoryWalk: IteratorProtocol {
                 if allowed(device: UInt64(entry.st_dev), path: path) { listed.append(.success(path)) }
             case S_IFLNK:
                 var target = stat()
-                if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG
+                if path.withCString({ stat($0, &target) }) == 0 && (target.st_mode & S_IFMT) == S_IFREG
                     && allowed(device: UInt64(target.st_dev), path: path) {
                     listed.append(.success(path))
                 }
@@ -222,17 +213,17 @@ struct DirectoryWalk: IteratorProtocol {
 
 /// A path that could not be probed, and why.
 struct InputFailure: Error {
-    var path: String
+    var path: InputName
     var message: String
 }
 
 /// Whether `device` (reached through `path`) is a kernel pseudo filesystem, whose files are
 /// not data: procfs, sysfs, debugfs and the like on Linux (by the type `/proc/self/mountinfo`
 /// gives the device; Glibc's module doesn't export `statfs`), devfs on Darwin.
-func isPseudoFilesystem(device: UInt64, path: String) -> Bool {
+func isPseudoFilesystem(device: UInt64, path: InputName) -> Bool {
     #if canImport(Darwin)
     var info = statfs()
-    guard statfs(path, &info) == 0 else { return false }
+    guard path.withCString({ statfs($0, &info) }) == 0 else { return false }
     let name = withUnsafeBytes(of: info.f_fstypename) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     return name == "devfs"
     #else

@@ -14,7 +14,10 @@ enum OutputStyle: Equatable {
 
 /// Command-line options.
 struct CommandLineOptions {
-    var paths: [String] = []
+    /// The inputs, as the bytes `argv` holds (SPEC.md §4: names are bytes).
+    var paths: [InputName] = []
+    /// Print names as they are, without escaping controls (`--raw-names`).
+    var rawNames = false
     var style = OutputStyle.text
     var recursive = false
     var crossFilesystems = false
@@ -44,7 +47,7 @@ struct CommandLineOptions {
         Option(names: ["--json"], value: nil, help: "one JSON object per input, one per line"),
         Option(names: ["--csv"], value: nil, help: "CSV with a header line (RFC 4180)"),
         Option(names: ["--format"], value: "TEMPLATE",
-               help: "print each image through TEMPLATE: %f path, %t format, %w %h width and height, "
+               help: "print each image through TEMPLATE: %f path (controls escaped), %F path as is, %t format, %w %h width and height, "
                    + "%W %H displayed width and height, %o orientation (1-8), %m MIME type, "
                    + "%b bytes read, %% a percent sign, \\n newline, \\t tab"),
         Option(names: ["--images-only"], value: nil,
@@ -63,6 +66,8 @@ struct CommandLineOptions {
         Option(names: ["--public-only"], value: nil,
                help: "refuse URLs (and redirects) to loopback, private, link-local and other non-public addresses, checked on the address connected"),
         Option(names: ["--cacert"], value: "FILE", help: "trust the certificate authorities in this PEM file for https instead of the system's"),
+        Option(names: ["--raw-names"], value: nil,
+               help: "print names as they are in text and --format output, not with control characters escaped"),
         Option(names: ["--completion"], value: "SHELL", help: "print a completion script for bash, zsh or fish"),
         Option(names: ["-h", "--help"], value: nil, help: "show this help"),
         Option(names: ["-V", "--version"], value: nil, help: "show the version"),
@@ -117,6 +122,13 @@ struct CommandLineOptions {
 
     /// Parses `arguments` (without the program name); returns an error message on misuse.
     static func parse(_ arguments: [String]) -> Result<CommandLineOptions, UsageError> {
+        parse(bytes: arguments.map(InputName.init))
+    }
+
+    /// Parses the arguments as `argv` holds them: options are matched as text, and paths kept
+    /// as bytes.
+    static func parse(bytes raw: [InputName]) -> Result<CommandLineOptions, UsageError> {
+        let arguments = raw.map(\.text)
         var options = CommandLineOptions()
         var index = 0
         var onlyPaths = false
@@ -138,7 +150,7 @@ struct CommandLineOptions {
             while index < arguments.count {
                 let argument = arguments[index]
                 if onlyPaths || argument == "-" || !argument.hasPrefix("-") {
-                    options.paths.append(argument)
+                    options.paths.append(raw[index])
                     index += 1
                     continue
                 }
@@ -160,6 +172,7 @@ struct CommandLineOptions {
                 case "--animation": options.scan.mode = .animation
                 case "--no-seek": options.seek = false
                 case "--public-only": options.publicOnly = true
+                case "--raw-names": options.rawNames = true
                 case "--cacert": options.certificateAuthorities = try text(argument)
                 case "--completion":
                     let shell = try text(argument)
@@ -202,7 +215,7 @@ struct UsageError: Error {
 struct OutputTemplate: Equatable {
     enum Piece: Equatable {
         case literal(String)
-        case path, format, width, height, displayWidth, displayHeight, orientation, mimeType, bytesRead
+        case path, rawPath, format, width, height, displayWidth, displayHeight, orientation, mimeType, bytesRead
     }
 
     var pieces: [Piece]
@@ -221,6 +234,7 @@ struct OutputTemplate: Equatable {
                 switch directive {
                 case "%": literal.append("%"); continue
                 case "f": piece = .path
+                case "F": piece = .rawPath
                 case "t": piece = .format
                 case "w": piece = .width
                 case "h": piece = .height

@@ -1,16 +1,17 @@
 import ImageProbe
 
-/// The columns of `--csv`, in order; the header line names them.
+/// The columns of `--csv`, in order; the header line names them. `pathBytes` is set only for a
+/// name that isn't UTF-8: `path` then shows U+FFFD for the bytes that aren't.
 let csvColumns = [
     "path", "format", "mime", "width", "height", "displayWidth", "displayHeight", "orientation",
-    "bitDepth", "alpha", "animated", "frameCount", "bytesRead", "error", "message",
+    "bitDepth", "alpha", "animated", "frameCount", "bytesRead", "error", "message", "pathBytes",
 ]
 
-/// One CSV record for `result` (RFC 4180: fields with a comma, quote or line break are quoted,
-/// quotes doubled). Empty fields are unknown.
+/// One CSV record for `result` (RFC 4180, decided on bytes: fields with a comma, quote, CR or
+/// LF are quoted, quotes doubled). Empty fields are unknown.
 func csvLine(_ result: InputResult) -> String {
     var values = [String](repeating: "", count: csvColumns.count)
-    values[0] = result.path
+    values[0] = result.path.text
     values[12] = "\(result.network?.bytesTransferred ?? Int(result.bytesRead))"
     if let (code, message) = result.failure {
         values[13] = code
@@ -28,26 +29,34 @@ func csvLine(_ result: InputResult) -> String {
         values[10] = info.isAnimated.map { "\($0)" } ?? ""
         values[11] = info.frameCount.map { "\($0)" } ?? ""
     }
+    if !result.path.isUTF8 { values[15] = result.path.percentEncoded }
     return values.map(csvField).joined(separator: ",")
 }
 
+/// A CSV field, quoted when its bytes hold a comma, a quote, CR or LF. Bytes, not
+/// `Character`s: a comma followed by a combining mark is one `Character` that isn't a comma,
+/// and CR LF one that is neither CR nor LF.
 func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-    var out = "\""
-    for character in text {
-        if character == "\"" { out += "\"\"" } else { out.append(character) }
+    let bytes = Array(text.utf8)
+    guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+    var out: [UInt8] = [0x22]
+    for byte in bytes {
+        out.append(byte)
+        if byte == 0x22 { out.append(0x22) }
     }
-    return out + "\""
+    out.append(0x22)
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// `--format`'s output for an image; nil for anything else.
-func templateText(_ result: InputResult, _ template: OutputTemplate) -> String? {
+func templateText(_ result: InputResult, _ template: OutputTemplate, rawNames: Bool = false) -> String? {
     guard result.failure == nil, case .done(let info) = result.status else { return nil }
     var out = ""
     for piece in template.pieces {
         switch piece {
         case .literal(let text): out += text
-        case .path: out += result.path
+        case .path: out += rawNames ? result.path.text : result.path.escaped
+        case .rawPath: out += result.path.text
         case .format: out += info.format.name
         case .width: out += "\(info.width)"
         case .height: out += "\(info.height)"
@@ -64,7 +73,10 @@ func templateText(_ result: InputResult, _ template: OutputTemplate) -> String? 
 
 /// The JSON object of SPEC.md §4, plus extra fields readers may ignore.
 func jsonLine(_ result: InputResult) -> String {
-    var fields: [(String, String)] = [("path", jsonString(result.path))]
+    var fields: [(String, String)] = [("path", jsonString(result.path.text))]
+    // A name that isn't UTF-8: `path` shows U+FFFD in place of its invalid bytes, and this
+    // gives every byte back (SPEC.md §4).
+    if !result.path.isUTF8 { fields.append(("pathBytes", jsonString(result.path.percentEncoded))) }
     if let fetchError = result.fetchError {
         fields += [("error", jsonString(fetchError.code)), ("message", jsonString(fetchError.message))]
         if let status = fetchError.status { fields.append(("status", "\(status)")) }
@@ -124,8 +136,8 @@ func jsonLine(_ result: InputResult) -> String {
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
 }
 
-func humanLine(_ result: InputResult) -> String {
-    let path = printable(result.path)
+func humanLine(_ result: InputResult, rawNames: Bool = false) -> String {
+    let path = rawNames ? result.path.text : result.path.escaped
     if let ioError = result.ioError { return "\(path): error: \(ioError)" }
     if let fetchError = result.fetchError {
         return "\(path): error: \(fetchError.code)\(fetchError.status.map { " \($0)" } ?? ""): \(printable(fetchError.message))"
@@ -156,12 +168,9 @@ func jsonNumber(_ value: Double) -> String {
     return text
 }
 
-/// `text` with control characters shown as escapes, so one input stays on one line.
-func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-    let quoted = jsonString(text)
-    return String(quoted.dropFirst().dropLast())
-}
+/// `text` with control characters escaped (`InputName.escaped`), so one input stays on one line
+/// and nothing reaches the terminal as a command.
+func printable(_ text: String) -> String { InputName.escape(Array(text.utf8)) }
 
 /// A JSON string literal: quotes, backslashes and control characters escaped.
 func jsonString(_ text: String) -> String {
@@ -173,7 +182,8 @@ func jsonString(_ text: String) -> String {
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+            || scalar.value == 0x2028 || scalar.value == 0x2029:
             let hex = String(scalar.value, radix: 16)
             out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         default: out.unicodeScalars.append(scalar)

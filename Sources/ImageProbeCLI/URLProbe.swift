@@ -1,52 +1,64 @@
+import Dispatch
 import Foundation
 import ImageProbe
 import ImageProbeFetch
 
 /// Whether an argument names a URL rather than a path.
-func isURL(_ argument: String) -> Bool {
-    let lowered = argument.prefix(8).lowercased()
+func isURL(_ argument: InputName) -> Bool {
+    let lowered = String(decoding: argument.bytes.prefix(8), as: UTF8.self).lowercased()
     return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
 }
 
-/// Probes `urls` with up to `jobs` at once; `report` is called in input order.
-func probeURLs(_ urls: [(index: Int, url: String)], options: CommandLineOptions,
-               report: @escaping @Sendable (Int, InputResult) async -> Void) async {
-    var configuration = FetchConfiguration()
-    configuration.scanOptions = options.scan
-    configuration.maxConcurrentRequests = options.jobs
-    configuration.requestTimeout = options.timeout
-    // A probe may take a few requests; a longer request timeout must not be cut by the default.
-    configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)
-    if options.publicOnly { configuration.addressPolicy = .publicOnly }
-    configuration.certificateAuthorities = options.certificateAuthorities.map { URL(fileURLWithPath: $0) }
-    let fetcher = ImageProbeFetcher(configuration: configuration)
-    await withTaskGroup(of: (Int, InputResult).self) { group in
-        for (index, text) in urls {
-            group.addTask {
-                guard let url = URL(string: text) else {
-                    var failed = InputResult(path: text, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
-                    failed.fetchError = (FetchError.Code.unsupportedURL.name, "not a valid URL", nil)
-                    failed.network = (0, 0)
-                    return (index, failed)
+/// The command's fetcher: one for all its URLs, so they share connections and the `-j` limit.
+final class URLProber: Sendable {
+    let fetcher: ImageProbeFetcher
+    private let mode: ScanOptions.Mode
+    private let queue = DispatchQueue(label: "imageprobe.urls")
+
+    init(options: CommandLineOptions) {
+        var configuration = FetchConfiguration()
+        configuration.scanOptions = options.scan
+        configuration.maxConcurrentRequests = options.jobs
+        configuration.requestTimeout = options.timeout
+        // A probe may take a few requests; a longer request timeout must not be cut by the default.
+        configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)
+        // The command probes each URL once: a cache would only hold memory.
+        configuration.cacheCapacity = 0
+        if options.publicOnly { configuration.addressPolicy = .publicOnly }
+        configuration.certificateAuthorities = options.certificateAuthorities.map { URL(fileURLWithPath: $0) }
+        fetcher = ImageProbeFetcher(configuration: configuration)
+        mode = options.scan.mode
+    }
+
+    /// Starts probing `name`; the slot is filled with its result.
+    func start(_ name: InputName) -> ResultSlot {
+        let slot = ResultSlot()
+        guard name.isUTF8, let url = URL(string: name.text) else {
+            var failed = InputResult(path: name, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
+            failed.fetchError = (FetchError.Code.unsupportedURL.name, "not a valid URL", nil)
+            failed.network = (0, 0)
+            slot.fill(failed)
+            return slot
+        }
+        let mode = self.mode
+        fetcher.probe(url, queue: queue) { result in
+            switch result {
+            case .success(let probed):
+                var filled = InputResult(path: name, status: .done(probed.info), bytesRead: 0, bytesSkipped: 0)
+                filled.network = (probed.bytesTransferred, probed.requests)
+                filled.mode = mode
+                slot.fill(filled)
+            case .failure(let error):
+                var failed = InputResult(path: name, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
+                if let scanFailure = error.scanFailure {
+                    failed.status = .unsupported(scanFailure)
+                } else {
+                    failed.fetchError = (error.code.name, error.message, error.status)
                 }
-                do throws(FetchError) {
-                    let result = try await fetcher.probe(url)
-                    var probed = InputResult(path: text, status: .done(result.info), bytesRead: 0, bytesSkipped: 0)
-                    probed.network = (result.bytesTransferred, result.requests)
-                    probed.mode = options.scan.mode
-                    return (index, probed)
-                } catch {
-                    var failed = InputResult(path: text, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
-                    if let scanFailure = error.scanFailure {
-                        failed.status = .unsupported(scanFailure)
-                    } else {
-                        failed.fetchError = (error.code.name, error.message, error.status)
-                    }
-                    failed.network = (error.bytesTransferred, error.requests)
-                    return (index, failed)
-                }
+                failed.network = (error.bytesTransferred, error.requests)
+                slot.fill(failed)
             }
         }
-        for await (index, result) in group { await report(index, result) }
+        return slot
     }
 }

@@ -31,7 +31,11 @@ func emit(_ text: String, to descriptor: Int32 = 1, newline: Bool = true) {
 
 signal(SIGPIPE, SIG_IGN)
 
-let parsed = CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+// The arguments as `argv` holds them: a path that isn't UTF-8 must open itself (SPEC.md §4).
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    InputName(CommandLine.unsafeArgv[index].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? [])
+}
+let parsed = CommandLineOptions.parse(bytes: arguments)
 guard case .success(let options) = parsed else {
     if case .failure(let error) = parsed { emit("imageprobe: \(error.message)\n\n\(CommandLineOptions.usage)", to: 2) }
     exit(2)
@@ -57,14 +61,15 @@ func report(_ result: InputResult, options: CommandLineOptions) {
         exitStatusSoFar = 1
     }
     let shown = result.recognised || !options.imagesOnly
-    let errorLine = { "imageprobe: \(printable(result.path)): \(printable(result.failure?.message ?? ""))" }
+    let name = options.rawNames ? result.path.text : result.path.escaped
+    let errorLine = { "imageprobe: \(name): \(printable(result.failure?.message ?? ""))" }
     switch options.style {
     case .text:
         // Text mode: I/O and network errors on standard error only; scan answers on standard output.
         if result.isIOError {
             emit(errorLine(), to: 2)
         } else if shown {
-            emit(humanLine(result))
+            emit(humanLine(result, rawNames: options.rawNames))
         }
     case .json, .csv:
         // Machine-readable: every input is a record, unless only images are asked for; then
@@ -75,7 +80,7 @@ func report(_ result: InputResult, options: CommandLineOptions) {
             emit(errorLine(), to: 2)
         }
     case .template(let template):
-        if let text = templateText(result, template) {
+        if let text = templateText(result, template, rawNames: options.rawNames) {
             emit(text, newline: false)
         } else if shown || result.isIOError {
             emit(errorLine(), to: 2)
@@ -88,27 +93,23 @@ if options.style == .csv { emit(csvColumns.joined(separator: ",")) }
 let prober = DescriptorProber(options: options.scan, chunkSize: options.chunkSize, seek: options.seek)
 var queue = OrderedResults(jobs: options.jobs) { report($0, options: options) }
 
-// URLs start at once, beside the files: a URL after a slow pipe or a big tree isn't held up by it.
-var urlSlots: [Int: ResultSlot] = [:]
-let urls: [(index: Int, url: String)] = options.paths.enumerated().compactMap { index, path in
-    isURL(path) ? (index, path) : nil
-}
-for (index, _) in urls { urlSlots[index] = ResultSlot() }
-if !urls.isEmpty {
-    let slots = urlSlots
-    Task.detached { [urls, options] in
-        await probeURLs(urls, options: options) { index, result in slots[index]?.fill(result) }
-    }
+// URLs are probed in input order, each started when the output reaches it: at most the
+// printing window's worth are in flight or waiting to print, so memory doesn't grow with the
+// number of URLs (SPEC.md §4). The fetcher's own admission runs `-j` at once.
+let urlProber: URLProber? = options.paths.contains(where: isURL) ? URLProber(options: options) : nil
+if let error = urlProber?.fetcher.configurationError {
+    emit("imageprobe: \(printable(error.message))", to: 2)
+    exit(2)
 }
 
-for (index, path) in options.paths.enumerated() {
-    if path == "-" {
-        queue.submit { [prober] in prober.probe(descriptor: 0, path: "-") }
-    } else if let slot = urlSlots[index] {
-        queue.append(slot)
+for path in options.paths {
+    if path.bytes == [0x2D] {
+        queue.submit { [prober] in prober.probe(descriptor: 0, path: path) }
+    } else if let urlProber, isURL(path) {
+        queue.append(urlProber.start(path))
     } else {
         var info = stat()
-        if options.recursive && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        if options.recursive && path.withCString({ stat($0, &info) }) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             var walk = DirectoryWalk(path, crossFilesystems: options.crossFilesystems)
             while let entry = walk.next() {
                 switch entry {

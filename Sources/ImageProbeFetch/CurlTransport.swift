@@ -81,7 +81,7 @@ final class CurlDriver: @unchecked Sendable {
             return true
         }
         if !accepted {
-            channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true)
+            channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true, pendingToo: true)
             return
         }
         if let multi { _ = curl_multi_wakeup(multi) }
@@ -135,6 +135,12 @@ final class CurlDriver: @unchecked Sendable {
                 guard let easy = channel.easy else { continue }
                 switch command {
                 case .start:
+                    if active.removeValue(forKey: easy) != nil {
+                        // Still draining the last response after its answer was delivered:
+                        // that connection is dropped, and the handle carries the new request.
+                        _ = curl_multi_remove_handle(multi, easy)
+                    }
+                    channel.configure()
                     if stopping || channel.cancelRequested {
                         channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: stopping)
                     } else if curl_multi_add_handle(multi, easy) == CURLM_OK {
@@ -164,7 +170,7 @@ final class CurlDriver: @unchecked Sendable {
                     threadState = .stopped
                     for easy in toFree { curl_easy_cleanup(easy) }
                     toFree.removeAll()
-                    for (_, channel) in commands { channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true) }
+                    for (_, channel) in commands { channel.finish(CURLE_ABORTED_BY_CALLBACK, shutDown: true, pendingToo: true) }
                     commands.removeAll()
                 }
                 curl_multi_cleanup(multi)
@@ -203,9 +209,21 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     private var head: HTTPResponseHead? = nil
     /// The handler is done with this response (it said so, or didn't want the body).
     private var stopped = false
-    /// Reading the rest of a small response through, discarding it, to keep the connection.
-    private var draining = false
+    /// Reading the rest of a small response through, discarding it, to keep the connection:
+    /// after the exchange's completion, for at most `drainTime` from this instant.
+    private var draining: Deadline? = nil
     private var bodyBytes: UInt64 = 0
+    /// The next exchange, waiting for the driver thread: it takes the handle off the multi
+    /// handle if the last response is still draining, and only then makes this exchange the
+    /// current one, so no callback of the last response ever reaches this one's handler.
+    private var pending: (request: HTTPRequest, deadline: Deadline, handler: ResponseHandler,
+                          completion: @Sendable (Result<Exchange, FetchError>) -> Void)? = nil
+    /// The probe's byte budget (`FetchConfiguration.maxBytes`): counted on every byte off
+    /// the connection, framing included.
+    private var budget = Int.max
+    /// The socket the transfer is on, and TCP's count of bytes received on it when this
+    /// exchange first saw it: a second bound, below libcurl's framing (TLS records, HTTP/2).
+    private var socketBaseline: (socket: Int32, received: Int64)? = nil
     private var failure: FetchError? = nil
     private var refusedAddress: String? = nil
     private var received = 0
@@ -231,6 +249,12 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         _ = ip_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
         _ = ip_easy_setopt_opensocket_callback(easy, curlOpenSocket)
         _ = ip_easy_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, me)
+        // Every byte received is counted as it comes off the connection (the debug callback),
+        // and the transfer is checked against the budget as it runs (the progress callback).
+        _ = ip_easy_setopt_debug_callback(easy, curlDebug)
+        _ = ip_easy_setopt_pointer(easy, CURLOPT_DEBUGDATA, me)
+        _ = ip_easy_setopt_xferinfo_callback(easy, curlProgress)
+        _ = ip_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me)
         if let file = options.certificateAuthorities {
             // These authorities only, not the system's store.
             _ = file.withCString { ip_easy_setopt_pointer(easy, CURLOPT_CAINFO, UnsafeMutableRawPointer(mutating: $0)) }
@@ -266,11 +290,36 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
 
     func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
                completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
-        guard let easy else { return completion(.failure(FetchError(.connection, "libcurl could not be initialised"))) }
+        guard easy != nil else { return completion(.failure(FetchError(.connection, "libcurl could not be initialised"))) }
         if cancelRequested { return completion(.failure(FetchError(.cancelled, "cancelled"))) }
-        let left = deadline.secondsLeft
-        guard left > 0 else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
-        // The handle is off the multi handle between exchanges: setting options here is safe.
+        guard deadline.secondsLeft > 0 else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
+        lock.locked {
+            pending = (request, deadline, handler, completion)
+            sent += 1
+        }
+        driver.start(self)
+    }
+
+    /// Makes the pending exchange the current one and sets the handle's options for it: on
+    /// the driver thread, with the handle off the multi handle.
+    fileprivate func configure() {
+        guard let easy else { return }
+        let next: (request: HTTPRequest, deadline: Deadline)? = lock.locked {
+            guard let pending else { return nil }
+            handler = pending.handler
+            completion = pending.completion
+            budget = pending.request.byteBudget
+            parser = ResponseHeadParser()
+            head = nil
+            stopped = false
+            draining = nil
+            bodyBytes = 0
+            failure = nil
+            refusedAddress = nil
+            socketBaseline = nil
+            return (pending.request, pending.deadline)
+        }
+        guard let (request, deadline) = next else { return }
         _ = request.url.absoluteString.withCString { ip_easy_setopt_pointer(easy, CURLOPT_URL, UnsafeMutableRawPointer(mutating: $0)) }
         if let range = request.range {
             _ = "\(range.first)-\(range.last)".withCString { ip_easy_setopt_pointer(easy, CURLOPT_RANGE, UnsafeMutableRawPointer(mutating: $0)) }
@@ -281,30 +330,29 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         if let validator = request.headerSafeIfRange { list = curl_slist_append(list, "If-Range: \(validator)") }
         _ = ip_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list.map { UnsafeMutableRawPointer($0) })
         // The whole exchange (name resolution, connection, TLS, head and body) within the deadline.
+        let left = max(0.001, deadline.secondsLeft)
         _ = ip_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, left.wholeMillisecondsForCurl)
         _ = ip_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, left.wholeMillisecondsForCurl)
         let previousList: UnsafeMutablePointer<curl_slist>? = lock.locked {
             defer { headerList = list }
-            self.handler = handler
-            self.completion = completion
-            parser = ResponseHeadParser()
-            head = nil
-            stopped = false
-            draining = false
-            bodyBytes = 0
-            failure = nil
-            refusedAddress = nil
-            sent += 1
+            pending = nil
             return headerList
         }
         if let previousList { curl_slist_free_all(previousList) }
-        driver.start(self)
     }
 
     /// The end of the transfer, on the driver thread (or the caller's, when the driver has
     /// stopped): the exchange's completion.
-    fileprivate func finish(_ code: CURLcode, shutDown: Bool) {
+    /// `pendingToo`: the exchange waiting to start never will (the driver stopped before it
+    /// ran), so it ends too.
+    fileprivate func finish(_ code: CURLcode, shutDown: Bool, pendingToo: Bool = false) {
         let (completion, result): ((@Sendable (Result<Exchange, FetchError>) -> Void)?, Result<Exchange, FetchError>) = lock.locked {
+            if pendingToo, let waiting = pending {
+                pending = nil
+                self.completion = waiting.completion
+                head = nil
+                failure = nil
+            }
             defer {
                 self.completion = nil
                 handler = nil
@@ -337,8 +385,15 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
             return .failure(FetchError(.forbiddenAddress, refusedAddress ?? ""))
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .failure(FetchError(.connection, "cannot resolve the host name"))
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        case CURLE_URL_MALFORMAT:
             return .failure(FetchError(.unsupportedURL, Self.describe(code)))
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // The URL is http(s) (the probe checked): the server answered in something else,
+            // HTTP/0.9 (no status line) in practice.
+            return .failure(FetchError(.invalidResponse, "the response is not HTTP/1.0 or later (\(Self.describe(code)))"))
+        case CURLE_OUT_OF_MEMORY where head == nil:
+            // libcurl refuses a header line over 100 KB this way.
+            return .failure(FetchError(.invalidResponse, "a response header longer than libcurl accepts"))
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
             return .failure(FetchError(.invalidResponse, Self.describe(code)))
         case CURLE_GOT_NOTHING:
@@ -356,7 +411,6 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
 
     fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
         lock.lock()
-        received += line.count
         guard let handler, head == nil else {
             lock.unlock()
             // Trailers after a chunked body: nothing to do.
@@ -378,22 +432,15 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         head = parsed
         lock.unlock()
         let wanted = handler.head(parsed)
-        return lock.locked {
-            if wanted { return line.count }
-            stopped = true
-            if let length = parsed.contentLength, length <= TransportLimits.drainLimit {
-                draining = true
-                return line.count
-            }
-            return 0
-        }
+        if wanted { return line.count }
+        let left = parsed.contentLength
+        return stop(drainable: left.map { $0 <= TransportLimits.drainLimit } ?? false) ? line.count : 0
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lock.lock()
-        received += bytes.count
         bodyBytes += UInt64(bytes.count)
-        if draining {
+        if draining != nil {
             lock.unlock()
             return bytes.count
         }
@@ -405,14 +452,65 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         lock.unlock()
         let keepGoing = handler.body(bytes, received: total)
         if keepGoing { return bytes.count }
-        return lock.locked {
-            stopped = true
-            if let length = head?.contentLength, length >= bodyBytes, length - bodyBytes <= TransportLimits.drainLimit {
-                draining = true
-                return bytes.count
-            }
-            return 0
+        let drainable: Bool = lock.locked {
+            guard let length = head?.contentLength, length >= bodyBytes else { return false }
+            return length - bodyBytes <= TransportLimits.drainLimit
         }
+        return stop(drainable: drainable) ? bytes.count : 0
+    }
+
+    /// The handler is done with the response. When the rest is short (`drainable`), it is read
+    /// and discarded so the connection can carry the next request, but the exchange is
+    /// complete now: the answer never waits for those bytes (SPEC.md §6.2). Returns whether
+    /// to go on reading.
+    private func stop(drainable: Bool) -> Bool {
+        let (completion, result): ((@Sendable (Result<Exchange, FetchError>) -> Void)?, Result<Exchange, FetchError>?) = lock.locked {
+            stopped = true
+            guard drainable, let head else { return (nil, nil) }
+            draining = Deadline.now.adding(TransportLimits.drainTime)
+            defer {
+                self.completion = nil
+                handler = nil
+            }
+            return (self.completion, .success(Exchange(head: head, end: .stopped)))
+        }
+        if let completion, let result { completion(result) }
+        return drainable
+    }
+
+    /// Every byte libcurl received, as it came off the connection: the status line, header
+    /// fields and trailers (CURLINFO_HEADER_IN), and the body with its chunk framing
+    /// (CURLINFO_DATA_IN).
+    fileprivate func count(_ bytes: Int) {
+        lock.locked { received += bytes }
+    }
+
+    /// Whether the transfer must stop now: the probe's byte budget is spent (counted above, or,
+    /// with its TLS and HTTP/2 framing, by TCP on the socket), or a drain ran out of time.
+    fileprivate func mustAbort() -> Bool {
+        guard let easy else { return true }
+        let socket = Int32(ip_easy_active_socket(easy))
+        let onSocket = socket >= 0 ? ip_socket_bytes_received(socket) : -1
+        return lock.locked {
+            if let draining { return Deadline.now >= draining }
+            if received > budget {
+                if failure == nil { failure = Self.overBudget(budget) }
+                return true
+            }
+            guard socket >= 0, onSocket >= 0 else { return false }
+            if socketBaseline?.socket != socket { socketBaseline = (socket, onSocket) }
+            // The baseline is taken at the first check, after the first bytes of the response
+            // may have arrived: those are counted above, within the budget.
+            if let baseline = socketBaseline, onSocket - baseline.received > Int64(budget) {
+                if failure == nil { failure = Self.overBudget(budget) }
+                return true
+            }
+            return false
+        }
+    }
+
+    static func overBudget(_ budget: Int) -> FetchError {
+        FetchError(.limitExceeded, "more than \(budget) bytes received without an answer")
     }
 
     fileprivate func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
@@ -445,6 +543,17 @@ private let curlHeader: curl_write_callback = { data, size, count, context in
     guard let context else { return 0 }
     let channel = Unmanaged<CurlChannel>.fromOpaque(context).takeUnretainedValue()
     return channel.receiveHeader(UnsafeRawBufferPointer(start: UnsafeRawPointer(data), count: size * count))
+}
+
+private let curlDebug: curl_debug_callback = { _, kind, _, size, context in
+    guard let context, kind == CURLINFO_HEADER_IN || kind == CURLINFO_DATA_IN else { return 0 }
+    Unmanaged<CurlChannel>.fromOpaque(context).takeUnretainedValue().count(size)
+    return 0
+}
+
+private let curlProgress: curl_xferinfo_callback = { context, _, _, _, _ in
+    guard let context else { return 1 }
+    return Unmanaged<CurlChannel>.fromOpaque(context).takeUnretainedValue().mustAbort() ? 1 : 0
 }
 
 private let curlOpenSocket: curl_opensocket_callback = { context, _, address in

@@ -29,6 +29,10 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         /// More than `FetchConfiguration.maxBytes` would have to be transferred, or the scanner
         /// reached its own `ScanOptions.maxBytes` (then `scanFailure` holds its failure).
         public static let limitExceeded = Code("limitExceeded")
+        /// The resource changed during the probe, twice: its ranges came from different
+        /// versions (their ETag or Last-Modified differ). The first change restarts the probe
+        /// from byte 0; a second ends it.
+        public static let resourceChanged = Code("resourceChanged")
         /// The task was cancelled.
         public static let cancelled = Code("cancelled")
         /// Not an http or https URL.
@@ -36,6 +40,11 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The address the host name (or a redirect's) resolved to is refused by
         /// `FetchConfiguration.addressPolicy`; nothing was sent to it.
         public static let forbiddenAddress = Code("forbiddenAddress")
+        /// The fetcher's configuration can't be used (an unreadable or empty
+        /// `certificateAuthorities` file, or a session whose delegate takes the server-trust
+        /// challenges the configured authorities need): found when the fetcher is made, and
+        /// reported by `ImageProbeFetcher.configurationError` and by every probe.
+        public static let configuration = Code("configuration")
         /// The bytes arrived, but the scanner gave no answer (`FetchError.scanFailure` says why,
         /// `truncated` when the body ended inside the header).
         public static let scan = Code("scan")

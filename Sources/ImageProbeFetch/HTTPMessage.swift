@@ -9,6 +9,9 @@ struct HTTPRequest: Sendable {
     /// changed since, the server sends it whole (200) instead of a range of the new version.
     var ifRange: String? = nil
     var userAgent: String
+    /// The most bytes the probe may receive in all, counted as they come off the connection
+    /// (`FetchConfiguration.maxBytes`); the transport stops the exchange past it.
+    var byteBudget: Int = .max
 
     /// `ifRange` when it can go in a header: no control characters, so a server can't use its
     /// own ETag to inject headers into later requests.
@@ -164,6 +167,39 @@ package struct ResponseHeadParser {
             headers[name] = earlier + ", " + value
         } else {
             headers[name] = value
+        }
+    }
+}
+
+/// Where a redirect leads: its `Location` resolved against the URL that answered.
+enum Redirect {
+    /// Servers send `Location` values with bytes a URL may not hold (`/x y.png`, `/café.png`):
+    /// browsers and libcurl percent-encode them, and so does this, before parsing, because
+    /// `URL(string:relativeTo:)` refuses them before macOS 14 / iOS 17 (SPEC.md §6.1). Bytes
+    /// already escaped (`%20`) and the URL's own delimiters are kept.
+    static func target(_ location: String, from base: URL) -> URL? {
+        URL(string: encoded(location), relativeTo: base)?.absoluteURL
+    }
+
+    static func encoded(_ location: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(location.utf8.count)
+        for byte in location.utf8 {
+            if allowed(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// RFC 3986's unreserved and reserved characters, and `%`.
+    private static func allowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        default: Array("-._~:/?#[]@!$&'()*+,;=%".utf8).contains(byte)
         }
     }
 }

@@ -138,30 +138,75 @@ public final class ImageProbeFetcher: ImageSizeProbing {
     private let flights = FlightTable()
     private let transport: ProbeTransport
 
+    /// Why this fetcher can't probe, found when it was made, or nil: an unreadable, empty or
+    /// non-regular `certificateAuthorities` file, or (with `init(configuration:session:)`) a
+    /// session whose delegate takes the server-trust challenges. Every probe then fails with
+    /// this error (code `configuration`) without a request.
+    public let configurationError: FetchError?
+
     /// A fetcher with the platform's HTTP stack: on Apple platforms a URLSession of its own
-    /// (ephemeral: no cache, no cookies), on Linux libcurl.
+    /// (ephemeral: no cache, no cookies), on Linux libcurl. The certificate authorities file,
+    /// if any, is read here (see `configurationError`).
     public init(configuration: FetchConfiguration = FetchConfiguration()) {
         self.configuration = configuration
         self.cache = ProbeCache(capacity: configuration.cacheCapacity)
         self.admission = Admission(limit: max(1, configuration.maxConcurrentRequests))
-        transport = Self.makeTransport(configuration)
+        var problem: FetchError? = nil
+        let trust = Self.trust(configuration, &problem)
+        configurationError = problem
+        transport = Self.makeTransport(configuration, trust: trust)
     }
 
     /// A fetcher whose requests go through `session`, the app's own (its configuration:
     /// proxies, cellular access, protocol classes). Each task gets the fetcher's delegate as
     /// its own (`URLSessionTask.delegate`), so the session's delegate, if any, is not called
-    /// for them. `configuration.transport` is not used.
+    /// for its data. `configuration.transport` is not used.
+    ///
+    /// The session's own limits apply: at most its `httpMaximumConnectionsPerHost` probes run
+    /// at once (more would wait inside the session while their deadlines run), and under
+    /// `publicOnly` a connection through one of its proxies is refused. With
+    /// `certificateAuthorities` set, a session delegate that implements the session-level
+    /// challenge method would take the server-trust challenges: that is a `configurationError`.
     @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
     public init(configuration: FetchConfiguration = FetchConfiguration(), session: URLSession) {
         self.configuration = configuration
         self.cache = ProbeCache(capacity: configuration.cacheCapacity)
-        self.admission = Admission(limit: max(1, configuration.maxConcurrentRequests))
-        transport = URLSessionTransport(configuration: configuration, session: session)
+        let perHost = session.configuration.httpMaximumConnectionsPerHost
+        self.admission = Admission(limit: max(1, min(configuration.maxConcurrentRequests, perHost > 0 ? perHost : .max)))
+        var problem: FetchError? = nil
+        let trust = Self.trust(configuration, &problem)
+        configurationError = problem ?? URLSessionTransport.refusal(of: session, for: configuration)
+        transport = URLSessionTransport(configuration: configuration, trust: trust, session: session)
     }
 
     deinit { transport.shutdown() }
 
-    private static func makeTransport(_ configuration: FetchConfiguration) -> ProbeTransport {
+    /// How many probes transfer at once.
+    var concurrencyLimit: Int { admission.limit }
+
+    /// The certificate authorities, read and checked now; nil when none are configured (or
+    /// on Linux, where libcurl reads the file itself, after this check).
+    private static func trust(_ configuration: FetchConfiguration, _ problem: inout FetchError?) -> ServerTrustEvaluating? {
+        guard let file = configuration.certificateAuthorities else { return nil }
+        do throws(FetchError) {
+            let certificates = try CertificateAuthorities.load(file)
+            #if canImport(Security)
+            guard let trust = AnchoredTrust(certificates) else {
+                problem = FetchError(.configuration, "certificate authorities \(file.path): no certificate Security can read")
+                return nil
+            }
+            return trust
+            #else
+            _ = certificates
+            return nil
+            #endif
+        } catch {
+            problem = error
+            return nil
+        }
+    }
+
+    private static func makeTransport(_ configuration: FetchConfiguration, trust: ServerTrustEvaluating?) -> ProbeTransport {
         #if os(Linux)
         if configuration.transport == .platform {
             return CurlTransport(CurlTransport.Options(
@@ -172,7 +217,7 @@ public final class ImageProbeFetcher: ImageSizeProbing {
                 dnsOverHTTPS: configuration.dnsOverHTTPS?.absoluteString))
         }
         #endif
-        return URLSessionTransport(configuration: configuration)
+        return URLSessionTransport(configuration: configuration, trust: trust)
     }
 
     /// Probes `url`. A cached answer is returned without a request unless `force` is set.
@@ -181,6 +226,7 @@ public final class ImageProbeFetcher: ImageSizeProbing {
     /// probe at once with `cancelled`; the fetch goes on for the other probes waiting for it,
     /// and stops when none is left.
     public func probe(_ url: URL, force: Bool = false) async throws(FetchError) -> ProbeResult {
+        if let configurationError { throw configurationError }
         if !force, let cached = cache.value(for: url) { return cached }
         guard url.scheme?.lowercased() == "http" || url.scheme?.lowercased() == "https" else {
             throw FetchError(.unsupportedURL, "only http and https URLs can be probed")
@@ -205,6 +251,10 @@ public final class ImageProbeFetcher: ImageSizeProbing {
         _ url: URL, force: Bool = false, queue: DispatchQueue,
         completion: @escaping @Sendable (Result<ProbeResult, FetchError>) -> Void
     ) -> ProbeHandle {
+        if let configurationError {
+            queue.async { completion(.failure(configurationError)) }
+            return ProbeHandle {}
+        }
         if !force, let cached = cache.value(for: url) {
             queue.async { completion(.success(cached)) }
             return ProbeHandle {}
@@ -409,7 +459,7 @@ final class ProbeCache: @unchecked Sendable {
 /// happen on whichever thread calls. Thread-safe.
 final class Admission: @unchecked Sendable {
     private let lock = NSLock()
-    private let limit: Int
+    let limit: Int
     private var running = 0
     private var waiting: [(run: ProbeRun, start: @Sendable () -> Void)] = []
 
@@ -429,7 +479,10 @@ final class Admission: @unchecked Sendable {
         if now {
             start()
         } else {
-            run.whenCancelled { [weak self] in self?.startEarly(run) }
+            // Weakly: the action is kept in the run until it ends, and must not keep it alive.
+            run.whenCancelled { [weak self, weak run] in
+                if let run { self?.startEarly(run) }
+            }
         }
     }
 

@@ -17,6 +17,8 @@ final class ProbeRun: @unchecked Sendable {
     private var progress: Progress
     private var visited: Set<String>
     private var redirects = 0
+    /// Fresh starts after the resource changed under the probe (at most one).
+    private var restarts = 0
     private let initialWant: UInt64
     private var probeDeadline = Deadline.now
 
@@ -36,6 +38,10 @@ final class ProbeRun: @unchecked Sendable {
         /// The first response's validator, sent as If-Range so ranges of two versions of the
         /// resource are never mixed.
         var validator: String? = nil
+        /// The first response's ETag and Last-Modified: a later 206 that states a different
+        /// one is from another version, whatever the server did with If-Range.
+        var entityTag: String? = nil
+        var lastModified: String? = nil
         /// The request count when the scanner first knew the size; the metadata search after
         /// it is bounded by `maxMetadataRequests`.
         var sizeKnownAtRequest: Int? = nil
@@ -96,10 +102,22 @@ final class ProbeRun: @unchecked Sendable {
             case .timeout: RangeProbe.timeLimit
             default: nil
             }
-            if let reason, let partial = strategy.partialAnswer(progress.scanner, reason, at: current) { result = .success(partial) }
+            if let reason, let partial = strategy.partialAnswer(progress.scanner, reason, at: current) {
+                result = .success(partial)
+            } else if error.code == .limitExceeded && error.scanFailure == nil {
+                // The transfer's budget spent without an answer is the scanner's own limit to
+                // the caller, whichever tripped first (they count nearly the same bytes): one
+                // code and one exit status, on every protocol (SPEC.md §4, §6.1).
+                var limited = error
+                limited.scanFailure = ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes)
+                result = .failure(limited)
+            }
         }
         let (completion, wasCancelled) = lock.locked {
-            defer { self.completion = nil }
+            defer {
+                self.completion = nil
+                onCancel = nil  // nothing to leave once ended
+            }
             return (self.completion, cancelled)
         }
         // A cancel can end a read as if the body ended; never report (or cache) that.
@@ -139,7 +157,8 @@ final class ProbeRun: @unchecked Sendable {
         let now = Deadline.now
         if now >= probeDeadline { throw FetchError(.timeout, "no answer within the probe's time limit") }
         let deadline = min(probeDeadline, now.adding(configuration.requestTimeout))
-        let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent)
+        let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent,
+                                  byteBudget: max(0, configuration.maxBytes))
         let reader = ResponseReader(probe: strategy, asked: range, known: progress.totalLength, scanner: progress.scanner)
         channel.start(request, until: deadline, reader) { [self] result in
             do throws(FetchError) {
@@ -153,6 +172,16 @@ final class ProbeRun: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether a 206 after the first states another version of the resource: an ETag or a
+    /// Last-Modified that differs from the first response's. A validator the first response
+    /// stated and this one leaves out is no evidence (some CDNs drop them on ranges).
+    private func changed(_ head: HTTPResponseHead) -> Bool {
+        guard progress.position > 0 || progress.scanner != nil else { return false }
+        if let first = progress.entityTag, let now = head.header("etag"), now != first { return true }
+        if let first = progress.lastModified, let now = head.header("last-modified"), now != first { return true }
+        return false
     }
 
     /// One exchange's end: the outcome, or nil to send the next request.
@@ -174,7 +203,7 @@ final class ProbeRun: @unchecked Sendable {
 
         switch head.status {
         case 301, 302, 303, 307, 308:
-            guard let location = head.header("location"), let next = URL(string: location, relativeTo: current)?.absoluteURL else {
+            guard let location = head.header("location"), let next = Redirect.target(location, from: current) else {
                 throw FetchError(.invalidResponse, "redirect without a usable Location", status: head.status)
             }
             redirects += 1
@@ -202,9 +231,22 @@ final class ProbeRun: @unchecked Sendable {
             try read.checkLimits(configuration)
             return try strategy.conclude(&progress.scanner, at: current, ended: exchange.end != .stopped)
         case 206:
+            if changed(head) {
+                // Another version's bytes: never combined with the first's (SPEC.md §6.1).
+                guard restarts == 0 else {
+                    throw FetchError(.resourceChanged, "the resource changed twice during the probe (its ETag or Last-Modified differs between ranges)", status: 206)
+                }
+                restarts += 1
+                progress = Progress(want: initialWant)
+                return nil
+            }
             let received = read.rangeLength
             if progress.totalLength == nil { progress.totalLength = head.contentRange?.total }
             if progress.validator == nil { progress.validator = head.rangeValidator }
+            if progress.position == 0 {
+                progress.entityTag = head.header("etag")
+                progress.lastModified = head.header("last-modified")
+            }
             progress.scanner = read.scanner
             try read.checkLimits(configuration)
             var active = progress.scanner ?? strategy.makeScanner(length: head.contentRange?.total)  // never nil: the reader sets it

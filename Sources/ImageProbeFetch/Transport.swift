@@ -59,6 +59,9 @@ enum TransportLimits {
     /// The most bytes read through and discarded after the probe stopped caring about a
     /// response, to keep its connection: more than this, and the connection is dropped.
     static let drainLimit: UInt64 = 64 * 1024
+    /// The longest a drain goes on after the answer was delivered; then the connection is
+    /// dropped.
+    static let drainTime: TimeInterval = 0.1
     /// The socket receive buffer asked for (Linux doubles it): it bounds the TCP window, so a
     /// server ignoring Range cannot have pushed much past the answer when the transfer stops.
     static let receiveBuffer: Int32 = 16 * 1024

@@ -30,15 +30,20 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
     private let callbackQueue: DispatchQueue?
 
     /// A session of the fetcher's own, from `base` (ephemeral by default): no cache, no
-    /// cookies, the request timeout as URLSession's idle timeout.
-    init(configuration: FetchConfiguration, base: URLSessionConfiguration = .ephemeral) {
-        router = SessionRouter(configuration: configuration)
+    /// cookies, the request timeout as URLSession's idle timeout, a connection per probe the
+    /// fetcher runs at once (URLSession's own limit, 4 on iOS and 6 on macOS, would queue
+    /// requests inside the session, where their deadlines run), and under `publicOnly` no
+    /// proxy, so the address connected to is the server's (SPEC.md §6.4).
+    init(configuration: FetchConfiguration, trust: ServerTrustEvaluating?, base: URLSessionConfiguration = .ephemeral) {
+        router = SessionRouter(configuration: configuration, trust: trust)
         let settings = base
         settings.requestCachePolicy = .reloadIgnoringLocalCacheData
         settings.urlCache = nil
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never
         settings.timeoutIntervalForRequest = max(1, Deadline.clamped(configuration.requestTimeout))
+        settings.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentRequests)
+        if configuration.addressPolicy.publicOnly { settings.connectionProxyDictionary = [:] }
         // Callbacks on a serial queue of their own. The default delegate queue runs them on
         // the shared dispatch pool, which on Linux also runs Swift's tasks: an app (or a test
         // run) keeping that pool busy stalled every response until the timeout.
@@ -53,9 +58,21 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
     }
 
     /// The caller's session. Its tasks get a delegate of their own (`URLSessionTask.delegate`).
+    /// FoundationNetworking (Linux) ignores a task's delegate: there the fetcher makes a session
+    /// of its own from the caller's session's configuration.
     @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
-    init(configuration: FetchConfiguration, session: URLSession) {
-        router = SessionRouter(configuration: configuration)
+    convenience init(configuration: FetchConfiguration, trust: ServerTrustEvaluating?, session: URLSession) {
+        #if canImport(FoundationNetworking)
+        let base = session.configuration.copy() as? URLSessionConfiguration ?? .ephemeral
+        self.init(configuration: configuration, trust: trust, base: base)
+        #else
+        self.init(configuration: configuration, trust: trust, adopting: session)
+        #endif
+    }
+
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    private init(configuration: FetchConfiguration, trust: ServerTrustEvaluating?, adopting session: URLSession) {
+        router = SessionRouter(configuration: configuration, trust: trust)
         self.session = session
         ownsSession = false
         perTaskDelegate = true
@@ -76,6 +93,24 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
             if #available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *) { task.delegate = router }
         }
         return task
+    }
+
+    /// Why a caller's session can't be used with `configuration`, or nil: a session delegate
+    /// that implements the session-level challenge method receives the server-trust
+    /// challenges, not the task's delegate, so the configured certificate authorities would
+    /// be ignored without a word (SPEC.md §6.2).
+    static func refusal(of session: URLSession, for configuration: FetchConfiguration) -> FetchError? {
+        guard configuration.certificateAuthorities != nil, let delegate = session.delegate else { return nil }
+        #if canImport(ObjectiveC)
+        let handlesTrust = (delegate as? NSObject)?.responds(to: #selector(URLSessionDelegate.urlSession(_:didReceive:completionHandler:))) ?? false
+        guard handlesTrust else { return nil }
+        return FetchError(.configuration, "certificateAuthorities can't apply to this session: its delegate takes the server-trust challenges")
+        #else
+        // FoundationNetworking (Linux, for tests) has no optional methods to ask about, and
+        // gives no server-trust challenge to any delegate: libcurl checks certificates there.
+        _ = delegate
+        return nil
+        #endif
     }
 }
 
@@ -113,6 +148,8 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
         if let range = request.range { urlRequest.setValue("bytes=\(range.first)-\(range.last)", forHTTPHeaderField: "Range") }
         if let validator = request.headerSafeIfRange { urlRequest.setValue(validator, forHTTPHeaderField: "If-Range") }
         urlRequest.httpShouldHandleCookies = false
+        // A caller's session may have a cache: every answer must come from the server.
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         let left = deadline.secondsLeft
         guard left > 0 else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
         urlRequest.timeoutInterval = max(0.001, Deadline.clamped(left))
@@ -130,7 +167,8 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
             return exchange.begin(router: transport.router)
         }
         // URLSession offers no hook between name resolution and connecting: the name is
-        // resolved here first, and every address it has must be allowed.
+        // resolved here first, and every address it has must be allowed. The address actually
+        // connected to is checked again from the task's metrics.
         AddressCheck.check(host, policy: policy) { [transport] refusal in
             if let refusal {
                 exchange.end(.failure(refusal))
@@ -142,7 +180,16 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
 }
 
 /// One request's state, touched by the delegate queue, the deadline timer and cancellation.
+///
+/// The result is settled by two facts that URLSession reports in no promised order: the
+/// task's outcome (its completion, or the handler having what it needs) and, under
+/// `publicOnly`, the connections its metrics list. Whichever comes second ends the exchange;
+/// a completion whose metrics don't follow within `metricsGrace` ends it refused, since the
+/// address connected to is then unknown (SPEC.md §6.4).
 final class URLSessionExchange: @unchecked Sendable {
+    /// How long a completed task waits for its metrics under `publicOnly`.
+    static let metricsGrace: TimeInterval = 1
+
     private let lock = NSLock()
     private let task: URLSessionDataTask
     private let handler: ResponseHandler
@@ -153,9 +200,14 @@ final class URLSessionExchange: @unchecked Sendable {
     private var ended = false
     private var head: HTTPResponseHead? = nil
     private var stopped = false
-    /// The result, once known, held until the task completes when the connected address must
-    /// still be checked (its metrics arrive just before completion).
-    private var pending: Result<Exchange, FetchError>? = nil
+    /// The task's result, once known, waiting for the connection check under `publicOnly`.
+    private var outcome: Result<Exchange, FetchError>? = nil
+    /// Under `publicOnly`: the connection check's verdict, once the metrics came (nil inside:
+    /// allowed).
+    private var verdict: FetchError?? = nil
+    /// Why the server's certificate was refused, when the trust check refused it: the task
+    /// then ends as cancelled, which must not read as the caller's cancel.
+    private var trustFailure: FetchError? = nil
 
     init(task: URLSessionDataTask, handler: ResponseHandler, channel: URLSessionChannel, policy: AddressPolicy,
          completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
@@ -185,7 +237,6 @@ final class URLSessionExchange: @unchecked Sendable {
         let completion: (@Sendable (Result<Exchange, FetchError>) -> Void)? = lock.locked {
             guard !ended else { return nil }
             ended = true
-            pending = result
             defer { self.completion = nil }
             return self.completion
         }
@@ -194,13 +245,23 @@ final class URLSessionExchange: @unchecked Sendable {
         completion(result)
     }
 
-    /// The handler is done: under `publicOnly` the result waits for the task's metrics.
-    private func settle(_ result: Result<Exchange, FetchError>) {
-        if policy.publicOnly {
-            lock.locked { if pending == nil { pending = result } }
-            task.cancel()
+    /// The task's result is known: under `publicOnly` it waits for the connection check.
+    private func settle(_ result: Result<Exchange, FetchError>, completed: Bool) {
+        guard policy.publicOnly else { return end(result) }
+        let (known, checked): (Result<Exchange, FetchError>, FetchError??) = lock.locked {
+            if outcome == nil { outcome = result }
+            return (outcome!, verdict)
+        }
+        if let checked {
+            return end(checked.map { .failure($0) } ?? known)
+        }
+        if completed {
+            // No metrics yet: they may still come (Apple promises no order), or never (watchOS 6).
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.metricsGrace) { [weak self] in
+                self?.end(.failure(FetchError(.forbiddenAddress, "the address connected to is unknown (the task reported no connection metrics)")))
+            }
         } else {
-            end(result)
+            task.cancel()
         }
     }
 
@@ -217,9 +278,12 @@ final class URLSessionExchange: @unchecked Sendable {
         }
         let parsed = HTTPResponseHead(status: http?.statusCode ?? 0, headers: headers)
         lock.locked { head = parsed }
+        // URLSession hands over the head parsed: its size on the wire, as HTTP/1.1 writes it
+        // ("HTTP/1.1 206 Partial Content" and "Name: value" lines), counts against the budget.
+        _ = channel.count(headers.reduce(32) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 })
         if handler.head(parsed) { return true }
         lock.locked { stopped = true }
-        settle(.success(Exchange(head: parsed, end: .stopped)))
+        settle(.success(Exchange(head: parsed, end: .stopped)), completed: false)
         return false
     }
 
@@ -232,93 +296,155 @@ final class URLSessionExchange: @unchecked Sendable {
             stopped = true
             return head
         }
-        if let parsed { settle(.success(Exchange(head: parsed, end: .stopped))) }
+        if let parsed { settle(.success(Exchange(head: parsed, end: .stopped)), completed: false) }
     }
 
-    func metrics(_ metrics: URLSessionTaskMetrics) {
+    /// The connections the task's metrics list (URLSessionTaskTransactionMetrics).
+    func connections(_ facts: [ConnectionFacts]) {
         guard policy.publicOnly else { return }
-        guard #available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *) else { return }
-        for transaction in metrics.transactionMetrics {
-            guard let text = transaction.remoteAddress else { continue }
-            let bare = text.hasPrefix("[") ? String(text.dropFirst().dropLast()) : text
-            if let address = IPAddress(numeric: bare.split(separator: "%").first.map(String.init) ?? bare),
-               let refusal = policy.refusal(address) {
-                // The request was sent; its answer is not used.
-                lock.locked { pending = .failure(FetchError(.forbiddenAddress, refusal)) }
-            }
+        let refusal = ConnectionCheck.refusal(facts, policy: policy)
+        let known: Result<Exchange, FetchError>? = lock.locked {
+            if verdict == nil { verdict = .some(refusal) }
+            return outcome
         }
+        if let refusal {
+            end(.failure(refusal))  // the request was sent; its answer is not used
+        } else if let known {
+            end(known)
+        }
+    }
+
+    /// The server-trust check refused the certificate; the challenge is being cancelled.
+    func refuseTrust(_ reason: String) {
+        lock.locked { if trustFailure == nil { trustFailure = FetchError(.connection, reason) } }
     }
 
     func completed(_ error: Error?) {
-        let (parsed, wasStopped, held) = lock.locked { (head, stopped, pending) }
-        if let held {
-            end(held)
-            return
-        }
+        let (parsed, wasStopped, refusedTrust) = lock.locked { (head, stopped, trustFailure) }
+        if let refusedTrust { return end(.failure(refusedTrust)) }
+        let result: Result<Exchange, FetchError>
         if let parsed, wasStopped {
-            end(.success(Exchange(head: parsed, end: .stopped)))
-            return
-        }
-        guard let error else {
-            guard let parsed else {
-                end(.failure(FetchError(.connection, "no response")))
-                return
-            }
-            end(.success(Exchange(head: parsed, end: .complete)))
-            return
-        }
-        let failure = Self.translate(error)
-        if let parsed, failure.code == .connection {
+            result = .success(Exchange(head: parsed, end: .stopped))
+        } else if let error {
+            let failure = Self.translate(error)
             // A connection lost after the head ends the body early.
-            end(.success(Exchange(head: parsed, end: .closed)))
+            result = parsed != nil && failure.code == .connection ? .success(Exchange(head: parsed!, end: .closed)) : .failure(failure)
+        } else if let parsed {
+            result = .success(Exchange(head: parsed, end: .complete))
         } else {
-            end(.failure(failure))
+            result = .failure(FetchError(.connection, "no response"))
         }
+        settle(result, completed: true)
     }
 
-    private static func translate(_ error: Error) -> FetchError {
+    static func translate(_ error: Error) -> FetchError {
         guard let error = error as? URLError else { return FetchError(.connection, "\(error)") }
         switch error.code {
         case .timedOut: return FetchError(.timeout, "no response within the timeout")
         case .cancelled: return FetchError(.cancelled, "cancelled")
         case .unsupportedURL: return FetchError(.unsupportedURL, error.localizedDescription)
         case .cannotDecodeContentData, .cannotParseResponse: return FetchError(.invalidResponse, error.localizedDescription)
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
+             .serverCertificateNotYetValid, .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
+            return FetchError(.connection, "TLS: \(error.localizedDescription)")
         default: return FetchError(.connection, error.localizedDescription)
         }
     }
+}
 
-    #if canImport(Security)
-    /// Server trust against the configured authorities only, when there are some.
-    func trust(_ challenge: URLAuthenticationChallenge, anchors: [SecCertificate]?) -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+/// What a task's metrics say about one of its connections (a transaction).
+struct ConnectionFacts: Sendable, Hashable {
+    /// The peer's address as URLSession reports it (`203.0.113.9`, `[2001:db8::1]`,
+    /// `fe80::1%en0`), or nil when it doesn't.
+    var remoteAddress: String?
+    /// Whether the connection went through a proxy, whose address `remoteAddress` then is.
+    var isProxy: Bool
+}
+
+/// The check of the address a task actually connected to, under `publicOnly`: a pure function
+/// of what its metrics say, so it is the same on every platform and tested without a network.
+enum ConnectionCheck {
+    static func refusal(_ connections: [ConnectionFacts], policy: AddressPolicy) -> FetchError? {
+        guard policy.publicOnly else { return nil }
+        guard !connections.isEmpty else {
+            return FetchError(.forbiddenAddress, "the address connected to is unknown (no connection in the task's metrics)")
+        }
+        for connection in connections {
+            if connection.isProxy {
+                return FetchError(.forbiddenAddress, "the connection went through a proxy, so the server's address is unknown")
+            }
+            guard let text = connection.remoteAddress else {
+                return FetchError(.forbiddenAddress, "the address connected to is unknown (the metrics don't say)")
+            }
+            let bare = text.hasPrefix("[") ? String(text.dropFirst().dropLast()) : text
+            guard let address = IPAddress(numeric: bare.split(separator: "%").first.map(String.init) ?? bare) else {
+                return FetchError(.forbiddenAddress, "the address connected to is not an IP address: \(text)")
+            }
+            if let refusal = policy.refusal(address) { return FetchError(.forbiddenAddress, refusal) }
+        }
+        return nil
+    }
+
+    /// The facts of each transaction of `metrics`.
+    static func facts(_ metrics: URLSessionTaskMetrics) -> [ConnectionFacts] {
+        guard #available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *) else { return [] }
+        return metrics.transactionMetrics.map { ConnectionFacts(remoteAddress: $0.remoteAddress, isProxy: $0.isProxyConnection) }
+    }
+}
+
+/// What the server-trust check decided.
+enum TrustDecision: Sendable {
+    /// Not this check's business (another kind of challenge, or no authorities configured).
+    case defaultHandling
+    /// Trusted: answer with this credential.
+    case trusted(URLCredential)
+    /// Refused, with why.
+    case refused(String)
+}
+
+/// Judges a server-trust challenge: a seam, so the delegate's handling of each decision is
+/// tested on Linux, where there is no Security framework.
+protocol ServerTrustEvaluating: Sendable {
+    func evaluate(_ challenge: URLAuthenticationChallenge) -> TrustDecision
+}
+
+#if canImport(Security)
+/// Server trust against the configured authorities only (`certificateAuthorities`).
+struct AnchoredTrust: ServerTrustEvaluating, @unchecked Sendable {
+    let anchors: [SecCertificate]
+
+    /// Nil when `certificates` holds none that Security can read.
+    init?(_ certificates: [Data]) {
+        anchors = certificates.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
+        if anchors.isEmpty { return nil }
+    }
+
+    func evaluate(_ challenge: URLAuthenticationChallenge) -> TrustDecision {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-              let anchors, let trust = challenge.protectionSpace.serverTrust
-        else { return (.performDefaultHandling, nil) }
+              let trust = challenge.protectionSpace.serverTrust
+        else { return .defaultHandling }
         SecTrustSetAnchorCertificates(trust, anchors as CFArray)
         SecTrustSetAnchorCertificatesOnly(trust, true)
         var error: CFError? = nil
-        guard SecTrustEvaluateWithError(trust, &error) else { return (.cancelAuthenticationChallenge, nil) }
-        return (.useCredential, URLCredential(trust: trust))
+        guard SecTrustEvaluateWithError(trust, &error) else {
+            let reason = error.map { CFErrorCopyDescription($0) as String } ?? "not trusted"
+            return .refused("TLS: the certificate of \(challenge.protectionSpace.host) is not trusted by the configured certificate authorities: \(reason)")
+        }
+        return .trusted(URLCredential(trust: trust))
     }
-    #endif
 }
+#endif
 
 /// The session's delegate: routes each task's callbacks to its exchange.
 final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let configuration: FetchConfiguration
+    private let trust: ServerTrustEvaluating?
     private let lock = NSLock()
     private var exchanges: [ObjectIdentifier: URLSessionExchange] = [:]
-    #if canImport(Security)
-    /// The configured certificate authorities, DER certificates from the PEM file.
-    private let anchors: [SecCertificate]?
-    #endif
 
-    init(configuration: FetchConfiguration) {
+    init(configuration: FetchConfiguration, trust: ServerTrustEvaluating?) {
         self.configuration = configuration
-        #if canImport(Security)
-        anchors = configuration.certificateAuthorities.map { file in
-            PEM.certificates(in: (try? Data(contentsOf: file)) ?? Data()).compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
-        }
-        #endif
+        self.trust = trust
         super.init()
     }
 
@@ -358,47 +484,54 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-        exchange(task)?.metrics(metrics)
+        didFinishCollecting(ConnectionCheck.facts(metrics), task: task)
     }
+
+    /// The metrics' facts for `task` (the replay tests call this with made-up facts).
+    func didFinishCollecting(_ facts: [ConnectionFacts], task: URLSessionTask) {
+        // Metrics may come after the completion (Apple promises no order), when the exchange
+        // has left the table: it is found through the task's record then.
+        (exchange(task) ?? lock.locked { finished[ObjectIdentifier(task)] })?.connections(facts)
+    }
+
+    /// Exchanges whose task completed, until their metrics come: under `publicOnly` only,
+    /// and each removed when its metrics arrive or its grace ends.
+    private var finished: [ObjectIdentifier: URLSessionExchange] = [:]
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let finished = lock.locked { exchanges.removeValue(forKey: ObjectIdentifier(task)) }
-        finished?.completed(error)
+        let key = ObjectIdentifier(task)
+        let done: URLSessionExchange? = lock.locked {
+            let exchange = exchanges.removeValue(forKey: key)
+            if let exchange, configuration.addressPolicy.publicOnly { finished[key] = exchange }
+            return exchange
+        }
+        done?.completed(error)
+        if done != nil && configuration.addressPolicy.publicOnly {
+            DispatchQueue.global().asyncAfter(deadline: .now() + URLSessionExchange.metricsGrace * 2) { [weak self] in
+                guard let self else { return }
+                lock.locked { _ = finished.removeValue(forKey: key) }
+            }
+        }
     }
 
-    #if canImport(Security)
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        guard let exchange = exchange(task) else {
+        guard let trust, let exchange = exchange(task) else {
             completionHandler(.performDefaultHandling, nil)
             return
         }
-        let (disposition, credential) = exchange.trust(challenge, anchors: anchors)
-        completionHandler(disposition, credential)
-    }
-    #endif
-}
-
-/// Certificates in a PEM file: the DER bytes of each `CERTIFICATE` block.
-enum PEM {
-    static func certificates(in data: Data) -> [Data] {
-        let text = String(decoding: data, as: UTF8.self)
-        var found: [Data] = []
-        var body: String? = nil
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed == "-----BEGIN CERTIFICATE-----" {
-                body = ""
-            } else if trimmed == "-----END CERTIFICATE-----" {
-                if let encoded = body, let der = Data(base64Encoded: encoded) { found.append(der) }
-                body = nil
-            } else if body != nil {
-                body! += trimmed
-            }
+        switch trust.evaluate(challenge) {
+        case .defaultHandling:
+            completionHandler(.performDefaultHandling, nil)
+        case .trusted(let credential):
+            completionHandler(.useCredential, credential)
+        case .refused(let reason):
+            // Cancelling the challenge ends the task as "cancelled": the exchange reports why.
+            exchange.refuseTrust(reason)
+            completionHandler(.cancelAuthenticationChallenge, nil)
         }
-        return found
     }
 }
 

@@ -111,8 +111,23 @@ public struct FileProber: Sendable {
     /// Probes the file at `path`. Directories, FIFOs, sockets and character devices are refused
     /// (a FIFO without a writer would block); block devices are read.
     public func probe(path: String, onFrame: (FrameInfo) -> Void = { _ in }) throws -> FileProbeResult {
+        try path.withCString { try probe(cPath: $0, shownAs: path, onFrame: onFrame) }
+    }
+
+    /// Probes the file whose name is `pathBytes`, as the file system holds it: for names that
+    /// are not UTF-8 (a `String` would change them, and open another file or none). Errors
+    /// carry the name with invalid bytes shown as U+FFFD.
+    public func probe<Bytes: Collection<UInt8>>(pathBytes: Bytes, onFrame: (FrameInfo) -> Void = { _ in }) throws -> FileProbeResult {
+        let terminated = Array(pathBytes) + [0]
+        let shown = String(decoding: pathBytes, as: UTF8.self)
+        return try terminated.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try probe(cPath: $0.baseAddress!, shownAs: shown, onFrame: onFrame) }
+        }
+    }
+
+    private func probe(cPath: UnsafePointer<CChar>, shownAs path: String, onFrame: (FrameInfo) -> Void) throws -> FileProbeResult {
         // Non-blocking open: a FIFO without a writer would otherwise block here forever.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileError(code: .cannotOpen, message: Self.errorText(), path: path) }
         defer { close(descriptor) }
         var info = stat()

@@ -12,8 +12,8 @@ struct BusyPoolTests {
     final class StopFlag: @unchecked Sendable {
         private let lock = NSLock()
         private var stopped = false
-        var isStopped: Bool { lock.withLock { stopped } }
-        func stop() { lock.withLock { stopped = true } }
+        var isStopped: Bool { lock.held { stopped } }
+        func stop() { lock.held { stopped = true } }
     }
 
     @Test(arguments: [FetchConfiguration.Transport.platform, .urlSession])
@@ -21,24 +21,24 @@ struct BusyPoolTests {
         let server = try NginxServer.require()
         let (url, _) = server.url("/range/big.jpg")
         let flag = StopFlag()
-        let giveUp = ContinuousClock.now + .seconds(30)
+        let giveUp = Moment.now + .seconds(30)
         // Four busy jobs per core on each pool, spinning until the probe ends.
         let busyJobs = 4 * ProcessInfo.processInfo.activeProcessorCount
         for _ in 0..<busyJobs {
-            DispatchQueue.global().async { while !flag.isStopped && ContinuousClock.now < giveUp {} }
-            Task.detached { while !flag.isStopped && ContinuousClock.now < giveUp {} }
+            DispatchQueue.global().async { while !flag.isStopped && Moment.now < giveUp {} }
+            Task.detached { while !flag.isStopped && Moment.now < giveUp {} }
         }
         var configuration = FetchConfiguration()
         configuration.transport = transport
         configuration.requestTimeout = 20
         let fetcher = ImageProbeFetcher(configuration: configuration)
-        let start = ContinuousClock.now
+        let start = Moment.now
         // The completion form on a queue of its own, so the test itself needs no pool thread.
         // Timed where the result arrives: the test's own resumption waits for the busy pool.
-        let (result, elapsed): (Result<ProbeResult, FetchError>, Duration) = await withCheckedContinuation { continuation in
+        let (result, elapsed): (Result<ProbeResult, FetchError>, Elapsed) = await withCheckedContinuation { continuation in
             fetcher.probe(url, queue: DispatchQueue(label: "busy-pool-test")) { result in
                 flag.stop()
-                continuation.resume(returning: (result, ContinuousClock.now - start))
+                continuation.resume(returning: (result, Moment.now - start))
             }
         }
         flag.stop()

@@ -24,19 +24,16 @@ struct GuaranteeTests {
     /// Probes through the completion form and times it where the result arrives: an awaiting
     /// test resumes only when Swift's pool has a thread for it, which the CPU-bound tests
     /// running beside these can hold for seconds.
-    static func timedProbe(_ fetcher: ImageProbeFetcher, _ url: URL) async -> (Result<ProbeResult, FetchError>, Duration) {
-        let start = ContinuousClock.now
+    static func timedProbe(_ fetcher: ImageProbeFetcher, _ url: URL) async -> (Result<ProbeResult, FetchError>, Elapsed) {
+        let start = Moment.now
         return await withCheckedContinuation { continuation in
             fetcher.probe(url, queue: DispatchQueue(label: "timed-probe")) { result in
-                continuation.resume(returning: (result, ContinuousClock.now - start))
+                continuation.resume(returning: (result, Moment.now - start))
             }
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    static func seconds(_ duration: Elapsed) -> Double { duration.seconds }
 
     // MARK: - Bounded over TLS
 
@@ -124,7 +121,7 @@ struct GuaranteeTests {
         #expect(results.filter { !$0.sharedFetch }.count == 1)
         #expect(results.reduce(0) { $0 + $1.requests } == 3)
         let lines = await server.log(token: token, atLeast: 3)
-        try await Task.sleep(for: .milliseconds(200))
+        try await pause(milliseconds: 200)
         #expect(lines.count == 3, "\(lines.count) requests for 50 probes")
     }
 
@@ -137,15 +134,15 @@ struct GuaranteeTests {
         })
         defer { server.stop() }
         let fetcher = ImageProbeFetcher(configuration: Self.configuration())
-        let leftAt = LockedBox<ContinuousClock.Instant?>(nil)
+        let leftAt = LockedBox<Moment?>(nil)
         let leaving = Task {
             let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) })
-            leftAt.set(ContinuousClock.now)
+            leftAt.set(Moment.now)
             return result
         }
         let staying = Task { await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) }) }
-        try await Task.sleep(for: .milliseconds(100))
-        let cancelledAt = ContinuousClock.now
+        try await pause(milliseconds: 100)
+        let cancelledAt = Moment.now
         leaving.cancel()
         let left = await leaving.value
         #expect(left.failureCode == .cancelled)
@@ -204,17 +201,17 @@ struct GuaranteeTests {
         }
         let fetcher = ImageProbeFetcher(configuration: configuration)
         let done = DispatchSemaphore(value: 0)
-        let outcome = LockedBox<(Result<ProbeResult, FetchError>, ContinuousClock.Instant)?>(nil)
+        let outcome = LockedBox<(Result<ProbeResult, FetchError>, Moment)?>(nil)
         let handle = fetcher.probe(url, queue: DispatchQueue(label: "cancel-test")) { result in
-            outcome.set((result, ContinuousClock.now))
+            outcome.set((result, Moment.now))
             done.signal()
         }
         // Cancelled half a second in, from a thread of its own: a sleep on Swift's pool can
         // resume long after that in a busy test run.
-        let cancelledAt = LockedBox<ContinuousClock.Instant?>(nil)
+        let cancelledAt = LockedBox<Moment?>(nil)
         Thread {
             Thread.sleep(forTimeInterval: 0.5)
-            cancelledAt.set(ContinuousClock.now)
+            cancelledAt.set(Moment.now)
             handle.cancel()
         }.start()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -229,7 +226,7 @@ struct GuaranteeTests {
         #expect(endedAt - cancelled < .milliseconds(100), "\(phase): \(endedAt - cancelled)")
         if phase == .waitingForTheHead || phase == .tlsHandshake {
             // The connection is closed too, not just forgotten.
-            for _ in 0..<100 where silent.closedConnections == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<100 where silent.closedConnections == 0 { try await pause(milliseconds: 10) }
             #expect(silent.closedConnections >= 1)
         }
     }
@@ -310,7 +307,7 @@ struct CLIGuaranteeTests {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let start = ContinuousClock.now
+        let start = Moment.now
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         close(pipeEnds[1])
         guard spawned == 0 else {
@@ -328,7 +325,7 @@ struct CLIGuaranteeTests {
         var status: Int32 = 0
         var usage = rusage()
         _ = wait4(pid, &status, 0, &usage)
-        let elapsed = GuaranteeTests.seconds(ContinuousClock.now - start)
+        let elapsed = GuaranteeTests.seconds(Moment.now - start)
         return Measured(status: (status >> 8) & 0xFF, output: String(decoding: output, as: UTF8.self),
                         peakKiB: Int(usage.ru_maxrss), seconds: elapsed)
     }
@@ -391,7 +388,7 @@ struct CLIGuaranteeTests {
         let run = try Self.run(Self.imageprobe, ["--json", "-j", "50"] + Array(repeating: url.absoluteString, count: 50))
         #expect(run.lines.count == 50 && run.lines.allSatisfy { $0["width"] as? Int == 4000 })
         let lines = await server.log(token: token, atLeast: 3)
-        try await Task.sleep(for: .milliseconds(200))
+        try await pause(milliseconds: 200)
         let again = await server.log(token: token, atLeast: 3)
         print("-j 50 with one URL 50 times: \(again.count) requests")
         #expect(lines.count == 3 && again.count == 3)
@@ -405,7 +402,7 @@ struct CLIGuaranteeTests {
         #expect(run.status == 3, "network errors")
         #expect(run.lines.count == urls.count)
         for line in run.lines { #expect(line["error"] as? String == "forbiddenAddress", "\(line)") }
-        try await Task.sleep(for: .milliseconds(300))
+        try await pause(milliseconds: 300)
         #expect(await server.log(token: token, atLeast: 1, within: 0.2).isEmpty, "no request reached nginx")
     }
 
@@ -450,6 +447,6 @@ final class LockedBox<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
     init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value { lock.held { value } }
+    func set(_ newValue: Value) { lock.held { value = newValue } }
 }

@@ -201,7 +201,7 @@ import Testing
                         admission.admit(run) {
                             Task {
                                 await meter.enter()
-                                if index != 4 { try? await Task.sleep(for: .milliseconds(2)) }
+                                if index != 4 { try? await pause(milliseconds: 2) }
                                 await meter.leave()
                                 admission.release()
                                 done.resume()
@@ -210,7 +210,7 @@ import Testing
                     }
                 }
             }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await pause(milliseconds: 1)
             runs[4].cancel()
             await group.waitForAll()
         }

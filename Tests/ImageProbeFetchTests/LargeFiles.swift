@@ -54,7 +54,8 @@ struct LargeFile: Sendable, CustomStringConvertible {
         _ = FileManager.default.createFile(atPath: url.path, contents: Data(header))
         let handle = try FileHandle(forWritingTo: url)
         try handle.seek(toOffset: UInt64(ifdOffset))
-        try handle.write(contentsOf: Data(built[layout.ifd0Offset...]))  // the directory has only inline values
+        // write(_:): write(contentsOf:) needs macOS 10.15.4, above the package's floor.
+        handle.write(Data(built[layout.ifd0Offset...]))  // the directory has only inline values
         try handle.close()
         return LargeFile(name: "sparse.tif", format: .tiff, width: 6000, height: 4000, orientation: .rotate90Anticlockwise,
                          size: ifdOffset + built.count - layout.ifd0Offset)

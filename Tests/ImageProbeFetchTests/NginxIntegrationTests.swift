@@ -33,18 +33,17 @@ struct NginxIntegrationTests {
         let server = try NginxServer.require()
         let (url, token) = server.url(path)
         let fetcher = ImageProbeFetcher(configuration: configuration)
-        let start = ContinuousClock.now
+        let start = Moment.now
         let result: Result<ProbeResult, FetchError>
         do throws(FetchError) {
             result = .success(try await fetcher.probe(url))
         } catch {
             result = .failure(error)
         }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = Moment.now - start
         let lines = expectedLines ?? ((try? result.get().requests) ?? 1)
         let log = await server.log(token: token, atLeast: lines, within: logWait)
-        let (seconds, attoseconds) = elapsed.components
-        return Measurement(result: result, log: log, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+        return Measurement(result: result, log: log, seconds: elapsed.seconds)
     }
 
     static func expectAnswer(_ result: ProbeResult, _ file: LargeFile, sourceLocation: SourceLocation = #_sourceLocation) {

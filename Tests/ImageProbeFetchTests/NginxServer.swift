@@ -94,7 +94,7 @@ final class NginxServer: Sendable {
             // The deadline is checked after reading: a wait that overslept (a busy test run)
             // still reads the log once more.
             if lines.count >= count || Date() >= deadline { return lines }
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await pause(milliseconds: 20)
         } while true
     }
 
@@ -229,7 +229,7 @@ final class NginxServer: Sendable {
 
     /// A loopback port nothing listens on now.
     private static func freePort() -> Int? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -248,7 +248,7 @@ final class NginxServer: Sendable {
     private static func waitUntilListening(port: Int, process: Process) -> Bool {
         for _ in 0..<250 {
             guard process.isRunning else { return false }
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, streamSocket, 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -15,6 +15,9 @@ final class RawServer: @unchecked Sendable {
         /// Answers each request (its head, counted from 0) with what `answer` returns, on a
         /// kept-alive connection or new ones; nil closes the connection.
         case respond(@Sendable (_ head: String, _ index: Int) -> [UInt8]?)
+        /// Writes each answer as it likes with `send`, which returns false once the client has
+        /// gone; the connection is closed when `answer` returns false, kept when true.
+        case stream(@Sendable (_ head: String, _ index: Int, _ send: ([UInt8]) -> Bool) -> Bool)
     }
 
     let port: Int
@@ -23,9 +26,11 @@ final class RawServer: @unchecked Sendable {
     private let thread: Thread
     private let recorder: Recorder
 
-    /// Listens on `address` (any of 127.0.0.0/8 works on Linux), on a port of its own.
-    init(_ behaviour: Behaviour, address host: String = "127.0.0.1") throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Listens on `address` (any of 127.0.0.0/8 works on Linux), on a port of its own. A
+    /// `concurrent` server serves each connection on a thread of its own, so a stalled one
+    /// doesn't hold up the next.
+    init(_ behaviour: Behaviour, address host: String = "127.0.0.1", concurrent: Bool = false) throws {
+        let listener = socket(AF_INET, streamSocket, 0)
         self.listener = listener
         self.address = host
         var address = sockaddr_in()
@@ -43,7 +48,7 @@ final class RawServer: @unchecked Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         let box = Recorder()
-        thread = Thread { Self.serve(listener, behaviour, box) }
+        thread = Thread { Self.serve(listener, behaviour, box, concurrent: concurrent) }
         recorder = box
         thread.start()
     }
@@ -55,18 +60,21 @@ final class RawServer: @unchecked Sendable {
         var connections = 0
         var closed = 0
         var bytes = 0
+        var sent = 0
+        var index = 0
     }
 
     /// The request heads received, in order.
-    var requestHeads: [String] { recorder.lock.withLock { recorder.heads } }
+    var requestHeads: [String] { recorder.lock.held { recorder.heads } }
     /// Connections accepted, and bytes received on them.
-    var connections: Int { recorder.lock.withLock { recorder.connections } }
+    var connections: Int { recorder.lock.held { recorder.connections } }
     /// Connections the client has closed (or that were answered and closed).
-    var closedConnections: Int { recorder.lock.withLock { recorder.closed } }
-    var bytesReceived: Int { recorder.lock.withLock { recorder.bytes } }
+    var closedConnections: Int { recorder.lock.held { recorder.closed } }
+    var bytesReceived: Int { recorder.lock.held { recorder.bytes } }
+    /// Bytes the kernel accepted from this server for sending (`send`'s count).
+    var bytesSent: Int { recorder.lock.held { recorder.sent } }
 
-    private static func serve(_ listener: Int32, _ behaviour: Behaviour, _ recorder: Recorder) {
-        var index = 0
+    private static func serve(_ listener: Int32, _ behaviour: Behaviour, _ recorder: Recorder, concurrent: Bool) {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
@@ -75,27 +83,51 @@ final class RawServer: @unchecked Sendable {
                 close(listener)
                 return
             }
-            recorder.lock.withLock { recorder.connections += 1 }
-            while let head = readHead(connection, recorder) {
-                recorder.lock.withLock { recorder.heads.append(head) }
-                var answer: [UInt8]? = nil
-                switch behaviour {
-                case .sendThenClose(let bytes):
-                    answer = bytes
-                case .silent:
-                    var byte: UInt8 = 0
-                    while read(connection, &byte, 1) > 0 { recorder.lock.withLock { recorder.bytes += 1 } }  // until the client gives up
-                case .respond(let respond):
-                    answer = respond(head, index)
-                }
-                index += 1
-                guard let answer else { break }
-                _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if case .sendThenClose = behaviour { break }
+            recorder.lock.held { recorder.connections += 1 }
+            if concurrent {
+                Thread { converse(connection, behaviour, recorder) }.start()
+            } else {
+                converse(connection, behaviour, recorder)
             }
-            close(connection)
-            recorder.lock.withLock { recorder.closed += 1 }
         }
+    }
+
+    private static func converse(_ connection: Int32, _ behaviour: Behaviour, _ recorder: Recorder) {
+        func transmit(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                guard count > 0 else { return false }
+                recorder.lock.held { recorder.sent += count }
+                offset += count
+            }
+            return true
+        }
+        conversation: while let head = readHead(connection, recorder) {
+            let index: Int = recorder.lock.held {
+                recorder.heads.append(head)
+                defer { recorder.index += 1 }
+                return recorder.index
+            }
+            var answer: [UInt8]? = nil
+            switch behaviour {
+            case .sendThenClose(let bytes):
+                answer = bytes
+            case .silent:
+                var byte: UInt8 = 0
+                while read(connection, &byte, 1) > 0 { recorder.lock.held { recorder.bytes += 1 } }  // until the client gives up
+            case .respond(let respond):
+                answer = respond(head, index)
+            case .stream(let stream):
+                if stream(head, index, transmit) { continue conversation }
+                break conversation
+            }
+            guard let answer else { break }
+            _ = transmit(answer)
+            if case .sendThenClose = behaviour { break }
+        }
+        close(connection)
+        recorder.lock.held { recorder.closed += 1 }
     }
 
     /// The `bytes=first-last` of a request head.
@@ -110,7 +142,7 @@ final class RawServer: @unchecked Sendable {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while read(connection, &byte, 1) == 1 {
-            recorder.lock.withLock { recorder.bytes += 1 }
+            recorder.lock.held { recorder.bytes += 1 }
             bytes.append(byte)
             if bytes.count >= 4 && bytes.suffix(4) == [13, 10, 13, 10] { return String(decoding: bytes, as: UTF8.self) }
             if bytes.count > 65536 { return nil }

@@ -11,6 +11,7 @@ func verifiedLong(
 ) -> ScanOutcome {
     let report = ChunkingVerifier(options: options).verify(bytes, coverage: .sampled(seed: UInt64(bytes.count)))
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))", sourceLocation: sourceLocation)
+    ReplayExport.record(bytes, options, report.reference)
     return report.reference
 }
 

@@ -42,9 +42,42 @@ static int same(const imageprobe_info *a, const imageprobe_info *b) {
            a->detected_format == b->detected_format && strcmp(a->eps_preview, b->eps_preview) == 0;
 }
 
-int main(int argc, char **argv) {
+// Misuse the header names gives IMAGEPROBE_ERROR_ARGUMENT, never a crash (run under ASan and
+// UBSan): NULL or misaligned or never-initialised scanners, NULL `out`, NULL bytes with a length.
+static int misuse(void) {
     int failures = 0;
-    long checks = 0;
+    imageprobe_info info;
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+#define EXPECT(condition) do { if (!(condition)) { printf("FAIL misuse: %s\n", #condition); failures++; } } while (0)
+    EXPECT(imageprobe_init(NULL, NULL) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_init(scanner + 1, NULL) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_feed(NULL, png, sizeof png, &info) == IMAGEPROBE_ERROR_ARGUMENT && strcmp(info.error, "argument") == 0);
+    EXPECT(imageprobe_finish(NULL, &info) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_pending_skip(NULL) == 0 && imageprobe_skip(NULL, 5) == 0);
+    // Memory imageprobe_init never saw: zeros, then garbage.
+    alignas(16) static unsigned char fresh[1024];
+    EXPECT(imageprobe_feed(fresh, png, sizeof png, &info) == IMAGEPROBE_ERROR_ARGUMENT && strcmp(info.error, "argument") == 0);
+    memset(fresh, 0xA5, sizeof fresh);
+    EXPECT(imageprobe_feed(fresh, png, sizeof png, &info) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_finish(fresh, &info) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_pending_skip(fresh) == 0 && imageprobe_skip(fresh, 5) == 0);
+    // A good scanner with bad arguments: refused, and the scan goes on unharmed.
+    EXPECT(imageprobe_init(scanner, NULL) == IMAGEPROBE_NEED_MORE);
+    EXPECT(imageprobe_feed(scanner, NULL, 5, &info) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_feed(scanner, png, sizeof png, NULL) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_finish(scanner, NULL) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_feed(scanner, png, sizeof png, &info) == IMAGEPROBE_NEED_MORE && info.bytes_read == sizeof png);
+    EXPECT(imageprobe_feed(scanner, NULL, 0, &info) == IMAGEPROBE_NEED_MORE && info.bytes_read == sizeof png);
+    // An ended scan's memory, overwritten, is refused again.
+    memset(scanner, 0, sizeof scanner);
+    EXPECT(imageprobe_finish(scanner, &info) == IMAGEPROBE_ERROR_ARGUMENT);
+#undef EXPECT
+    return failures;
+}
+
+int main(int argc, char **argv) {
+    int failures = misuse();
+    long checks = 15;
     for (int index = 1; index < argc; index++) {
         FILE *file = fopen(argv[index], "rb");
         if (!file) { perror(argv[index]); return 2; }
@@ -91,7 +124,7 @@ int main(int argc, char **argv) {
         checks++;
         if (expected != IMAGEPROBE_NEED_MORE &&
             (imageprobe_feed(scanner, bytes, length, &other) != expected || !same(&whole, &other) ||
-             imageprobe_feed(scanner, NULL, (size_t)-1, &other) != expected || imageprobe_finish(scanner, &other) != expected)) {
+             imageprobe_feed(scanner, NULL, 0, &other) != expected || imageprobe_finish(scanner, &other) != expected)) {
             printf("FAIL %s: the answer is not sticky\n", argv[index]);
             failures++;
         }

@@ -60,10 +60,10 @@ private final class Totals: @unchecked Sendable {
     private(set) var bytes = 0
 
     func add(answered ok: Bool, requests count: Int, bytes received: Int) {
-        lock.withLock {
-            answered += ok ? 1 : 0
-            requests += count
-            bytes += received
-        }
+        lock.lock()  // (NSLock.withLock needs macOS 13)
+        defer { lock.unlock() }
+        answered += ok ? 1 : 0
+        requests += count
+        bytes += received
     }
 }

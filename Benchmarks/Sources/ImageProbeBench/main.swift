@@ -84,7 +84,7 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "network" {
 if CommandLine.arguments.count > 2 && ["time", "minbytes", "robustbytes"].contains(CommandLine.arguments[1]) {
     let timing = CommandLine.arguments[1] == "time"
     let paths = Array(CommandLine.arguments.dropFirst(timing ? 3 : 2))
-    let budget = Duration.milliseconds(Double(CommandLine.arguments[2]) ?? 10)
+    let budget = UInt64((Double(CommandLine.arguments[2]) ?? 10) * 1e6)  // nanoseconds
     let options = ScanOptions(mode: .dimensionsOnly)
     for path in paths {
         guard let data = FileManager.default.contents(atPath: path) else { print("\(path)\t-1\t-1\t-1"); continue }
@@ -94,10 +94,9 @@ if CommandLine.arguments.count > 2 && ["time", "minbytes", "robustbytes"].contai
         if !status.isTerminal { status = scanner.finish() }
         guard case .done(let info) = status else { print("\(path)\t-1\t-1\t-1"); continue }
         if timing {
-            let clock = ContinuousClock()
-            let start = clock.now
+            let start = DispatchTime.now().uptimeNanoseconds
             var iterations = 0
-            while clock.now - start < budget {
+            while DispatchTime.now().uptimeNanoseconds - start < budget {
                 iterations += 16
                 bytes.withUnsafeBytes { buffer in
                     for _ in 0..<16 {
@@ -107,8 +106,7 @@ if CommandLine.arguments.count > 2 && ["time", "minbytes", "robustbytes"].contai
                     }
                 }
             }
-            let (seconds, attoseconds) = (clock.now - start).components
-            let nanoseconds = (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations)
+            let nanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations)
             print("\(path)\t\(nanoseconds)\t\(info.width)\t\(info.height)")
         } else {
             print("\(path)\t\(scanner.bytesRead)\t\(info.width)\t\(info.height)")
@@ -292,17 +290,19 @@ func consume(_ status: ScanStatus) {
 }
 
 /// Nanoseconds per call of `body`: the best of several timed batches, each long enough to
-/// swamp the clock's resolution.
+/// swamp the clock's resolution. (DispatchTime: ContinuousClock needs macOS 13.)
 func nanoseconds(per body: () -> Void) -> Double {
-    let clock = ContinuousClock()
-    let target: Duration = options.quick ? .milliseconds(2) : .milliseconds(20)
+    func measure(_ iterations: Int) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<iterations { body() }
+        return Double(DispatchTime.now().uptimeNanoseconds - start)
+    }
+    let target: Double = options.quick ? 2e6 : 2e7
     var iterations = 1
-    while clock.measure({ for _ in 0..<iterations { body() } }) < target / 4 { iterations *= 2 }
+    while measure(iterations) < target / 4 { iterations *= 2 }
     var best = Double.infinity
     for _ in 0..<(options.quick ? 3 : 7) {
-        let elapsed = clock.measure { for _ in 0..<iterations { body() } }
-        let (seconds, attoseconds) = elapsed.components
-        best = min(best, (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(iterations))
+        best = min(best, measure(iterations) / Double(iterations))
     }
     return best
 }

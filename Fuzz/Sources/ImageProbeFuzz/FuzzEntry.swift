@@ -1,7 +1,10 @@
-// The libFuzzer target. Built with -DFUZZING (see Fuzz/fuzz.sh) it exports
-// LLVMFuzzerTestOneInput and traps on any breach of the streaming contract. Built without it,
-// it is a small tool: `write-seeds DIR` writes the seed corpus from the byte builders, and
-// `check FILE...` runs the same checks on saved inputs.
+// The libFuzzer target. Built with `swift build -Xswiftc -sanitize=fuzzer` (the runtime then
+// linked), it runs libFuzzer's driver: its flags and corpus directories are the arguments, and
+// each input runs every check of the streaming contract, trapping on a breach. Built without,
+// it is a small tool: `write-seeds DIR` writes the seed corpus from the byte builders,
+// `check FILE...` runs the same checks on saved inputs, and `write-samples` and `describe`
+// serve the 32-bit replay (Scripts/check-32bit.sh).
+import FuzzerHooks
 import ImageProbe
 import ImageProbeFetch
 import ImageProbeFixtures
@@ -12,10 +15,10 @@ import Glibc
 import Darwin
 #endif
 
-#if FUZZING
+/// One fuzz input: every check, and a trap on any failure, for libFuzzer to report.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    let data = count == 0 ? [] : Array(UnsafeRawBufferPointer(start: start, count: count))
+public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = count == 0 ? [] : Array(UnsafeBufferPointer(start: start, count: count))
     let failures = FuzzInput(data).check() + headFailures(data)
     if !failures.isEmpty {
         // To standard error, unbuffered: the trap that follows ends the process at once.
@@ -27,18 +30,35 @@ public func fuzzOne(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     }
     return 0
 }
-#else
+
 @main
 struct FuzzEntry {
+    static let commands: Set<String> = ["write-seeds", "check", "write-samples", "describe"]
+
     static func main() {
+        // libFuzzer's arguments are flags and corpus directories: a command name isn't one.
+        if imageprobe_fuzzer_linked() != 0 && !commands.contains(CommandLine.arguments.dropFirst().first ?? "") {
+            var argc = CommandLine.argc
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+            exit(imageprobe_fuzzer_run(&argc, &argv) { data, size in fuzzOne(data, size) })
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "write-seeds" where arguments.count == 2:
             writeSeeds(to: arguments[1])
         case "check" where arguments.count >= 2:
             exit(check(Array(arguments.dropFirst())) ? 0 : 1)
+        case "write-samples" where arguments.count == 2:
+            writeSamples(to: arguments[1])
+        case "describe" where arguments.count == 3 && arguments[1] == "--cases":
+            describeCases(arguments[2])
+        case "describe" where arguments.count >= 2:
+            describe(Array(arguments.dropFirst()))
         default:
-            print("usage: ImageProbeFuzz write-seeds DIR | check FILE...\n(build with Fuzz/fuzz.sh to fuzz)")
+            print("""
+                usage: ImageProbeFuzz write-seeds DIR | check FILE... | write-samples DIR | describe FILE...
+                (built with `swift build -Xswiftc -sanitize=fuzzer`, or by Fuzz/fuzz.sh, it fuzzes)
+                """)
             exit(2)
         }
     }
@@ -62,6 +82,57 @@ struct FuzzEntry {
             }
         }
         print("wrote \(written) seeds to \(directory)")
+    }
+
+    /// The sample catalog's images as plain files, for comparing builds of the scanner.
+    static func writeSamples(to directory: String) {
+        for sample in SampleCatalog.all where !write(sample.bytes, to: "\(directory)/\(sample.name)") {
+            print("cannot write \(directory)/\(sample.name)")
+            exit(1)
+        }
+        print("wrote \(SampleCatalog.all.count) samples to \(directory)")
+    }
+
+    /// For each fuzz input, the replay manifest's line (Tests/wasm32/replay.mjs): the path, the
+    /// offset of the image (after the two parameter bytes), the options, and the whole-input
+    /// outcome on this build.
+    static func describe(_ paths: [String]) {
+        for path in paths {
+            guard let data = readFile(path) else {
+                print("\(path): cannot read")
+                exit(1)
+            }
+            let input = FuzzInput(data)
+            let outcome = ChunkingVerifier.scanWhole(input.image, options: input.options)
+            print("\(path)\t\(data.count - input.image.count)\t\(input.options.columns)\t\(outcome.line)")
+        }
+    }
+
+    /// The same for a replay manifest's inputs (paths relative to it), with this build's
+    /// outcome in place of the last column.
+    static func describeCases(_ manifest: String) {
+        guard let text = readFile(manifest) else {
+            print("\(manifest): cannot read")
+            exit(1)
+        }
+        let folder = manifest.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count >= 9, let offset = Int(columns[1]), let data = readFile(columns[0].hasPrefix("/") ? columns[0] : "\(folder)/\(columns[0])"),
+                  offset <= data.count, let options = ScanOptions(columns: columns[2...8])
+            else {
+                print("\(manifest): bad line \(line)")
+                exit(1)
+            }
+            let outcome = ChunkingVerifier.scanWhole(Array(data[offset...]), options: options)
+            print("\(columns[0])\t\(offset)\t\(options.columns)\t\(outcome.line)")
+        }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        defer { fclose(file) }
+        return bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } == bytes.count
     }
 
     static func check(_ paths: [String]) -> Bool {
@@ -91,7 +162,6 @@ struct FuzzEntry {
         }
     }
 }
-#endif
 
 /// The same bytes as an HTTP response head, line by line, through ImageProbeFetch's check (the
 /// lines libcurl's header callback would hand over): it must not trap, and whatever head it

@@ -22,6 +22,17 @@ CURLcode ip_easy_allow_http_only(CURL *handle);
 /// (CURLOPT_QUICK_EXIT, 7.87). Returns CURLE_UNKNOWN_OPTION on older versions.
 CURLcode ip_easy_quick_exit(CURL *handle);
 
+/// CURLOPT_DEBUGFUNCTION (with CURLOPT_VERBOSE): every byte received, headers and body as
+/// they came off the connection (chunk framing, extensions and trailers included).
+CURLcode ip_easy_setopt_debug_callback(CURL *handle, curl_debug_callback callback);
+/// CURLOPT_XFERINFOFUNCTION (progress turned on): called as the transfer runs, even when no
+/// body byte reaches the write callback; non-zero aborts it.
+CURLcode ip_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback);
+/// CURLINFO_ACTIVESOCKET: the socket the transfer is on, or -1.
+int ip_easy_active_socket(CURL *handle);
+/// The bytes TCP has received on `socket` (TCP_INFO's tcpi_bytes_received, Linux 4.1), or -1.
+long long ip_socket_bytes_received(int socket);
+
 /// The address libcurl is about to connect to: its family, and the raw address (4 bytes for
 /// AF_INET, 16 for AF_INET6) copied to `bytes`. Returns 0 for other families.
 int ip_sockaddr_bytes(const struct curl_sockaddr *address, unsigned char bytes[16]);

@@ -20,9 +20,13 @@
  *                                           (long long)info.width, (long long)info.height);
  *
  * Link with libimageprobe.a (or -limageprobe). The library is the ImageProbe Swift package's
- * core, built in Embedded Swift: it calls nothing but memset, memmove and memcmp from the C
- * library (Embedded Swift's runtime also refers to malloc and free, never called). The
- * contract is the package's SPEC.md §1 and §7; this header mirrors it.
+ * core, built in Embedded Swift. What it needs from the platform, in every build (SPEC.md §7):
+ *   - libimageprobe.a and libimageprobe.so: memset, memcpy, memmove and memcmp from the C
+ *     library, nothing else (the allocator and the random source Embedded Swift's runtime
+ *     refers to are the library's own, local, never called; no stack protector);
+ *   - imageprobe.wasm: nothing (no imports).
+ * It exports only the functions below. The contract is the package's SPEC.md §1 and §7; this
+ * header mirrors it.
  */
 #ifndef IMAGEPROBE_H
 #define IMAGEPROBE_H
@@ -43,6 +47,10 @@ enum {
     /* Not an image the scanner reads, or a broken one: info->error and info->message say
        which. Final. */
     IMAGEPROBE_UNSUPPORTED = 2,
+    /* A call the contract below doesn't allow: a NULL or misaligned scanner, one that
+       imageprobe_init didn't set up, a NULL `out`, or NULL bytes with a non-zero length.
+       Nothing was read or changed; info->error is "argument" when `out` isn't NULL. */
+    IMAGEPROBE_ERROR_ARGUMENT = -1,
 };
 
 /* How much to learn (imageprobe_options.mode). */
@@ -102,11 +110,15 @@ enum {
     IMAGEPROBE_FORMAT_ASEPRITE = 42,
 };
 
-/* Scanner options. Zero-filled means the defaults. */
+/* Scanner options. Zero-filled means the defaults (SPEC.md §1.5). */
 typedef struct imageprobe_options {
     int32_t mode;              /* IMAGEPROBE_MODE_* */
     uint64_t max_bytes;        /* give up after this many bytes without an answer; 0: 16 MiB */
     uint64_t input_length;     /* the whole input's length when known (a file's size); 0: unknown */
+    uint32_t max_width;        /* wider images fail with "limitExceeded"; 0: 2^30 */
+    uint32_t max_height;       /* taller images likewise; 0: 2^30 */
+    uint32_t max_entries;      /* entries examined in one structure, frames walked; 0: 65,536 */
+    uint32_t max_depth;        /* boxes nested; 0: 16 (at most 65,535) */
 } imageprobe_options;
 
 /* An answer. Unknown numbers are -1 (and NaN for durations); strings are NUL-terminated
@@ -146,12 +158,15 @@ typedef struct imageprobe_info {
 size_t imageprobe_scanner_size(void);
 size_t imageprobe_scanner_align(void);
 
-/* Starts a scan in `scanner` (imageprobe_scanner_size() bytes, suitably aligned). `options`
-   may be NULL. Nothing is allocated; to end a scan, simply stop using the memory. */
-void imageprobe_init(void *scanner, const imageprobe_options *options);
+/* Starts a scan in `scanner` (imageprobe_scanner_size() bytes, aligned to
+   imageprobe_scanner_align()): IMAGEPROBE_NEED_MORE, or IMAGEPROBE_ERROR_ARGUMENT for a NULL
+   or misaligned pointer. `options` may be NULL. The memory starts with a magic word that the
+   other calls check, so a scanner never initialised is refused, not read. Nothing is
+   allocated; to end a scan, simply stop using the memory. */
+int imageprobe_init(void *scanner, const imageprobe_options *options);
 
 /* Consumes `length` bytes (bytes may be NULL when length is 0) and fills `out`. Returns
-   IMAGEPROBE_NEED_MORE, IMAGEPROBE_DONE or IMAGEPROBE_UNSUPPORTED. Feed at most info.needed
+   IMAGEPROBE_NEED_MORE, IMAGEPROBE_DONE or IMAGEPROBE_UNSUPPORTED (or IMAGEPROBE_ERROR_ARGUMENT). Feed at most info.needed
    bytes at a time to see every chance to skip (imageprobe_pending_skip); feeding more is
    always correct. Feeding 0 bytes returns the current status without changing it. */
 int imageprobe_feed(void *scanner, const uint8_t *bytes, size_t length, imageprobe_info *out);
@@ -161,11 +176,12 @@ int imageprobe_feed(void *scanner, const uint8_t *bytes, size_t length, imagepro
 int imageprobe_finish(void *scanner, imageprobe_info *out);
 
 /* How many of the next bytes the scanner doesn't need. A reader that can seek jumps them
-   and calls imageprobe_skip; feeding them instead is always correct. */
+   and calls imageprobe_skip; feeding them instead is always correct. 0 for a scanner
+   imageprobe_init didn't set up. */
 uint64_t imageprobe_pending_skip(const void *scanner);
 
 /* Passes over up to `count` bytes (at most the pending skip) without reading them. Returns
-   how many were passed. */
+   how many were passed (0 for a scanner imageprobe_init didn't set up). */
 uint64_t imageprobe_skip(void *scanner, uint64_t count);
 
 #ifdef __cplusplus

@@ -140,7 +140,7 @@ struct FieldReader: Sendable {
         // width is 1...64 and the carry holds fewer bytes than it: neither conversion traps.
         if skipRemaining == 0 && count < UInt64(truncatingIfNeeded: width &- Int(carry.count)) {
             var input = InputCursor(bytes)
-            input.copy(Int(count), into: &carry)
+            input.copy(Int(truncatingIfNeeded: count), into: &carry)  // count < 64
             fed &+= count
             return true
         }

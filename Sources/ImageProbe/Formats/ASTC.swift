@@ -53,8 +53,8 @@ struct ASTCParser: FormatParser, Sendable {
             let height = field.le24(8)
             guard width != 0 && height != 0 else { return .failed(.malformed(.astc, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.astc)) }
-            facts.width = Int(width)
-            facts.height = Int(height)
+            facts.storedWidth = width
+            facts.storedHeight = height
             if options.dimensionsOnly { return .done }
             phase = .depth
             return .read(3)

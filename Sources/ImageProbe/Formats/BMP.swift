@@ -77,10 +77,10 @@ struct BMPParser: FormatParser, Sendable {
             let height = Int32(bitPattern: field.le32(0))
             // Negative: top-down rows. Int32.min has no positive counterpart.
             guard height != 0 && height != Int32.min else { return .failed(.malformed(.bmp, .badHeight)) }
-            guard options.admits(width: UInt64(facts.width), height: UInt64(height.magnitude)) else {
+            guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height.magnitude)) else {
                 return .failed(.tooLarge(.bmp))
             }
-            facts.height = Int(height.magnitude)
+            facts.storedHeight = height.magnitude
             if case .heightAndDepth = phase { facts.bitDepth = Int(field.le16(6)) }
             return .done
         case .coreDepth:

@@ -73,11 +73,11 @@ struct DCXParser: FormatParser, Sendable {
             var index = 0
             while index < field.count {
                 if field.le32(index) == 0 {
-                    facts.frameCount = Int(pages)
+                    facts.storedFrameCount = pages
                     return pageStep(from: position)
                 }
                 pages &+= 1
-                guard pages <= Self.maximumPages && Int(pages) <= options.maxEntries else { return pageStep(from: position) }
+                guard pages <= Self.maximumPages && pages <= options.entryLimit else { return pageStep(from: position) }
                 index &+= 4
             }
             return directoryStep(from: position)
@@ -91,8 +91,8 @@ struct DCXParser: FormatParser, Sendable {
             case .failed(let failure):
                 return .failed(failure)
             case .size(let width, let height, let bitsPerPixel):
-                facts.width = width
-                facts.height = height
+                facts.storedWidth = width
+                facts.storedHeight = height
                 facts.bitDepth = bitsPerPixel
                 return .done
             }
@@ -105,7 +105,7 @@ struct DCXParser: FormatParser, Sendable {
     mutating func directoryStep(from position: UInt64) -> Step {
         let room = firstPage &- position
         guard position < firstPage && room >= 4 else { return pageStep(from: position) }
-        return .read(Int(min(room, 64) & ~3))
+        return .read(Int(truncatingIfNeeded: min(room, 64) & ~3))  // 4...64
     }
 
     /// Skips to the first page's header.

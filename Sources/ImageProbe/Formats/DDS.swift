@@ -91,7 +91,7 @@ struct DDSParser: FormatParser, Sendable {
             return
         }
         guard flags & (Self.rgb | Self.yuv | Self.luminance | Self.alphaOnly) != 0 else { return }
-        if bitCount != 0 && bitCount <= 128 { facts.bitDepth = Int(bitCount) }
+        if bitCount != 0 && bitCount <= 128 { facts.bitDepth = Int(truncatingIfNeeded: bitCount) }
         facts.hasAlpha = flags & (Self.alphaPixels | Self.alphaOnly) != 0
     }
 }

@@ -278,8 +278,8 @@ struct EPSParser: FormatParser, Sendable {
             let height = value &- lowerLeftY
             guard width > 0 && height > 0 else { return .failed(.malformed(.eps, .emptyBoundingBox)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.eps)) }
-            facts.width = Int(width)
-            facts.height = Int(height)
+            facts.storedWidth = UInt32(truncatingIfNeeded: width)  // admitted: 1...2^32 − 1
+            facts.storedHeight = UInt32(truncatingIfNeeded: height)
             return .done
         }
         // Fewer than four numbers on the line.

@@ -168,7 +168,7 @@ struct FITSParser: FormatParser, Sendable {
             return malformed(.fitsValueIsNotAnInteger)  // not reached: SIMPLE's value is a logical
         case .bitpix:
             switch value {
-            case 8, 16, 32, 64, -32, -64: facts.bitDepth = Int(value.magnitude)
+            case 8, 16, 32, 64, -32, -64: facts.bitDepth = Int(truncatingIfNeeded: value.magnitude)  // ≤ 64
             default: return malformed(.bitpixIsNot8_16_32_64OrAFloat)
             }
             return nextCard(.naxis, from: position)
@@ -183,7 +183,9 @@ struct FITSParser: FormatParser, Sendable {
             return nextCard(.naxis1, from: position)
         case .naxis1:
             guard value > 0 else { return malformed(.zeroWidth) }
-            facts.width = Int(value)
+            // No limit admits more than 2^32 − 1; the rest is checked with the height.
+            guard value <= UInt32.max else { return .failed(.tooLarge(.fits)) }
+            facts.storedWidth = UInt32(truncatingIfNeeded: value)
             // A one-dimensional array is one row.
             guard axes >= 2 else { return size(height: 1, options: options) }
             return nextCard(.naxis2, from: position)
@@ -195,8 +197,8 @@ struct FITSParser: FormatParser, Sendable {
 
     @inlinable
     mutating func size(height: Int64, options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(facts.width), height: UInt64(height)) else { return .failed(.tooLarge(.fits)) }
-        facts.height = Int(height)
+        guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height)) else { return .failed(.tooLarge(.fits)) }
+        facts.storedHeight = UInt32(truncatingIfNeeded: height)
         return .done
     }
 

@@ -121,7 +121,7 @@ struct GIFParser: FormatParser, Sendable {
                 return .read(5)
             }
             blocks = blocks == UInt32.max ? blocks : blocks &+ 1
-            guard Int(blocks) <= options.maxEntries else { return .failed(.limit(.gif, .moreBlocksThanMaxEntries)) }
+            guard blocks <= options.entryLimit else { return .failed(.limit(.gif, .moreBlocksThanMaxEntries)) }
             if label == 0xFF && length == 11 && facts.loopCount == nil {
                 phase = .applicationIdentifier
                 return .read(12)

@@ -66,7 +66,7 @@ struct ICOParser: FormatParser, Sendable {
         switch phase {
         case .entrySize:
             // Every entry may hold the largest image, so all of them would have to be examined.
-            if index == 0 && Int(count) > options.maxEntries {
+            if index == 0 && UInt32(count) > options.entryLimit {
                 return .failed(.limit(facts.format, .moreDirectoryEntriesThanMaxEntries))
             }
             let width = Self.side(field.u8(0))
@@ -75,14 +75,14 @@ struct ICOParser: FormatParser, Sendable {
             readingLargest = area > largestArea
             if readingLargest {
                 largestArea = area
-                facts.width = Int(width)
-                facts.height = Int(height)
+                facts.storedWidth = width
+                facts.storedHeight = height
                 facts.bitDepth = nil
             }
             if index &+ 1 == count || largestArea == Self.maximumArea {
                 if !sizeKnown {
                     sizeKnown = true
-                    guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
+                    guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
                         return .failed(.tooLarge(facts.format))
                     }
                 }

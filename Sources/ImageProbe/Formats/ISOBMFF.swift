@@ -491,7 +491,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             // Nothing after stts in this mdia matters (edts may still follow it).
             guard entriesLeft > 0 else { return finishBox(at: position, end: trackInnerEnd, in: .mdia, options: options) }
             boxes &+= 1
-            guard Int(boxes) <= options.maxEntries else { return .failed(.limit(decideFormat(), .moreBoxesThanMaxEntries)) }
+            guard boxes <= options.entryLimit else { return .failed(.limit(decideFormat(), .moreBoxesThanMaxEntries)) }
             _ = end
             return .read(8)
         }
@@ -552,7 +552,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return .failed(.malformed(.heif, .boxOverrunsItsContainer))
         }
         boxes &+= 1
-        guard Int(boxes) <= options.maxEntries else { return .failed(.limit(.heif, .moreBoxesThanMaxEntries)) }
+        guard boxes <= options.entryLimit else { return .failed(.limit(.heif, .moreBoxesThanMaxEntries)) }
         let room = end &- payload
         switch level {
         case .top:
@@ -577,7 +577,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             switch type {
             case Box.pitm where room >= 6:
                 phase = .primaryItem(end: end)
-                return .read(Int(min(room, 8)))
+                return .read(Int(truncatingIfNeeded: min(room, 8)))
             case Box.iinf where room >= 6 && !Self.brandSettlesFormat(majorBrand):
                 // Item types only matter when the major brand doesn't name the coding.
                 guard Level.iinf.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
@@ -592,7 +592,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case .iinf:
             if type == Box.infe && room >= 4 {
                 phase = .itemInfo(end: end)
-                return .read(Int(min(room, 14)))
+                return .read(Int(truncatingIfNeeded: min(room, 14)))
             }
         case .iprp:
             switch type {
@@ -628,13 +628,13 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case .edts:
             if type == Box.elst && room >= 12 {
                 phase = .editList(end: end)
-                return .read(Int(min(room, 16)))
+                return .read(Int(truncatingIfNeeded: min(room, 16)))
             }
         case .mdia:
             switch type {
             case Box.mdhd where room >= 16:
                 phase = .mediaHeader(end: end)
-                return .read(Int(min(room, 24)))
+                return .read(Int(truncatingIfNeeded: min(room, 24)))
             case Box.hdlr where room >= 12:
                 phase = .handler(end: end)
                 return .read(12)
@@ -837,7 +837,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return nextHeader(in: .top, at: end, skipFrom: position, options: options)
         }
         boxes &+= 1
-        guard Int(boxes) <= options.maxEntries else { return .failed(.limit(.heif, .moreBrandsThanMaxEntries)) }
+        guard boxes <= options.entryLimit else { return .failed(.limit(.heif, .moreBrandsThanMaxEntries)) }
         phase = .compatibleBrand(end: end)
         return .read(4)
     }
@@ -1037,9 +1037,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return .failed(.malformed(decideFormat(), .ipmaEntriesOverrunTheirBox))
         }
         boxes &+= 1
-        guard Int(boxes) <= options.maxEntries else { return .failed(.limit(decideFormat(), .moreIpmaEntriesThanMaxEntries)) }
+        guard boxes <= options.entryLimit else { return .failed(.limit(decideFormat(), .moreIpmaEntriesThanMaxEntries)) }
         phase = .associationEntry(end: end)
-        return position == from ? .read(Int(entryWidth)) : .skipThenRead(position &- from, Int(entryWidth))
+        let width = Int(truncatingIfNeeded: entryWidth)  // 3 or 5
+        return position == from ? .read(width) : .skipThenRead(position &- from, width)
     }
 
     /// The associations of `summary`'s item are all read.
@@ -1137,12 +1138,14 @@ struct ISOBMFFParser: FormatParser, Sendable {
     func makeInfo() -> ImageInfo {
         // The primary item, or the primary track in a sequence without one.
         let (width, height) = hasMetaAnswer ? size(of: primary) : (track.width, track.height)
-        var info = ImageInfo(format: decideFormat(), width: Int(width), height: Int(height))
+        var info = ImageInfo(ImageFacts(format: decideFormat()))
+        info.facts.storedWidth = width
+        info.facts.storedHeight = height
         // An image sequence is the file's main content when the major brand says so; AVIF and
         // HEIF require the sequence brands for files that carry one (AV1-ISOBMFF §4, ISO/IEC
         // 23008-12 §10.3), so any other major brand means the primary still image.
         info.isAnimated = Brand.isSequence(majorBrand)
-        if hasPrimaryTrack && track.hasLoopCount { info.loopCount = Int(track.loopCount) }
+        if hasPrimaryTrack && track.hasLoopCount { info.facts.storedLoopCount = track.loopCount }
         guard hasMetaAnswer else { return info }
         info.orientation = primary.orientation
         if primary.bitDepth != 0 { info.bitDepth = Int(primary.bitDepth) }

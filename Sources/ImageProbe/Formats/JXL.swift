@@ -35,7 +35,7 @@ struct JXLParser: FormatParser, Sendable {
     @inlinable
     var info: ImageInfo {
         var info = ImageInfo(facts)
-        if let loops { info.loopCount = Int(loops) }
+        if let loops { info.facts.storedLoopCount = loops }
         return info
     }
     /// The size of the container's first box, as the sniffer read it (it must be 12).

@@ -33,8 +33,8 @@ struct PCXParser: FormatParser, Sendable {
         case .failed(let failure):
             return .failed(failure)
         case .size(let width, let height, let bitsPerPixel):
-            facts.width = width
-            facts.height = height
+            facts.storedWidth = width
+            facts.storedHeight = height
             facts.bitDepth = bitsPerPixel
             return .done
         }
@@ -43,7 +43,7 @@ struct PCXParser: FormatParser, Sendable {
     /// What a PCX header's bits per pixel and window say.
     @usableFromInline
     enum Window: Sendable {
-        case size(width: Int, height: Int, bitsPerPixel: Int)
+        case size(width: UInt32, height: UInt32, bitsPerPixel: Int)
         case failed(ScanFailure)
     }
 
@@ -65,6 +65,6 @@ struct PCXParser: FormatParser, Sendable {
         let width = UInt64(xMax &- xMin) &+ 1
         let height = UInt64(yMax &- yMin) &+ 1
         guard options.admits(width: width, height: height) else { return .failed(.tooLarge(format)) }
-        return .size(width: Int(width), height: Int(height), bitsPerPixel: Int(bitsPerPixel))
+        return .size(width: UInt32(truncatingIfNeeded: width), height: UInt32(truncatingIfNeeded: height), bitsPerPixel: Int(bitsPerPixel))  // admitted
     }
 }

@@ -117,8 +117,8 @@ struct PNGParser: FormatParser, Sendable {
             // One frame is a still image (Skia, Blink: animated means more than one).
             isAPNG = true
             facts.isAnimated = frames > 1
-            facts.frameCount = Int(frames)
-            facts.loopCount = Int(field.be32(4))  // num_plays
+            facts.storedFrameCount = frames
+            facts.storedLoopCount = field.be32(4)  // num_plays
             phase = .chunkHeader
             return .skipThenRead(4, 8)
         case .frameControl:
@@ -147,8 +147,8 @@ struct PNGParser: FormatParser, Sendable {
             return .failed(.malformed(.png, .ihdrSizeOutOfRange))
         }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.png)) }
-        facts.width = Int(width)
-        facts.height = Int(height)
+        facts.storedWidth = width
+        facts.storedHeight = height
         sizeKnown = true
         if options.dimensionsOnly { return .done }
         phase = .headerTail

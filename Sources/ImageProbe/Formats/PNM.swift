@@ -246,12 +246,12 @@ struct PNMParser: FormatParser, Sendable {
         switch token {
         case .width:
             guard value != 0 else { return malformed(.zeroWidth) }
-            facts.width = Int(value)
+            facts.storedWidth = value
             next = .height
         case .height:
             guard value != 0 else { return malformed(.zeroHeight) }
-            facts.height = Int(value)
-            guard options.admits(width: UInt64(facts.width), height: UInt64(value)) else {
+            facts.storedHeight = value
+            guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(value)) else {
                 return .failed(.tooLarge(facts.format))
             }
             sizeKnown = true
@@ -323,10 +323,10 @@ struct PNMParser: FormatParser, Sendable {
         case .width, .height:
             guard value != 0 else { return malformed(field == .width ? .zeroWidth : .zeroHeight) }
             // A repeated line changes nothing: the size may already have been answered.
-            if field == .width && facts.width == 0 { facts.width = Int(value) }
-            if field == .height && facts.height == 0 { facts.height = Int(value) }
+            if field == .width && facts.storedWidth == 0 { facts.storedWidth = value }
+            if field == .height && facts.storedHeight == 0 { facts.storedHeight = value }
             if !sizeKnown && facts.width != 0 && facts.height != 0 {
-                guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
+                guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
                     return .failed(.tooLarge(.pnm))
                 }
                 sizeKnown = true

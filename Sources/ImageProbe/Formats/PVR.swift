@@ -87,7 +87,7 @@ struct PVRParser: FormatParser, Sendable {
             return .read(20)
         case .surfaces:
             let surfaces = field.u32(4, bigEndian: bigEndian)
-            if surfaces != 0 { facts.frameCount = Int(surfaces) }
+            if surfaces != 0 { facts.storedFrameCount = surfaces }
             return .done
         case .legacyHeader:
             guard field.matches("PVR!", at: 40) else { return .failed(Sniffer.unknown) }
@@ -110,7 +110,7 @@ struct PVRParser: FormatParser, Sendable {
             return .read(4)
         case .legacySurfaces:
             let surfaces = field.le32(0)
-            if surfaces != 0 { facts.frameCount = Int(surfaces) }
+            if surfaces != 0 { facts.storedFrameCount = surfaces }
             return .done
         }
     }
@@ -119,8 +119,8 @@ struct PVRParser: FormatParser, Sendable {
     mutating func setSize(width: UInt32, height: UInt32, _ options: ScanOptions) -> ScanFailure? {
         guard width != 0 && height != 0 else { return .malformed(.pvr, .zeroWidthOrHeight) }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .tooLarge(.pvr) }
-        facts.width = Int(truncatingIfNeeded: width)
-        facts.height = Int(truncatingIfNeeded: height)
+        facts.storedWidth = width
+        facts.storedHeight = height
         return nil
     }
 
@@ -144,7 +144,7 @@ struct PVRParser: FormatParser, Sendable {
                 }
                 channel &+= 1
             }
-            facts.bitDepth = Int(widest)
+            facts.bitDepth = Int(truncatingIfNeeded: widest)  // ≤ 255
             facts.hasAlpha = alpha
             return
         }

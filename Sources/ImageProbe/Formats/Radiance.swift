@@ -168,7 +168,7 @@ struct RadianceParser: FormatParser, Sendable {
             guard ASCII.isSpace(byte) else { return malformed(.resolutionIsNotADecimalNumber) }
             guard number.value != 0 else { return malformed(.zeroResolution) }
             if index == 0 {
-                facts.height = Int(number.value)  // the number of scanlines
+                facts.storedHeight = number.value  // the number of scanlines
                 guard byte != ASCII.newline else { return malformed(.resolutionStringHasOneAxis) }
                 phase = .axisGap
                 return .read(1)
@@ -213,10 +213,10 @@ struct RadianceParser: FormatParser, Sendable {
     /// The second number has ended: the size is known.
     @inlinable
     mutating func size(scanlineLength: UInt32, options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(scanlineLength), height: UInt64(facts.height)) else {
+        guard options.admits(width: UInt64(scanlineLength), height: UInt64(facts.storedHeight)) else {
             return .failed(.tooLarge(.hdr))
         }
-        facts.width = Int(scanlineLength)
+        facts.storedWidth = scanlineLength
         if !options.dimensionsOnly {
             facts.orientation = axes.orientation
             facts.hasAlpha = false

@@ -81,7 +81,7 @@ struct SGIParser: FormatParser, Sendable {
     @inlinable
     mutating func sized(height: UInt16, options: ScanOptions) -> Step {
         guard height != 0 else { return .failed(.malformed(.sgi, .zeroHeight)) }
-        guard options.admits(width: UInt64(facts.width), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
+        guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
         facts.height = Int(height)
         return .done
     }

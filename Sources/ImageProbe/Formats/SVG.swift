@@ -648,13 +648,15 @@ struct SVGLengthRules: Sendable {
         return .size(pixelWidth, pixelHeight)
     }
 
-    /// Rounds half up, but never a positive length down to 0; nil when the result would not
-    /// fit in an `Int` (32 bits in Embedded targets) or is infinite.
+    /// Rounds half up, but never a positive length down to 0; nil when the result is 2^32 or
+    /// more (no limit admits it) or infinite.
     @inlinable
     static func round(_ pixels: Double) -> Int? {
-        guard pixels.isFinite && pixels + 0.5 < Double(Int.max) else { return nil }
+        guard pixels.isFinite && pixels + 0.5 < 4_294_967_296 else { return nil }
         guard pixels > 0 else { return 0 }
-        // Conversion truncates, which is floor for positive values (and needs no libm).
-        return max(1, Int(pixels + 0.5))
+        // Conversion truncates, which is floor for positive values (and needs no libm). Below
+        // 2^32, so UInt32 holds it; Int(clamping:) then saturates where Int is 32 bits, and the
+        // limits (never above Int.max there) refuse it.
+        return max(1, Int(clamping: UInt32(pixels + 0.5)))
     }
 }

@@ -49,15 +49,15 @@ struct SunRasterParser: FormatParser, Sendable {
             let height = field.be32(6)
             guard width != 0 && height != 0 else { return .failed(.malformed(.sun, .zeroWidthOrHeight)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.sun)) }
-            facts.width = Int(truncatingIfNeeded: width)
-            facts.height = Int(truncatingIfNeeded: height)
+            facts.storedWidth = width
+            facts.storedHeight = height
             if options.dimensionsOnly { return .done }
             phase = .depth
             return .read(4)
         case .depth:
             let depth = field.be32(0)
             switch depth {
-            case 1, 8, 24, 32: facts.bitDepth = Int(depth)
+            case 1, 8, 24, 32: facts.bitDepth = Int(truncatingIfNeeded: depth)
             default: return .failed(.malformed(.sun, .depthIsNot1_8_24Or32))
             }
             return .done

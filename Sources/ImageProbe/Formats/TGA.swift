@@ -88,7 +88,7 @@ struct TGAParser: FormatParser, Sendable {
                 needsFooter = true
             case .valid:
                 confirmed = true
-                guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
+                guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
                     return .failed(.tooLarge(.tga))
                 }
             }
@@ -110,7 +110,7 @@ struct TGAParser: FormatParser, Sendable {
                 return .failed(ScanFailure(.unknownFormat, .tgaRuleBrokenAndFooterMissing))
             }
             confirmed = true
-            guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else {
+            guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
                 return .failed(.tooLarge(.tga))
             }
             return finish()
@@ -155,7 +155,8 @@ struct TGAParser: FormatParser, Sendable {
         phase = .footer
         let footerStart = (options.inputLength ?? 0) &- Self.footerLength
         let gap = footerStart &- position
-        return gap == 0 ? .read(Int(Self.footerLength)) : .skipThenRead(gap, Int(Self.footerLength))
+        let length = Int(truncatingIfNeeded: Self.footerLength)  // 26
+        return gap == 0 ? .read(length) : .skipThenRead(gap, length)
     }
 
     /// Header byte `index` (below 17): from the sniffer's bytes or from `field`.

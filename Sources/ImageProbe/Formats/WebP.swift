@@ -121,8 +121,8 @@ struct WebPParser: FormatParser, Sendable {
             let width = UInt64(bits & 0x3FFF) + 1
             let height = UInt64((bits >> 14) & 0x3FFF) + 1
             guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
-            facts.width = Int(width)
-            facts.height = Int(height)
+            facts.storedWidth = UInt32(truncatingIfNeeded: width)  // admitted
+            facts.storedHeight = UInt32(truncatingIfNeeded: height)
             facts.hasAlpha = (bits >> 28) & 1 == 1
             facts.isAnimated = false
             return .done
@@ -131,8 +131,8 @@ struct WebPParser: FormatParser, Sendable {
             let width = UInt64(field.le24(4)) + 1
             let height = UInt64(field.le24(7)) + 1
             guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
-            facts.width = Int(width)
-            facts.height = Int(height)
+            facts.storedWidth = UInt32(truncatingIfNeeded: width)  // admitted
+            facts.storedHeight = UInt32(truncatingIfNeeded: height)
             facts.hasAlpha = flags & 0x10 != 0
             let animated = flags & 0x02 != 0
             facts.isAnimated = animated

@@ -136,8 +136,8 @@ struct XBMParser: FormatParser, Sendable {
             guard ASCII.isSpace(byte) else { return malformed(.widthOrHeightIsNotADecimalNumber) }
             guard number.value != 0 else { return malformed(dimension == .width ? .zeroWidth : .zeroHeight) }
             // A repeated define changes nothing: the size may already have been answered.
-            if dimension == .width && facts.width == 0 { facts.width = Int(number.value) }
-            if dimension == .height && facts.height == 0 { facts.height = Int(number.value) }
+            if dimension == .width && facts.storedWidth == 0 { facts.storedWidth = number.value }
+            if dimension == .height && facts.storedHeight == 0 { facts.storedHeight = number.value }
             if facts.width != 0 && facts.height != 0 { return size(options: options) }
             return skipLine(byte)
         case .skipLine:
@@ -181,7 +181,7 @@ struct XBMParser: FormatParser, Sendable {
 
     @inlinable
     mutating func size(options: ScanOptions) -> Step {
-        guard options.admits(width: UInt64(facts.width), height: UInt64(facts.height)) else { return .failed(.tooLarge(.xbm)) }
+        guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else { return .failed(.tooLarge(.xbm)) }
         if !options.dimensionsOnly {
             facts.bitDepth = 1
             facts.hasAlpha = false

@@ -157,11 +157,11 @@ struct XPMParser: FormatParser, Sendable {
         switch index {
         case 0:
             guard value != 0 else { return malformed(.zeroWidth) }
-            facts.width = Int(value)
+            facts.storedWidth = value
         case 1:
             guard value != 0 else { return malformed(.zeroHeight) }
-            guard options.admits(width: UInt64(facts.width), height: UInt64(value)) else { return .failed(.tooLarge(.xpm)) }
-            facts.height = Int(value)
+            guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(value)) else { return .failed(.tooLarge(.xpm)) }
+            facts.storedHeight = value
             if options.dimensionsOnly { return .done }
         case 2:
             guard value != 0 else { return malformed(.xpmColourCountIsZero) }
