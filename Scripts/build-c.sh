@@ -24,7 +24,8 @@ if [ "$what" = c ] || [ "$what" = all ]; then
     # the scanner has no arrays on the stack to protect, and it would need __stack_chk_fail.
     swiftc -target "$triple" "${common[@]}" -O -Xfrontend -disable-stack-protector -c "${sources[@]}" -o "$out/swift.o"
     # The allocator and random source the runtime refers to (never called), made local below.
-    "$bin/clang" -O2 -fPIC -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY -c Sources/CImageProbe/library.c -o "$out/library.o"
+    "$bin/clang" -O2 -fPIC -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY -I Sources/CImageProbe/include \
+        -c Sources/CImageProbe/library.c -o "$out/library.o"
     ld -r "$out/swift.o" "$out/library.o" -o "$out/imageprobe.o"
     # Only the C functions stay global, so the library can't clash with a program's own Swift.
     grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+' > "$out/exports.txt"
@@ -49,13 +50,15 @@ if [ "$what" = wasm ] || [ "$what" = all ]; then
         -c "${sources[@]}" -o "$out/imageprobe.o"
     "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector \
         -I Sources/CImageProbe/include -c Sources/CImageProbe/wasm.c -o "$out/support.o"
+    "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY \
+        -I Sources/CImageProbe/include -c Sources/CImageProbe/library.c -o "$out/layout.o"
+    # Every function of the header, and the layouts of its structs for the JavaScript.
     exports=()
-    for name in imageprobe_scanner_size imageprobe_scanner_align imageprobe_init imageprobe_feed \
-        imageprobe_finish imageprobe_pending_skip imageprobe_skip imageprobe_info_layout; do
+    for name in $(grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+'); do
         exports+=("--export=$name")
     done
     "$bin/wasm-ld" --no-entry --gc-sections --strip-all "${exports[@]}" --export=__heap_base \
-        --export-memory --initial-memory=1048576 -o "$out/imageprobe.wasm" "$out/imageprobe.o" "$out/support.o"
+        --export-memory --initial-memory=1048576 -o "$out/imageprobe.wasm" "$out/imageprobe.o" "$out/support.o" "$out/layout.o"
     cp Examples/js/imageprobe.mjs "$out/"
     echo "$out/imageprobe.wasm ($(stat -c %s "$out/imageprobe.wasm") bytes, $(gzip -9c "$out/imageprobe.wasm" | wc -c) gzipped)"
 fi

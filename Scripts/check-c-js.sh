@@ -6,6 +6,7 @@
 #   dimensions-only modes;
 # - Examples/js/probe.mjs in Node prints the same;
 # - Tests/c/contract.c checks the streaming contract through the C interface (ASan, UBSan);
+# - Tests/c/planner.c drives the range planner against simulated servers (ASan, UBSan);
 # - Examples/js/test.mjs streams each file through probeStream in 1-byte and seeded random
 #   chunks and checks the answer and that the stream was cancelled right after it.
 #   Scripts/check-c-js.sh IMAGEPROBE PATH...
@@ -33,6 +34,13 @@ if ! xargs -a "$work/files" -d '\n' env ASAN_OPTIONS=detect_leaks=0:halt_on_erro
     failed=1
 fi
 grep -E 'FAIL|checks' "$work/contract.txt" | head -20
+# The range planner through the C interface, against simulated servers (ASan, UBSan).
+cc -Wall -Wextra -Werror -std=c11 -fsanitize=address,undefined -g -I .build/c/include \
+    Tests/c/planner.c .build/c/libimageprobe.a -o "$work/planner"
+if ! xargs -a "$work/files" -d '\n' env ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 "$work/planner" > "$work/planner.txt"; then
+    failed=1
+fi
+grep -E 'FAIL|checks' "$work/planner.txt" | head -20
 
 for mode in "" "--dimensions-only"; do
     xargs -a "$work/files" -d '\n' "$imageprobe" --json $mode > "$work/cli.txt" || true

@@ -13,7 +13,7 @@
 const FIELDS = ['needed', 'bytes_read', 'bytes_skipped', 'format', 'format_name', 'mime_type', 'width',
   'height', 'display_width', 'display_height', 'orientation', 'bit_depth', 'has_alpha', 'is_progressive',
   'is_animated', 'is_partial', 'frame_count', 'loop_count', 'duration_ms', 'playback_duration_ms',
-  'eps_preview', 'error', 'message', 'detected_format', 'detected_format_name'];
+  'eps_preview', 'error', 'message', 'detected_format', 'detected_format_name', 'fetch_error', 'http_status'];
 const CHUNK = 64 * 1024;
 // sizeof(imageprobe_options), rounded up.
 const OPTIONS_SIZE = 48;
@@ -84,7 +84,7 @@ class Runtime {
     if (code === 2) {
       const detected = view.getInt32(o.detected_format, true);
       return { status: 'unsupported', error: text('error', 'message'), message: text('message', 'detected_format'),
-        detectedFormat: detected ? text('detected_format_name', 'end') : null,
+        detectedFormat: detected ? text('detected_format_name', 'fetch_error') : null,
         bytesRead: u64('bytes_read'), bytesSkipped: u64('bytes_skipped') };
     }
     const count = (name) => { const value = i64(name); return value < 0 ? null : value; };

@@ -64,16 +64,4 @@ u128 __multi3(uint64_t a_low, uint64_t a_high, uint64_t b_low, uint64_t b_high) 
     return result;
 }
 
-// Offsets of imageprobe_info's fields, so the JavaScript wrapper reads them as C lays them out.
-#define FIELDS(X) X(needed) X(bytes_read) X(bytes_skipped) X(format) X(format_name) X(mime_type) \
-    X(width) X(height) X(display_width) X(display_height) X(orientation) X(bit_depth) X(has_alpha) \
-    X(is_progressive) X(is_animated) X(is_partial) X(frame_count) X(loop_count) X(duration_ms) \
-    X(playback_duration_ms) X(eps_preview) X(error) X(message) X(detected_format) X(detected_format_name)
-#define OFFSET(name) offsetof(imageprobe_info, name),
-static const uint32_t offsets[] = { FIELDS(OFFSET) sizeof(imageprobe_info) };
-
-// The offset of field `index` (in the order above), or the struct's size after the last.
-uint32_t imageprobe_info_layout(uint32_t index) {
-    return index < sizeof offsets / sizeof offsets[0] ? offsets[index] : 0;
-}
 #endif

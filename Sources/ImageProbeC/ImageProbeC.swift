@@ -33,27 +33,31 @@ public func imageprobeInit(_ memory: UnsafeMutableRawPointer?, _ options: Unsafe
     guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else {
         return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
-    var scanOptions = ScanOptions()
-    if let options = options?.pointee {
-        switch options.mode {
-        case Int32(IMAGEPROBE_MODE_DIMENSIONS_ONLY): scanOptions.mode = .dimensionsOnly
-        case Int32(IMAGEPROBE_MODE_ANIMATION): scanOptions.mode = .animation
-        default: scanOptions.mode = .full
-        }
-        if options.max_bytes > 0 { scanOptions.exactMaxBytes = options.max_bytes }  // 64 bits on every target
-        if options.input_length > 0 { scanOptions.inputLength = options.input_length }
-        // Int(clamping:) keeps each in range where Int is 32 bits (wasm32): a limit above
-        // Int.max can't be set there (SPEC.md §1.10).
-        if options.max_width > 0 { scanOptions.maxWidth = Int(clamping: options.max_width) }
-        if options.max_height > 0 { scanOptions.maxHeight = Int(clamping: options.max_height) }
-        if options.max_entries > 0 { scanOptions.maxEntries = Int(clamping: options.max_entries) }
-        if options.max_depth > 0 { scanOptions.maxDepth = Int(clamping: options.max_depth) }
-    }
+    let configured = options.map { scanOptions($0.pointee) } ?? ScanOptions()
     // SAFETY: imageprobe_scanner_size() bytes at imageprobe_scanner_align() (the header's
     // contract, alignment checked above): the scanner at its offset, then the word that says so.
-    (memory + scannerOffset).initializeMemory(as: HeaderScanner.self, repeating: HeaderScanner(options: scanOptions), count: 1)
+    (memory + scannerOffset).initializeMemory(as: HeaderScanner.self, repeating: HeaderScanner(options: configured), count: 1)
     memory.storeBytes(of: magic, as: UInt64.self)
     return Int32(IMAGEPROBE_NEED_MORE)
+}
+
+/// The scanner's options from C's (zero: the default).
+func scanOptions(_ options: imageprobe_options) -> ScanOptions {
+    var scanOptions = ScanOptions()
+    switch options.mode {
+    case Int32(IMAGEPROBE_MODE_DIMENSIONS_ONLY): scanOptions.mode = .dimensionsOnly
+    case Int32(IMAGEPROBE_MODE_ANIMATION): scanOptions.mode = .animation
+    default: scanOptions.mode = .full
+    }
+    if options.max_bytes > 0 { scanOptions.exactMaxBytes = options.max_bytes }  // 64 bits on every target
+    if options.input_length > 0 { scanOptions.inputLength = options.input_length }
+    // Int(clamping:) keeps each in range where Int is 32 bits (wasm32): a limit above Int.max
+    // can't be set there (SPEC.md §1.10).
+    if options.max_width > 0 { scanOptions.maxWidth = Int(clamping: options.max_width) }
+    if options.max_height > 0 { scanOptions.maxHeight = Int(clamping: options.max_height) }
+    if options.max_entries > 0 { scanOptions.maxEntries = Int(clamping: options.max_entries) }
+    if options.max_depth > 0 { scanOptions.maxDepth = Int(clamping: options.max_depth) }
+    return scanOptions
 }
 
 @_cdecl("imageprobe_feed")
@@ -89,7 +93,7 @@ public func imageprobeSkip(_ memory: UnsafeMutableRawPointer?, _ count: UInt64) 
 }
 
 /// Reports a call the header's contract doesn't allow: IMAGEPROBE_ERROR_ARGUMENT, with `why`.
-private func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
+func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
     var info = imageprobe_info()
     copy("argument", to: &info.error)
     why.withUTF8Buffer { text in
@@ -105,9 +109,28 @@ private func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_
 
 /// Fills `out` from `status`; returns the status's C code.
 private func report(_ status: ScanStatus, _ scanner: HeaderScanner, into out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
-    var info = imageprobe_info()
+    var info = emptyInfo()
     info.bytes_read = scanner.bytesRead
     info.bytes_skipped = scanner.bytesSkipped
+    let code: Int32
+    switch status {
+    case .needMore(let count):
+        info.needed = UInt64(count)
+        code = Int32(IMAGEPROBE_NEED_MORE)
+    case .done(let image):
+        fill(image, into: &info)
+        code = Int32(IMAGEPROBE_DONE)
+    case .unsupported(let failure):
+        fill(failure, into: &info)
+        code = Int32(IMAGEPROBE_UNSUPPORTED)
+    }
+    out.pointee = info
+    return code
+}
+
+/// An answer with every value unknown.
+func emptyInfo() -> imageprobe_info {
+    var info = imageprobe_info()
     info.width = -1
     info.height = -1
     info.display_width = -1
@@ -120,47 +143,44 @@ private func report(_ status: ScanStatus, _ scanner: HeaderScanner, into out: Un
     info.loop_count = -1
     info.duration_ms = .nan
     info.playback_duration_ms = .nan
-    let code: Int32
-    switch status {
-    case .needMore(let count):
-        info.needed = UInt64(count)
-        code = Int32(IMAGEPROBE_NEED_MORE)
-    case .done(let image):
-        info.format = Int32(image.format.number)
-        copy(image.format.name, to: &info.format_name)
-        copy(image.mimeType, to: &info.mime_type)
-        info.width = Int64(image.width)
-        info.height = Int64(image.height)
-        info.display_width = Int64(image.displayWidth)
-        info.display_height = Int64(image.displayHeight)
-        info.orientation = Int32(image.orientation?.rawValue ?? 0)
-        info.bit_depth = image.bitDepth.map { Int32(clamping: $0) } ?? -1
-        info.has_alpha = flag(image.hasAlpha)
-        info.is_progressive = flag(image.isProgressive)
-        info.is_animated = flag(image.isAnimated)
-        // The stored counts, exact on every target (the Int views saturate where Int is 32 bits).
-        info.frame_count = image.exactFrameCount.map { Int64($0) } ?? -1
-        info.loop_count = image.exactLoopCount.map { Int64($0) } ?? -1
-        info.duration_ms = image.duration ?? .nan
-        info.playback_duration_ms = image.playbackDuration ?? .nan
-        if let preview = image.epsPreview { copy(preview.name, to: &info.eps_preview) }
-        if let reason = image.partialReason {
-            info.is_partial = 1
-            copy(reason.code.name, to: &info.error)
-            copy(reason.message, to: &info.message)
-        }
-        code = Int32(IMAGEPROBE_DONE)
-    case .unsupported(let failure):
-        copy(failure.code.name, to: &info.error)
-        copy(failure.message, to: &info.message)
-        if let format = failure.format {
-            info.detected_format = Int32(format.number)
-            copy(format.name, to: &info.detected_format_name)
-        }
-        code = Int32(IMAGEPROBE_UNSUPPORTED)
+    return info
+}
+
+/// An image's facts into `info`.
+func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
+    info.format = Int32(image.format.number)
+    copy(image.format.name, to: &info.format_name)
+    copy(image.mimeType, to: &info.mime_type)
+    info.width = Int64(image.width)
+    info.height = Int64(image.height)
+    info.display_width = Int64(image.displayWidth)
+    info.display_height = Int64(image.displayHeight)
+    info.orientation = Int32(image.orientation?.rawValue ?? 0)
+    info.bit_depth = image.bitDepth.map { Int32(clamping: $0) } ?? -1
+    info.has_alpha = flag(image.hasAlpha)
+    info.is_progressive = flag(image.isProgressive)
+    info.is_animated = flag(image.isAnimated)
+    // The stored counts, exact on every target (the Int views saturate where Int is 32 bits).
+    info.frame_count = image.exactFrameCount.map { Int64($0) } ?? -1
+    info.loop_count = image.exactLoopCount.map { Int64($0) } ?? -1
+    info.duration_ms = image.duration ?? .nan
+    info.playback_duration_ms = image.playbackDuration ?? .nan
+    if let preview = image.epsPreview { copy(preview.name, to: &info.eps_preview) }
+    if let reason = image.partialReason {
+        info.is_partial = 1
+        copy(reason.code.name, to: &info.error)
+        copy(reason.message, to: &info.message)
     }
-    out.pointee = info
-    return code
+}
+
+/// A scanner's failure into `info`.
+func fill(_ failure: ScanFailure, into info: inout imageprobe_info) {
+    copy(failure.code.name, to: &info.error)
+    copy(failure.message, to: &info.message)
+    if let format = failure.format {
+        info.detected_format = Int32(format.number)
+        copy(format.name, to: &info.detected_format_name)
+    }
 }
 
 private func flag(_ value: Bool?) -> Int8 {
@@ -170,7 +190,7 @@ private func flag(_ value: Bool?) -> Int8 {
 
 /// Copies `text`'s UTF-8 into a fixed C array, NUL-terminated, cut at the array's size.
 /// The texts are the core's literals: iterating them allocates nothing.
-private func copy<Storage>(_ text: String, to storage: inout Storage) {
+func copy<Storage>(_ text: String, to storage: inout Storage) {
     withUnsafeMutableBytes(of: &storage) { buffer in
         guard buffer.count > 0 else { return }
         var index = 0

@@ -155,7 +155,7 @@ struct DirectoryWalk: IteratorProtocol {
     private mutating func list(_ current: InputName) {
         var info = stat()
         if current.withCString({ stat($0, &info) }) == 0 {
-            let device = UInt64(info.st_dev)
+            let device = UInt64(truncatingIfNeeded: info.st_dev)  // an Int32 on Darwin
             if rootDevice == nil {
                 rootDevice = device
                 if !allowed(device: device, path: current) {
@@ -196,11 +196,11 @@ struct DirectoryWalk: IteratorProtocol {
             switch entry.st_mode & S_IFMT {
             case S_IFDIR: subdirectories.append(path)
             case S_IFREG:
-                if allowed(device: UInt64(entry.st_dev), path: path) { listed.append(.success(path)) }
+                if allowed(device: UInt64(truncatingIfNeeded: entry.st_dev), path: path) { listed.append(.success(path)) }
             case S_IFLNK:
                 var target = stat()
                 if path.withCString({ stat($0, &target) }) == 0 && (target.st_mode & S_IFMT) == S_IFREG
-                    && allowed(device: UInt64(target.st_dev), path: path) {
+                    && allowed(device: UInt64(truncatingIfNeeded: target.st_dev), path: path) {
                     listed.append(.success(path))
                 }
             default: break

@@ -1,67 +1,73 @@
 import Foundation
 import ImageProbe
 
-/// One probe of one URL, driven by its transport's callbacks: each exchange's end decides the
-/// next request (`RangeProbe`'s strategy) and starts it from the transport's own thread or
-/// queue. No thread and no task of its own, so a busy dispatch pool or cooperative pool
-/// doesn't hold a transfer up; only the final result goes back to the caller.
+/// One probe of one URL: the core's `RangePlanner` (SPEC.md §6.1) driven by a transport's
+/// callbacks. Each exchange's end asks the planner for the next request and starts it from the
+/// transport's own thread or queue. No thread and no task of its own, so a busy dispatch pool
+/// or cooperative pool doesn't hold a transfer up; only the final result goes back to the
+/// caller. What needs text or a clock stays here: URLs and `Location`, the first response's
+/// validators sent back as `If-Range`, and the probe's deadline.
 final class ProbeRun: @unchecked Sendable {
-    private let url: URL
-    private let strategy: RangeProbe
-    private let channel: ProbeChannel
-    private var configuration: FetchConfiguration { strategy.configuration }
+    struct Outcome {
+        var info: ImageInfo
+        var finalURL: URL
+    }
 
-    // The state below is touched by one thread at a time: `begin` on the caller's, then each
-    // exchange's completion on the transport's. The channel's lock orders the hand-overs.
+    private let configuration: FetchConfiguration
+    private let channel: ProbeChannel
+
+    // Touched by one thread at a time: `begin` on the caller's, then each exchange's callbacks
+    // and completion on the transport's. `lock` orders the hand-overs.
+    private let lock = NSLock()
+    private var planner: RangePlanner
     private var current: URL
-    private var progress: Progress
-    private var visited: Set<String>
-    private var redirects = 0
-    /// Fresh starts after the resource changed under the probe (at most one).
-    private var restarts = 0
-    private let initialWant: UInt64
+    /// The first 206 of the resource: its `ETag` or `Last-Modified` is sent as `If-Range`.
+    private var firstHead: HTTPResponseHead? = nil
+    /// The last response's head (a redirect's `Location`).
+    private var lastHead: HTTPResponseHead? = nil
+    /// The transport's own error, when an exchange failed there.
+    private var transportError: FetchError? = nil
+    /// Bytes of the channel already reported to the planner.
+    private var counted = 0
     private var probeDeadline = Deadline.now
 
-    private let lock = NSLock()
-    private var completion: (@Sendable (Result<RangeProbe.Outcome, FetchError>) -> Void)?
+    private var completion: (@Sendable (Result<Outcome, FetchError>) -> Void)?
     private var cancelled = false
     private var onCancel: (@Sendable () -> Void)? = nil
 
-    /// What has been learnt of the resource so far; reset when a redirect moves the probe.
-    private struct Progress {
-        var scanner: HeaderScanner? = nil
-        /// The offset the next request starts at.
-        var position: UInt64 = 0
-        var want: UInt64
-        /// The length from the first Content-Range, when the server said it.
-        var totalLength: UInt64? = nil
-        /// The first response's validator, sent as If-Range so ranges of two versions of the
-        /// resource are never mixed.
-        var validator: String? = nil
-        /// The first response's ETag and Last-Modified: a later 206 that states a different
-        /// one is from another version, whatever the server did with If-Range.
-        var entityTag: String? = nil
-        var lastModified: String? = nil
-        /// The request count when the scanner first knew the size; the metadata search after
-        /// it is bounded by `maxMetadataRequests`.
-        var sizeKnownAtRequest: Int? = nil
-    }
-
     init(url: URL, configuration: FetchConfiguration, channel: ProbeChannel) {
-        self.url = url
-        strategy = RangeProbe(configuration: configuration)
+        self.configuration = configuration
         self.channel = channel
         current = url
-        visited = [url.absoluteString]
-        initialWant = UInt64(max(1, configuration.initialRangeLength))
-        progress = Progress(want: initialWant)
+        planner = RangePlanner(configuration: Self.plannerConfiguration(configuration), startHash: Self.hash(url))
+    }
+
+    static func plannerConfiguration(_ configuration: FetchConfiguration) -> RangePlanner.Configuration {
+        var planned = RangePlanner.Configuration()
+        planned.scanOptions = configuration.scanOptions
+        planned.maxBytes = UInt64(max(0, configuration.maxBytes))
+        planned.maxRequests = configuration.maxRequests
+        planned.maxMetadataRequests = configuration.maxMetadataRequests
+        planned.maxRedirects = configuration.maxRedirects
+        planned.initialRangeLength = UInt64(max(1, configuration.initialRangeLength))
+        planned.minimumRequest = UInt64(max(1, configuration.minimumRequest))
+        planned.requestGrowth = UInt64(max(0, configuration.requestGrowth))
+        planned.jumpThreshold = UInt64(max(0, configuration.jumpThreshold))
+        return planned
+    }
+
+    /// A URL's identity for the planner's loop check.
+    static func hash(_ url: URL) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in url.absoluteString.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
     }
 
     var bytesReceived: Int { channel.bytesReceived }
     var requests: Int { channel.requests }
 
     /// Starts the probe; `completion` is called once, on the transport's thread (or this one).
-    func begin(_ completion: @escaping @Sendable (Result<RangeProbe.Outcome, FetchError>) -> Void) {
+    func begin(_ completion: @escaping @Sendable (Result<Outcome, FetchError>) -> Void) {
         let already = lock.locked {
             self.completion = completion
             return cancelled
@@ -92,27 +98,7 @@ final class ProbeRun: @unchecked Sendable {
         if now { action() }
     }
 
-    private func finish(_ result: Result<RangeProbe.Outcome, FetchError>) {
-        var result = result
-        if case .failure(let error) = result {
-            // A transfer limit or a timeout after the scanner knew the size ends only the
-            // metadata search: the answer is partial, not an error.
-            let reason: ScanFailure? = switch error.code {
-            case .limitExceeded where error.scanFailure == nil: RangeProbe.transferLimit
-            case .timeout: RangeProbe.timeLimit
-            default: nil
-            }
-            if let reason, let partial = strategy.partialAnswer(progress.scanner, reason, at: current) {
-                result = .success(partial)
-            } else if error.code == .limitExceeded && error.scanFailure == nil {
-                // The transfer's budget spent without an answer is the scanner's own limit to
-                // the caller, whichever tripped first (they count nearly the same bytes): one
-                // code and one exit status, on every protocol (SPEC.md §4, §6.1).
-                var limited = error
-                limited.scanFailure = ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes)
-                result = .failure(limited)
-            }
-        }
+    private func finish(_ result: Result<Outcome, FetchError>) {
         let (completion, wasCancelled) = lock.locked {
             defer {
                 self.completion = nil
@@ -124,166 +110,123 @@ final class ProbeRun: @unchecked Sendable {
         completion?(wasCancelled ? .failure(FetchError(.cancelled, "cancelled")) : result)
     }
 
-    /// Sends the next request, or ends the probe.
+    /// Asks the planner what's next and does it: a request, a redirect, or the end.
     private func step() {
-        do throws(FetchError) {
-            if let outcome = try next() { finish(.success(outcome)) }
-        } catch {
-            finish(.failure(error))
-        }
-    }
-
-    /// The next request, sent; or the outcome when no request is needed.
-    private func next() throws(FetchError) -> RangeProbe.Outcome? {
-        if lock.locked({ cancelled }) { throw FetchError(.cancelled, "cancelled") }
-        if let total = progress.totalLength, progress.position >= total {
-            return try strategy.conclude(&progress.scanner, at: current, ended: true)
-        }
-        if let sizeKnownAt = progress.sizeKnownAtRequest,
-           channel.requests - sizeKnownAt >= max(0, configuration.maxMetadataRequests),
-           let partial = strategy.partialAnswer(progress.scanner, RangeProbe.metadataLimit, at: current) {
-            return partial
-        }
-        guard channel.requests < max(1, configuration.maxRequests) else {
-            throw FetchError(.limitExceeded, "more than \(configuration.maxRequests) requests without an answer")
-        }
-        if let total = progress.totalLength { progress.want = min(progress.want, total - progress.position) }
-        // Every request is a Range request: a server that ignores Range ends the probe (200).
-        // A jump can point anywhere in 2^64 (a crafted TIFF offset): past the end of offsets,
-        // the input ends there.
-        let (last, overflow) = progress.position.addingReportingOverflow(progress.want - 1)
-        if overflow { return try strategy.conclude(&progress.scanner, at: current, ended: true) }
-        let range = (first: progress.position, last: last)
-        let now = Deadline.now
-        if now >= probeDeadline { throw FetchError(.timeout, "no answer within the probe's time limit") }
-        let deadline = min(probeDeadline, now.adding(configuration.requestTimeout))
-        let request = HTTPRequest(url: current, range: range, ifRange: progress.validator, userAgent: configuration.userAgent,
-                                  byteBudget: max(0, configuration.maxBytes))
-        let reader = ResponseReader(probe: strategy, asked: range, known: progress.totalLength, scanner: progress.scanner)
-        channel.start(request, until: deadline, reader) { [self] result in
-            do throws(FetchError) {
-                if let outcome = try received(result, reader, range) {
-                    finish(.success(outcome))
-                } else {
-                    step()
+        while true {
+            if lock.locked({ cancelled }) { return finish(.failure(FetchError(.cancelled, "cancelled"))) }
+            let action = lock.locked { planner.next() }
+            switch action {
+            case .done(let info):
+                return finish(.success(Outcome(info: info, finalURL: current)))
+            case .failed(let failure):
+                return finish(.failure(fetchError(failure)))
+            case .followRedirect:
+                let (location, status) = lock.locked { (lastHead?.header("location"), lastHead?.status) }
+                guard let location, let next = Redirect.target(location, from: current) else {
+                    lock.locked { planner.fail(.other) }
+                    transportError = FetchError(.invalidResponse, "redirect without a usable Location", status: status)
+                    continue
                 }
-            } catch {
-                finish(.failure(error))
-            }
-        }
-        return nil
-    }
-
-    /// Whether a 206 after the first states another version of the resource: an ETag or a
-    /// Last-Modified that differs from the first response's. A validator the first response
-    /// stated and this one leaves out is no evidence (some CDNs drop them on ranges).
-    private func changed(_ head: HTTPResponseHead) -> Bool {
-        guard progress.position > 0 || progress.scanner != nil else { return false }
-        if let first = progress.entityTag, let now = head.header("etag"), now != first { return true }
-        if let first = progress.lastModified, let now = head.header("last-modified"), now != first { return true }
-        return false
-    }
-
-    /// One exchange's end: the outcome, or nil to send the next request.
-    private func received(
-        _ result: Result<Exchange, FetchError>, _ reader: ResponseReader, _ range: (first: UInt64, last: UInt64)
-    ) throws(FetchError) -> RangeProbe.Outcome? {
-        let read = reader.result
-        let exchange: Exchange
-        switch result {
-        case .success(let value):
-            exchange = value
-        case .failure(let error):
-            // The scanner's progress is kept, so a limit can still give the size found so far.
-            if let scanner = read.scanner { progress.scanner = scanner }
-            throw error
-        }
-        if let refusal = read.refusal { throw refusal }
-        let head = exchange.head
-
-        switch head.status {
-        case 301, 302, 303, 307, 308:
-            guard let location = head.header("location"), let next = Redirect.target(location, from: current) else {
-                throw FetchError(.invalidResponse, "redirect without a usable Location", status: head.status)
-            }
-            redirects += 1
-            if visited.contains(next.absoluteString) {
-                throw FetchError(.redirectLoop, "redirect loop at \(next.absoluteString)", status: head.status)
-            }
-            guard redirects <= configuration.maxRedirects else {
-                throw FetchError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects", status: head.status)
-            }
-            guard next.scheme?.lowercased() == "http" || next.scheme?.lowercased() == "https" else {
-                throw FetchError(.unsupportedURL, "redirect to a non-HTTP URL", status: head.status)
-            }
-            visited.insert(next.absoluteString)
-            current = next
-            // Another URL may be another resource: start over there.
-            progress = Progress(want: initialWant)
-            return nil
-        case 416:
-            // Nothing at or after `position`: the resource ends there.
-            return try strategy.conclude(&progress.scanner, at: current, ended: true)
-        case 200:
-            // The whole resource from byte 0: Range ignored, or If-Range found it changed.
-            // What was scanned so far may be another version: the reader scanned afresh.
-            progress.scanner = read.scanner
-            try read.checkLimits(configuration)
-            return try strategy.conclude(&progress.scanner, at: current, ended: exchange.end != .stopped)
-        case 206:
-            if changed(head) {
-                // Another version's bytes: never combined with the first's (SPEC.md §6.1).
-                guard restarts == 0 else {
-                    throw FetchError(.resourceChanged, "the resource changed twice during the probe (its ETag or Last-Modified differs between ranges)", status: 206)
+                let scheme = next.scheme?.lowercased()
+                lock.locked {
+                    planner.redirect(to: Self.hash(next), isHTTP: scheme == "http" || scheme == "https")
+                    current = next
+                    firstHead = nil
                 }
-                restarts += 1
-                progress = Progress(want: initialWant)
-                return nil
+            case .send(let request):
+                let now = Deadline.now
+                if now >= probeDeadline {
+                    lock.locked { planner.fail(.timeout) }
+                    continue
+                }
+                return send(request, until: min(probeDeadline, now.adding(configuration.requestTimeout)))
             }
-            let received = read.rangeLength
-            if progress.totalLength == nil { progress.totalLength = head.contentRange?.total }
-            if progress.validator == nil { progress.validator = head.rangeValidator }
-            if progress.position == 0 {
-                progress.entityTag = head.header("etag")
-                progress.lastModified = head.header("last-modified")
-            }
-            progress.scanner = read.scanner
-            try read.checkLimits(configuration)
-            var active = progress.scanner ?? strategy.makeScanner(length: head.contentRange?.total)  // never nil: the reader sets it
-            if progress.sizeKnownAtRequest == nil, strategy.partialAnswer(active, RangeProbe.metadataLimit, at: current) != nil {
-                progress.sizeKnownAtRequest = channel.requests
-            }
-            if exchange.end == .stopped { return try strategy.conclude(&progress.scanner, at: current, ended: false) }
-            // Content-Range ends at most at UInt64.max: the next offset may not exist.
-            let (after, pastEnd) = range.first.addingReportingOverflow(received)
-            guard exchange.end == .complete, !pastEnd, active.bytesConsumed == after else {
-                // The connection closed inside the range: the input ends here.
-                return try strategy.conclude(&progress.scanner, at: current, ended: true)
-            }
-            progress.position = after
-            var floor = UInt64(max(1, configuration.minimumRequest))
-            if active.pendingSkip >= UInt64(max(0, configuration.jumpThreshold)) {
-                let (jumped, overflow) = progress.position.addingReportingOverflow(active.skip(active.pendingSkip))
-                if overflow { return try strategy.conclude(&progress.scanner, at: current, ended: true) }
-                progress.position = jumped
-            } else if configuration.requestGrowth > 0 && progress.sizeKnownAtRequest == nil {
-                // Reading on where the last request ended: the header is longer than it
-                // looked, so grow the requests, to bound the round trips. Not once the
-                // size is known: the metadata search is bounded by request count instead,
-                // and growth would read a PNG's pixel data through.
-                let (grown, overflow) = received.multipliedReportingOverflow(by: UInt64(configuration.requestGrowth))
-                floor = max(floor, overflow ? UInt64.max >> 1 : grown)
-            }
-            progress.scanner = active
-            // Asked after the jump: `needMore` counts the skip and is capped by `maxBytes`.
-            guard case .needMore(let needed) = active.status else { return try strategy.conclude(&progress.scanner, at: current, ended: false) }
-            progress.want = max(UInt64(needed), floor)
-            return nil
-        default:
-            if head.status >= 400 {
-                throw FetchError(.httpStatus, "the server answered \(head.status)", status: head.status)
-            }
-            throw FetchError(.invalidResponse, "unexpected status", status: head.status)
         }
     }
+
+    private func send(_ request: RangePlanner.Request, until deadline: Deadline) {
+        let validator: String? = lock.locked {
+            switch request.ifRange {
+            case .entityTag: firstHead?.header("etag")
+            case .lastModified: firstHead?.header("last-modified")
+            case nil: nil
+            }
+        }
+        let http = HTTPRequest(url: current, range: (request.first, request.last), ifRange: validator,
+                               userAgent: configuration.userAgent, byteBudget: max(0, configuration.maxBytes))
+        let reader = PlannerReader(run: self, asked: request)
+        channel.start(http, until: deadline, reader) { [self] result in
+            lock.locked {
+                count(channel.bytesReceived)
+                switch result {
+                case .success(let exchange):
+                    switch exchange.end {
+                    case .complete: planner.end(.complete)
+                    case .stopped: planner.end(.stopped)
+                    case .closed: planner.end(.closed)
+                    }
+                case .failure(let error):
+                    transportError = error
+                    switch error.code {
+                    case .timeout: planner.fail(.timeout)
+                    case .limitExceeded: planner.fail(.limitExceeded)
+                    default: planner.fail(.other)
+                    }
+                }
+            }
+            step()
+        }
+    }
+
+    /// Reports the channel's bytes since the last report to the planner. With `lock` held.
+    private func count(_ total: Int) {
+        if total > counted {
+            _ = planner.received(UInt64(total - counted))
+            counted = total
+        }
+    }
+
+    // The reader's calls, on the transport's thread.
+
+    fileprivate func head(_ head: HTTPResponseHead, asked: RangePlanner.Request) -> Bool {
+        var fields = ResponseFields()
+        for (name, value) in head.headers { fields.take(name: name, value: value) }
+        return lock.locked {
+            lastHead = head
+            if head.status == 206 && asked.first == 0 { firstHead = head }
+            count(channel.bytesReceived)
+            return planner.head(status: head.status, fields: fields)
+        }
+    }
+
+    fileprivate func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool {
+        lock.locked {
+            count(received)
+            return planner.body(bytes)
+        }
+    }
+
+    /// The planner's failure as a `FetchError`; the transport's own error where it failed there.
+    private func fetchError(_ failure: RangePlanner.Failure) -> FetchError {
+        if failure.code == .transport || (failure.code == .timeout && transportError?.code == .timeout),
+           let transportError, failure.scanFailure == nil {
+            return transportError
+        }
+        return FetchError(FetchError.Code(failure.code.name), failure.message, status: failure.status, scanFailure: failure.scanFailure)
+    }
+}
+
+/// Hands one response's head and body to the probe's planner, on the transport's thread.
+final class PlannerReader: ResponseHandler, @unchecked Sendable {
+    private weak var run: ProbeRun?
+    private let asked: RangePlanner.Request
+
+    init(run: ProbeRun, asked: RangePlanner.Request) {
+        self.run = run
+        self.asked = asked
+    }
+
+    func head(_ head: HTTPResponseHead) -> Bool { run?.head(head, asked: asked) ?? false }
+
+    func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool { run?.body(bytes, received: received) ?? false }
 }

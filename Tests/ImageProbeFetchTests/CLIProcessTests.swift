@@ -164,6 +164,24 @@ import Glibc
         #expect(reading["error"] as? String == "truncated")
     }
 
+    /// A file whose header is past `maxBytes`, from a server that ignores Range: the same
+    /// answer and exit status over HTTP/1.1, TLS and HTTP/2, whichever limit trips first (the
+    /// transfer's or the scanner's).
+    @Test(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
+    func aBodyPastTheLimitIsTheSameFailureOnEveryProtocol() throws {
+        let server = try NginxServer.require()
+        var seen: [String] = []
+        for (tls, http2) in [(false, false), (true, false), (true, true)] {
+            let (url, _) = server.url("/norange/sparse.tif", tls: tls, http2: http2)
+            let run = try Self.run(["--json", "--cacert", server.certificate.path, url.absoluteString])
+            let line = try #require(run.lines.first)
+            #expect(run.status == 1, "\(run.output)")
+            #expect(line["error"] as? String == "limitExceeded", "\(run.output)")
+            seen.append("\(run.status) \(line["error"] ?? "")")
+        }
+        #expect(Set(seen).count == 1, "\(seen)")
+    }
+
     @Test func specialFilesAndOddNames() throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }

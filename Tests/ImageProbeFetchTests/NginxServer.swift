@@ -15,6 +15,8 @@ final class NginxServer: Sendable {
     let port: Int
     /// The same locations over TLS (HTTP/1.1), with a certificate made for this run.
     let tlsPort: Int
+    /// The same again over TLS with HTTP/2 offered (ALPN), which libcurl takes.
+    let http2Port: Int
     let directory: URL
     let files: [LargeFile]
     private let accessLog: URL
@@ -42,9 +44,10 @@ final class NginxServer: Sendable {
         try shared.get()
     }
 
-    private init(port: Int, tlsPort: Int, directory: URL, files: [LargeFile]) {
+    private init(port: Int, tlsPort: Int, http2Port: Int, directory: URL, files: [LargeFile]) {
         self.port = port
         self.tlsPort = tlsPort
+        self.http2Port = http2Port
         self.directory = directory
         self.files = files
         self.accessLog = directory.appendingPathComponent("access.log")
@@ -54,9 +57,9 @@ final class NginxServer: Sendable {
 
     /// A URL under `path` with a query token unique to this call, so its log lines can be told
     /// apart from those of tests running at the same time.
-    func url(_ path: String, tls: Bool = false) -> (url: URL, token: String) {
+    func url(_ path: String, tls: Bool = false, http2: Bool = false) -> (url: URL, token: String) {
         let token = UUID().uuidString.lowercased()
-        let base = tls ? "https://127.0.0.1:\(tlsPort)" : "http://127.0.0.1:\(port)"
+        let base = http2 ? "https://127.0.0.1:\(http2Port)" : tls ? "https://127.0.0.1:\(tlsPort)" : "http://127.0.0.1:\(port)"
         return (URL(string: "\(base)\(path)?t=\(token)")!, token)
     }
 
@@ -131,8 +134,9 @@ final class NginxServer: Sendable {
         var lastError = ""
         // A free port can be taken between asking for it and nginx binding it: try a few.
         for _ in 0..<5 {
-            guard let port = freePort(), let tlsPort = freePort(), tlsPort != port else { break }
-            let config = configuration(directory: directory, port: port, tlsPort: tlsPort)
+            guard let port = freePort(), let tlsPort = freePort(), let http2Port = freePort(),
+                  Set([port, tlsPort, http2Port]).count == 3 else { break }
+            let config = configuration(directory: directory, port: port, tlsPort: tlsPort, http2Port: http2Port)
             let configURL = directory.appendingPathComponent("nginx.conf")
             do { try config.write(to: configURL, atomically: true, encoding: .utf8) } catch { lastError = "\(error)"; continue }
             let process = Process()
@@ -141,7 +145,8 @@ final class NginxServer: Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             do { try process.run() } catch { lastError = "\(error)"; continue }
-            if waitUntilListening(port: port, process: process) && waitUntilListening(port: tlsPort, process: process) {
+            if waitUntilListening(port: port, process: process) && waitUntilListening(port: tlsPort, process: process)
+                && waitUntilListening(port: http2Port, process: process) {
                 runningNginx = process.processIdentifier
                 nginxDirectory = directory.path
                 // At exit: stop nginx and remove its files (17 MB a run, left in /tmp before).
@@ -154,7 +159,7 @@ final class NginxServer: Sendable {
                     }
                     if let nginxDirectory { try? FileManager.default.removeItem(atPath: nginxDirectory) }
                 }
-                return .success(NginxServer(port: port, tlsPort: tlsPort, directory: directory, files: files))
+                return .success(NginxServer(port: port, tlsPort: tlsPort, http2Port: http2Port, directory: directory, files: files))
             }
             if process.isRunning { process.terminate() }
             lastError = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? "nginx did not start"
@@ -181,7 +186,7 @@ final class NginxServer: Sendable {
         return process.terminationStatus == 0 ? nil : "openssl exited with \(process.terminationStatus)"
     }
 
-    private static func configuration(directory: URL, port: Int, tlsPort: Int) -> String {
+    private static func configuration(directory: URL, port: Int, tlsPort: Int, http2Port: Int) -> String {
         let root = directory.appendingPathComponent("files").path + "/"
         let temp = directory.path
         return """
@@ -204,6 +209,13 @@ final class NginxServer: Sendable {
             keepalive_timeout 120s;
             server {
                 listen 127.0.0.1:\(tlsPort) ssl;
+                ssl_certificate \(temp)/cert.pem;
+                ssl_certificate_key \(temp)/key.pem;
+                location /range/ { alias \(root); }
+                location /norange/ { alias \(root); max_ranges 0; }
+            }
+            server {
+                listen 127.0.0.1:\(http2Port) ssl http2;
                 ssl_certificate \(temp)/cert.pem;
                 ssl_certificate_key \(temp)/key.pem;
                 location /range/ { alias \(root); }

@@ -5,12 +5,20 @@ import Foundation
 import Glibc
 /// `SOCK_STREAM` for `socket(2)`: an enum on Glibc, a plain `Int32` on Darwin.
 let streamSocket = Int32(SOCK_STREAM.rawValue)
+/// `posix_spawn_file_actions_t`: a struct on Glibc, an opaque pointer on Darwin.
+func newSpawnActions() -> posix_spawn_file_actions_t { posix_spawn_file_actions_t() }
+/// `ru_maxrss` is in KiB on Linux, in bytes on Darwin.
+let maxrssPerKiB = 1
 #elseif canImport(Musl)
 import Musl
 let streamSocket = SOCK_STREAM
+func newSpawnActions() -> posix_spawn_file_actions_t { posix_spawn_file_actions_t() }
+let maxrssPerKiB = 1
 #elseif canImport(Darwin)
 import Darwin
 let streamSocket = SOCK_STREAM
+func newSpawnActions() -> posix_spawn_file_actions_t? { nil }
+let maxrssPerKiB = 1024
 #endif
 
 // Timing on APIs every declared Apple floor has (macOS 10.15, iOS 13, tvOS 13, watchOS 6):

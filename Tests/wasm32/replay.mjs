@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path';
 const FIELDS = ['needed', 'bytes_read', 'bytes_skipped', 'format', 'format_name', 'mime_type', 'width',
   'height', 'display_width', 'display_height', 'orientation', 'bit_depth', 'has_alpha', 'is_progressive',
   'is_animated', 'is_partial', 'frame_count', 'loop_count', 'duration_ms', 'playback_duration_ms',
-  'eps_preview', 'error', 'message', 'detected_format', 'detected_format_name'];
+  'eps_preview', 'error', 'message', 'detected_format', 'detected_format_name', 'fetch_error', 'http_status'];
 const MODES = { full: 0, dimensionsOnly: 1, animation: 2 };
 const decoder = new TextDecoder();
 

@@ -19,7 +19,7 @@ import Darwin
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = count == 0 ? [] : Array(UnsafeBufferPointer(start: start, count: count))
-    let failures = FuzzInput(data).check() + headFailures(data)
+    let failures = FuzzInput(data).check() + headFailures(data) + plannerFailures(data)
     if !failures.isEmpty {
         // To standard error, unbuffered: the trap that follows ends the process at once.
         for failure in failures {
@@ -143,7 +143,7 @@ struct FuzzEntry {
                 allPassed = false
                 continue
             }
-            let failures = FuzzInput(data).check() + headFailures(data)
+            let failures = FuzzInput(data).check() + headFailures(data) + plannerFailures(data)
             print("\(path): \(failures.isEmpty ? "ok" : failures.joined(separator: "\n  "))")
             allPassed = allPassed && failures.isEmpty
         }
@@ -161,6 +161,14 @@ struct FuzzEntry {
             data += buffer[0..<count]
         }
     }
+}
+
+/// The same bytes as a hostile server's answers to the range planner (the core's URL
+/// strategy, SPEC.md §6.1): the input's image is the resource, its bytes read backwards choose
+/// each response.
+func plannerFailures(_ data: [UInt8]) -> [String] {
+    let image = data.count > 2 ? Array(data[2...]) : []
+    return PlannerScript.failures(Array(data.reversed()), image: image)
 }
 
 /// The same bytes as an HTTP response head, line by line, through ImageProbeFetch's check (the

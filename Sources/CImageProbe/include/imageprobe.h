@@ -152,6 +152,10 @@ typedef struct imageprobe_info {
     char message[128];               /* a sentence for people */
     int32_t detected_format;         /* the format recognised before the failure; 0 none */
     char detected_format_name[16];
+
+    /* The range planner's answers (imageprobe_planner_next) only; empty and 0 otherwise. */
+    char fetch_error[24];            /* "httpStatus", "badContentRange", "resourceChanged", "scan", ... */
+    int32_t http_status;             /* the status that caused the failure, or 0 */
 } imageprobe_info;
 
 /* The scanner's size and alignment: give imageprobe_init that much memory. */
@@ -183,6 +187,113 @@ uint64_t imageprobe_pending_skip(const void *scanner);
 /* Passes over up to `count` bytes (at most the pending skip) without reading them. Returns
    how many were passed (0 for a scanner imageprobe_init didn't set up). */
 uint64_t imageprobe_skip(void *scanner, uint64_t count);
+
+/* ---------------------------------------------------------------------------------------
+ * The URL probe strategy (SPEC.md §6.1) without I/O: which Range request to send next, and
+ * what the responses mean. Drive it with any HTTP client (fetch(), http.client, curl):
+ *
+ *     imageprobe_planner_init(planner, NULL, imageprobe_url_hash(url, strlen(url)));
+ *     for (;;) switch (imageprobe_planner_next(planner, &request, &info)) {
+ *     case IMAGEPROBE_PLAN_SEND:      // GET url, "Range: bytes=request.first-request.last",
+ *                                     // and If-Range when request.if_range says so. Then:
+ *         //   imageprobe_planner_received(planner, n) for every byte off the connection;
+ *         //   imageprobe_planner_header(...) per header field, imageprobe_planner_head(status);
+ *         //   while it returns 1: imageprobe_planner_body(planner, chunk, n);
+ *         //   imageprobe_planner_end(planner, how), or imageprobe_planner_fail(planner, what).
+ *     case IMAGEPROBE_PLAN_REDIRECT:  // resolve the last Location against url, then
+ *         //   imageprobe_planner_redirect(planner, imageprobe_url_hash(next...), is_http)
+ *     case IMAGEPROBE_DONE:           // info has the answer (partial when a limit cut it)
+ *     case IMAGEPROBE_UNSUPPORTED:    // info.fetch_error, info.message (and info.error, the
+ *                                     // scanner's code, for "scan" and "limitExceeded")
+ *     }
+ *
+ * The planner keeps no text: the caller keeps the first 206 response's ETag and
+ * Last-Modified to send back as If-Range, resolves Location, and enforces its deadlines
+ * (reporting them with imageprobe_planner_fail). Memory, as for the scanner: the caller's,
+ * imageprobe_planner_size() bytes at imageprobe_scanner_align(), never freed.
+ * ------------------------------------------------------------------------------------- */
+
+enum {
+    IMAGEPROBE_PLAN_SEND = 3,        /* send the request in `request` */
+    IMAGEPROBE_PLAN_REDIRECT = 4,    /* follow the last response's Location */
+};
+
+/* imageprobe_plan_request.if_range: which validator of the resource's first 206 response to
+   send back as If-Range. */
+enum { IMAGEPROBE_IF_RANGE_NONE = 0, IMAGEPROBE_IF_RANGE_ETAG = 1, IMAGEPROBE_IF_RANGE_LAST_MODIFIED = 2 };
+
+/* imageprobe_planner_end: how the body ended. */
+enum { IMAGEPROBE_BODY_COMPLETE = 0, IMAGEPROBE_BODY_STOPPED = 1, IMAGEPROBE_BODY_CLOSED = 2 };
+
+/* imageprobe_planner_fail: what went wrong in the transport. */
+enum { IMAGEPROBE_FAIL_TIMEOUT = 0, IMAGEPROBE_FAIL_LIMIT = 1, IMAGEPROBE_FAIL_OTHER = 2 };
+
+/* The strategy's knobs. imageprobe_planner_defaults fills them with SPEC.md §6.1's values;
+   a zero is a zero (0 redirects, no growth). */
+typedef struct imageprobe_planner_options {
+    imageprobe_options scan;         /* the scanner's mode and limits (input_length ignored) */
+    uint64_t max_bytes;              /* every byte received, heads and framing too: 16 MiB */
+    uint32_t max_requests;           /* 32 */
+    uint32_t max_metadata_requests;  /* once the size is known: 16 */
+    uint32_t max_redirects;          /* 5 (at most 15) */
+    uint32_t request_growth;         /* 2 */
+    uint64_t initial_range;          /* 1024 */
+    uint64_t minimum_request;        /* 1024 */
+    uint64_t jump_threshold;         /* 16384 */
+} imageprobe_planner_options;
+
+typedef struct imageprobe_plan_request {
+    uint64_t first, last;            /* Range: bytes=first-last */
+    int32_t if_range;                /* IMAGEPROBE_IF_RANGE_* */
+} imageprobe_plan_request;
+
+void imageprobe_planner_defaults(imageprobe_planner_options *options);
+size_t imageprobe_planner_size(void);
+
+/* Starts a probe in `planner`; `options` may be NULL (the defaults); `url_hash` names the
+   first URL for the redirect-loop check (imageprobe_url_hash). IMAGEPROBE_NEED_MORE, or
+   IMAGEPROBE_ERROR_ARGUMENT. */
+int imageprobe_planner_init(void *planner, const imageprobe_planner_options *options, uint64_t url_hash);
+
+/* The next step: IMAGEPROBE_PLAN_SEND (`request` filled), IMAGEPROBE_PLAN_REDIRECT,
+   IMAGEPROBE_DONE or IMAGEPROBE_UNSUPPORTED (`info` filled; final: returned again). */
+int imageprobe_planner_next(void *planner, imageprobe_plan_request *request, imageprobe_info *info);
+
+/* One header field of the response in flight (any case; value trimmed). */
+int imageprobe_planner_header(void *planner, const char *name, size_t name_length, const char *value, size_t value_length);
+
+/* The response head is complete: returns 1 to read the body, 0 not to (then stop the
+   transfer and call imageprobe_planner_end with IMAGEPROBE_BODY_STOPPED). */
+int imageprobe_planner_head(void *planner, int32_t status);
+
+/* A run of body bytes: returns 1 to go on reading, 0 to stop. */
+int imageprobe_planner_body(void *planner, const uint8_t *bytes, size_t length);
+
+/* Bytes received off the connection (head, framing, body): returns 1 while within max_bytes,
+   0 past it (stop, then end or fail with IMAGEPROBE_FAIL_LIMIT). */
+int imageprobe_planner_received(void *planner, uint64_t count);
+
+/* The exchange ended (IMAGEPROBE_BODY_*), or failed (IMAGEPROBE_FAIL_*). */
+int imageprobe_planner_end(void *planner, int32_t how);
+int imageprobe_planner_fail(void *planner, int32_t what);
+
+/* The redirect is followed to a URL with this hash; is_http: its scheme is http or https. */
+int imageprobe_planner_redirect(void *planner, uint64_t url_hash, int32_t is_http);
+
+/* Every byte reported with imageprobe_planner_received, and the requests sent. */
+uint64_t imageprobe_planner_bytes_received(const void *planner);
+uint32_t imageprobe_planner_requests(const void *planner);
+
+/* FNV-1a of `length` bytes: the URL hash the planner's loop check compares. */
+uint64_t imageprobe_url_hash(const char *bytes, size_t length);
+
+/* For bindings that don't read this header (JavaScript, Python's ctypes): the offset of each
+   field of a struct, in the order the struct declares them, and the struct's size after the
+   last (0 past that). */
+uint32_t imageprobe_info_layout(uint32_t index);
+uint32_t imageprobe_options_layout(uint32_t index);
+uint32_t imageprobe_planner_options_layout(uint32_t index);
+uint32_t imageprobe_plan_request_layout(uint32_t index);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,577 @@
+/// The strategy for probing a URL with HTTP Range requests (SPEC.md §6.1), as a state machine
+/// without I/O: it says which request to send next, takes the response's facts and body bytes
+/// as a transport hands them over, and answers. Any HTTP stack drives it the same way, so the
+/// jumps, validators, budgets and limits are exactly the same for `ImageProbeFetch` (libcurl,
+/// URLSession), the C interface, the WebAssembly module over `fetch()`, and Python over
+/// `http.client`. Standard library only, allocation-free, a fixed-size value.
+///
+/// ```swift
+/// var planner = RangePlanner()
+/// while true {
+///     switch planner.next() {
+///     case .send(let request):          // GET with Range: bytes=first-last (and If-Range)
+///         // planner.head(status:fields:), then planner.body(_:) per chunk while it says so,
+///         // and planner.received(_:) with every byte off the connection; at the end
+///         // planner.end(_:), or planner.fail(_:) if the exchange failed.
+///     case .followRedirect:             // resolve the last response's Location, then
+///         // planner.redirect(to: hash of the new URL, isHTTP: scheme is http or https)
+///     case .done(let info): return info
+///     case .failed(let failure): throw failure
+///     }
+/// }
+/// ```
+///
+/// The driver keeps what needs text or a clock: it resolves `Location` against the URL, sends
+/// the first response's `ETag` or `Last-Modified` back as `If-Range` when a request asks for
+/// it, enforces deadlines, and reports a timeout with `fail(.timeout)`.
+public struct RangePlanner: Sendable {
+    /// The strategy's knobs, with SPEC.md §6.1's measured defaults.
+    public struct Configuration: Sendable {
+        /// The scanner's mode and limits. `inputLength` is filled in from the server's answer.
+        public var scanOptions = ScanOptions()
+        /// Most bytes one probe may receive, every byte off the connection counted (heads,
+        /// framing), as the driver reports them with `received(_:)`.
+        public var maxBytes: UInt64 = 16 << 20
+        /// Most requests one probe may send, redirects included.
+        public var maxRequests = 32
+        /// Most requests once the size is known, searching for metadata (§6.1).
+        public var maxMetadataRequests = 16
+        /// Most redirects followed (at most 15).
+        public var maxRedirects = 5
+        /// The first request's length: bytes 0 to this − 1.
+        public var initialRangeLength: UInt64 = 1024
+        /// The smallest later request.
+        public var minimumRequest: UInt64 = 1024
+        /// Requests that read on where the previous one ended grow by this factor (0: off).
+        public var requestGrowth: UInt64 = 2
+        /// A pending skip at least this long is jumped with a new range.
+        public var jumpThreshold: UInt64 = 16 * 1024
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// A request to send: `GET` with `Range: bytes=first-last`.
+    public struct Request: Sendable, Hashable {
+        /// The first byte asked for.
+        public var first: UInt64
+        /// The last byte asked for (inclusive).
+        public var last: UInt64
+        /// Which of the first response's validators to send back as `If-Range`, if any.
+        public var ifRange: Validator?
+    }
+
+    /// A validator of the first response, sent back as `If-Range`.
+    public enum Validator: Sendable, Hashable {
+        /// Its strong `ETag`.
+        case entityTag
+        /// Its `Last-Modified`.
+        case lastModified
+    }
+
+    /// What to do next.
+    public enum Action: Sendable {
+        /// Send this request.
+        case send(Request)
+        /// The last response was a redirect: resolve its `Location` against the URL that
+        /// answered and call `redirect(to:isHTTP:)`, or `fail(.invalidResponse)` if it
+        /// can't be resolved.
+        case followRedirect
+        /// The answer (partial when a limit ended the metadata search, §1.6).
+        case done(ImageInfo)
+        /// No answer.
+        case failed(Failure)
+    }
+
+    /// How an exchange ended, as the driver saw it.
+    public enum BodyEnd: Sendable {
+        /// All of the body arrived.
+        case complete
+        /// The driver stopped reading because `head` or `body` said so.
+        case stopped
+        /// The connection ended before the body's end.
+        case closed
+    }
+
+    /// A transport's failure, for `fail(_:)`.
+    public enum TransportFailure: Sendable {
+        /// A deadline passed.
+        case timeout
+        /// The transport's own byte budget ran out.
+        case limitExceeded
+        /// Anything else (connection, TLS, cancelled, refused address, a broken head): the
+        /// probe fails with the driver's own error.
+        case other
+    }
+
+    /// Why a probe failed.
+    public struct Failure: Error, Sendable {
+        /// The code; its `name` is `FetchError`'s and the CLI's JSON `error`.
+        public var code: Code
+        /// A sentence for people.
+        public var message: String
+        /// The HTTP status, for `httpStatus` (and where a response caused the failure).
+        public var status: Int?
+        /// The scanner's failure, for `scan` and `limitExceeded`.
+        public var scanFailure: ScanFailure?
+
+        /// The failure codes (`FetchError.Code` has the same names).
+        public enum Code: UInt8, Sendable, Hashable {
+            case httpStatus, tooManyRedirects, redirectLoop, badContentRange, contentEncoded, invalidResponse,
+                 limitExceeded, resourceChanged, unsupportedURL, scan, timeout, transport
+
+            /// The code's name, as `FetchError.Code.name`.
+            public var name: String {
+                switch self {
+                case .httpStatus: "httpStatus"
+                case .tooManyRedirects: "tooManyRedirects"
+                case .redirectLoop: "redirectLoop"
+                case .badContentRange: "badContentRange"
+                case .contentEncoded: "contentEncoded"
+                case .invalidResponse: "invalidResponse"
+                case .limitExceeded: "limitExceeded"
+                case .resourceChanged: "resourceChanged"
+                case .unsupportedURL: "unsupportedURL"
+                case .scan: "scan"
+                case .timeout: "timeout"
+                case .transport: "transport"
+                }
+            }
+        }
+
+        init(_ code: Code, _ message: String, status: Int? = nil, scanFailure: ScanFailure? = nil) {
+            self.code = code
+            self.message = message
+            self.status = status
+            self.scanFailure = scanFailure
+        }
+    }
+
+    // MARK: - State
+
+    /// Where the planner is in the exchange cycle.
+    enum Phase: UInt8, Sendable {
+        case idle, awaitingHead, readingBody, bodyIgnored, redirecting, finished
+    }
+
+    let configuration: Configuration
+    var phase = Phase.idle
+    /// The answer or failure, once settled; returned by every later `next()`.
+    var settled: Action? = nil
+
+    // What has been learnt of the resource; reset by a redirect or a fresh start.
+    var scanner: HeaderScanner? = nil
+    var position: UInt64 = 0
+    var want: UInt64
+    var totalLength: UInt64? = nil
+    var ifRange: Validator? = nil
+    var firstEntityTag: UInt64? = nil
+    var firstLastModified: UInt64? = nil
+    var sizeKnownAtRequest: Int? = nil
+
+    // Counts over the whole probe.
+    var requests = 0
+    var redirects = 0
+    var restarts = 0
+    /// Every byte received, as `received(_:)` reported them.
+    public private(set) var bytesReceived: UInt64 = 0
+    /// URLs visited (hashes given to `redirect(to:)`), for loops.
+    var visited = VisitedURLs()
+
+    // The exchange in flight.
+    var asked = Request(first: 0, last: 0, ifRange: nil)
+    var status = 0
+    var rangeLength: UInt64 = 0
+    /// Body bytes still allowed (a 206's range); nil for no bound (a 200).
+    var left: UInt64? = nil
+    var refusal: Failure? = nil
+
+    /// A planner with `configuration`; `startHash` names the first URL, for loop detection.
+    public init(configuration: Configuration = Configuration(), startHash: UInt64 = 0) {
+        self.configuration = configuration
+        want = max(1, configuration.initialRangeLength)
+        visited.insert(startHash)
+    }
+
+    /// Requests sent so far.
+    public var requestCount: Int { requests }
+
+    // MARK: - The cycle
+
+    /// The next thing to do. Call it to start, and after each `end`, `fail` or `redirect`.
+    public mutating func next() -> Action {
+        if let settled { return settled }
+        switch phase {
+        case .idle: break
+        case .redirecting: return .followRedirect
+        case .awaitingHead, .readingBody, .bodyIgnored:
+            return .send(asked)  // still in flight: the same request
+        case .finished: break
+        }
+        if let total = totalLength, position >= total { return conclude(ended: true) }
+        if let sizeKnownAt = sizeKnownAtRequest, requests - sizeKnownAt >= max(0, configuration.maxMetadataRequests),
+           let partial = partialAnswer(Self.metadataLimit) {
+            return settle(.done(partial))
+        }
+        guard requests < max(1, configuration.maxRequests) else {
+            if let partial = partialAnswer(Self.transferLimit) { return settle(.done(partial)) }
+            return settle(.failed(Failure(.limitExceeded, "more requests than maxRequests without an answer")))
+        }
+        if let total = totalLength { want = min(want, total &- position) }
+        // A jump can point anywhere in 2^64 (a crafted TIFF offset): past the end of offsets,
+        // the input ends there.
+        let (last, overflow) = position.addingReportingOverflow(max(1, want) &- 1)
+        if overflow { return conclude(ended: true) }
+        asked = Request(first: position, last: last, ifRange: ifRange)
+        requests &+= 1
+        phase = .awaitingHead
+        status = 0
+        rangeLength = 0
+        left = nil
+        refusal = nil
+        return .send(asked)
+    }
+
+    /// The response head: its status and fields. Returns whether to read the body; when not,
+    /// the driver stops the transfer (or reads it through for the connection's sake) and calls
+    /// `end(.stopped)`.
+    public mutating func head(status: Int, fields: ResponseFields) -> Bool {
+        guard phase == .awaitingHead else { return false }
+        self.status = status
+        phase = .bodyIgnored
+        if fields.isMalformed {
+            refusal = Failure(.invalidResponse, "invalid or conflicting Content-Length", status: status)
+            return false
+        }
+        switch status {
+        case 200, 206: break
+        case 301, 302, 303, 307, 308:
+            if !fields.hasLocation { refusal = Failure(.invalidResponse, "redirect without a Location", status: status) }
+            return false
+        default:
+            return false
+        }
+        if fields.isContentEncoded {
+            refusal = Failure(.contentEncoded, "the body is content-encoded, not the image's bytes", status: status)
+            return false
+        }
+        if status == 200 {
+            // The whole resource from byte 0: Range ignored, or If-Range found it changed.
+            // What was scanned so far may be another version: scan afresh.
+            scanner = makeScanner(length: fields.contentLength)
+            left = nil
+            phase = .readingBody
+            return true
+        }
+        // 206: another version's bytes are never combined with the first's (§6.1).
+        if position > 0 || scanner != nil {
+            let changedTag = firstEntityTag != nil && fields.entityTag != nil && fields.entityTag != firstEntityTag
+            let changedDate = firstLastModified != nil && fields.lastModified != nil && fields.lastModified != firstLastModified
+            if changedTag || changedDate {
+                refusal = Failure(.resourceChanged, "the resource changed during the probe (ETag or Last-Modified differs)", status: 206)
+                return false
+            }
+        }
+        guard let range = fields.contentRange else {
+            refusal = Failure(.badContentRange, "206 response without a valid Content-Range", status: 206)
+            return false
+        }
+        guard range.first == asked.first, range.last <= asked.last else {
+            refusal = Failure(.badContentRange, "the Content-Range doesn't answer the request", status: 206)
+            return false
+        }
+        if let total = totalLength, let now = range.total, now != total {
+            refusal = Failure(.badContentRange, "the resource's length changed during the probe", status: 206)
+            return false
+        }
+        rangeLength = range.last &- range.first &+ 1
+        if let length = fields.contentLength, length != rangeLength {
+            refusal = Failure(.badContentRange, "Content-Length disagrees with Content-Range", status: 206)
+            return false
+        }
+        if totalLength == nil { totalLength = range.total }
+        if position == 0 && scanner == nil {
+            firstEntityTag = fields.entityTag
+            firstLastModified = fields.lastModified
+            ifRange = fields.entityTag != nil && fields.entityTagIsStrong ? .entityTag : fields.lastModified != nil ? .lastModified : nil
+        }
+        left = rangeLength
+        if scanner == nil { scanner = makeScanner(length: range.total) }
+        phase = .readingBody
+        return true
+    }
+
+    /// A run of body bytes. Returns whether to go on reading: false at the answer, at a body
+    /// longer than its range, or past the byte budget.
+    public mutating func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard phase == .readingBody else { return false }
+        let count = UInt64(bytes.count)
+        if let left {
+            guard count <= left else {
+                refusal = Failure(.badContentRange, "the body is longer than its Content-Range", status: 206)
+                phase = .bodyIgnored
+                return false
+            }
+            self.left = left &- count
+        }
+        guard var active = scanner else { return false }
+        let status = active.feed(bytes)
+        scanner = active
+        if status.isTerminal { return false }
+        return bytesReceived <= configuration.maxBytes
+    }
+
+    /// Bytes received off the connection (heads, framing, bodies), as the transport counts
+    /// them. Returns whether the probe is still within `maxBytes`; when not, the driver stops
+    /// the exchange and calls `end(.stopped)` or `fail(.limitExceeded)`.
+    public mutating func received(_ count: UInt64) -> Bool {
+        let (sum, overflow) = bytesReceived.addingReportingOverflow(count)
+        bytesReceived = overflow ? .max : sum
+        return bytesReceived <= configuration.maxBytes
+    }
+
+    /// The exchange ended.
+    public mutating func end(_ how: BodyEnd) {
+        guard phase == .readingBody || phase == .bodyIgnored else { return }
+        if let refusal {
+            if refusal.code == .resourceChanged {
+                // Another version: start afresh from byte 0, once.
+                guard restarts == 0 else {
+                    settle(.failed(Failure(.resourceChanged, "the resource changed twice during the probe (ETag or Last-Modified differs)", status: 206)))
+                    return
+                }
+                restarts &+= 1
+                resetResource()
+                phase = .idle
+                return
+            }
+            settle(.failed(refusal))
+            return
+        }
+        switch status {
+        case 301, 302, 303, 307, 308:
+            phase = .redirecting
+            return
+        case 416:
+            // Nothing at or after `position`: the resource ends there.
+            _ = conclude(ended: true)
+            return
+        case 200:
+            if overBudget && !(scanner?.status.isTerminal ?? false) { return overBudgetFailure() }
+            _ = conclude(ended: how != .stopped)
+            return
+        case 206:
+            break
+        case 400...:
+            settle(.failed(Failure(.httpStatus, "the server answered with an error status", status: status)))
+            return
+        default:
+            settle(.failed(Failure(.invalidResponse, "unexpected status", status: status)))
+            return
+        }
+        guard var active = scanner else { return settleFailed(.invalidResponse, "no body") }
+        if overBudget && !active.status.isTerminal { return overBudgetFailure() }
+        if sizeKnownAtRequest == nil, partialAnswer(Self.metadataLimit) != nil { sizeKnownAtRequest = requests }
+        if how == .stopped { _ = conclude(ended: false); return }
+        // Content-Range ends at most at UInt64.max: the next offset may not exist.
+        let (after, pastEnd) = asked.first.addingReportingOverflow(rangeLength)
+        guard how == .complete, !pastEnd, active.bytesConsumed == after else {
+            // The connection closed inside the range: the input ends here.
+            _ = conclude(ended: true)
+            return
+        }
+        position = after
+        var floor = max(1, configuration.minimumRequest)
+        if active.pendingSkip >= configuration.jumpThreshold {
+            let (jumped, overflow) = position.addingReportingOverflow(active.skip(active.pendingSkip))
+            scanner = active
+            if overflow { _ = conclude(ended: true); return }
+            position = jumped
+        } else if configuration.requestGrowth > 0 && sizeKnownAtRequest == nil {
+            // Reading on where the last request ended: the header is longer than it looked, so
+            // grow the requests, to bound the round trips. Not once the size is known: the
+            // metadata search is bounded by request count instead.
+            let (grown, overflow) = rangeLength.multipliedReportingOverflow(by: configuration.requestGrowth)
+            floor = max(floor, overflow ? UInt64.max >> 1 : grown)
+        }
+        scanner = active
+        // Asked after the jump: `needMore` counts the skip and is capped by `maxBytes`.
+        guard case .needMore(let needed) = active.status else { _ = conclude(ended: false); return }
+        want = max(UInt64(needed), floor)
+        phase = .idle
+    }
+
+    /// The exchange failed in the transport. Once the size is known, a timeout or the byte
+    /// budget ends only the metadata search (§6.1): `next()` gives a partial answer; otherwise
+    /// it gives a failure, for which the driver reports its own error (`.other`) or this
+    /// planner's (`timeout`, `limitExceeded`).
+    public mutating func fail(_ failure: TransportFailure) {
+        guard settled == nil else { return }
+        switch failure {
+        case .timeout:
+            if let partial = partialAnswer(Self.timeLimit) { settle(.done(partial)); return }
+            settleFailed(.timeout, "no answer within the time limit")
+        case .limitExceeded:
+            overBudgetFailure()
+        case .other:
+            settleFailed(.transport, "the transfer failed")
+        }
+    }
+
+    /// The redirect is followed: `hash` names the new URL (loops are refused), `isHTTP` says
+    /// whether its scheme is http or https.
+    public mutating func redirect(to hash: UInt64, isHTTP: Bool) {
+        guard phase == .redirecting else { return }
+        redirects &+= 1
+        if visited.contains(hash) { return settleFailed(.redirectLoop, "redirect loop", status: status) }
+        guard redirects <= min(15, max(0, configuration.maxRedirects)) else {
+            return settleFailed(.tooManyRedirects, "more redirects than maxRedirects", status: status)
+        }
+        guard isHTTP else { return settleFailed(.unsupportedURL, "redirect to a non-HTTP URL", status: status) }
+        visited.insert(hash)
+        // Another URL may be another resource: start over there.
+        resetResource()
+        restarts = 0
+        phase = .idle
+    }
+
+    // MARK: - Helpers
+
+    static let metadataLimit = ScanFailure(.limitExceeded, .metadataRequestLimit)
+    static let transferLimit = ScanFailure(.limitExceeded, .metadataTransferLimit)
+    static let timeLimit = ScanFailure(.limitExceeded, .metadataTimeLimit)
+
+    var overBudget: Bool { bytesReceived > configuration.maxBytes }
+
+    mutating func resetResource() {
+        scanner = nil
+        position = 0
+        want = max(1, configuration.initialRangeLength)
+        totalLength = nil
+        ifRange = nil
+        firstEntityTag = nil
+        firstLastModified = nil
+        sizeKnownAtRequest = nil
+    }
+
+    func makeScanner(length: UInt64?) -> HeaderScanner {
+        var options = configuration.scanOptions
+        if options.inputLength == nil { options.inputLength = length }
+        return HeaderScanner(options: options)
+    }
+
+    /// The answer the input ending here would give, marked partial with `reason`; nil while
+    /// the size is unknown.
+    func partialAnswer(_ reason: ScanFailure) -> ImageInfo? {
+        guard var copy = scanner, case .needMore = copy.status, case .done(var info) = copy.finish() else { return nil }
+        info.partialReason = reason
+        return info
+    }
+
+    /// The answer: the scanner's terminal status, or what `finish()` makes of the input ending
+    /// here.
+    mutating func conclude(ended: Bool) -> Action {
+        var scanned = scanner ?? HeaderScanner(options: configuration.scanOptions)
+        let status = scanned.status.isTerminal || !ended ? scanned.status : scanned.finish()
+        scanner = scanned
+        switch status {
+        case .done(let info):
+            return settle(.done(info))
+        case .unsupported(let failure) where failure.code == .limitExceeded:
+            // The scanner's read limit and the transfer limit are one failure to the caller.
+            return settle(.failed(Failure(.limitExceeded, failure.message, scanFailure: failure)))
+        case .unsupported(let failure):
+            return settle(.failed(Failure(.scan, failure.message, scanFailure: failure)))
+        case .needMore:
+            return settle(.failed(Failure(.scan, "the response ended before the header",
+                                          scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))))
+        }
+    }
+
+    /// The byte budget is spent: after the size is known, that ends only the metadata search.
+    mutating func overBudgetFailure() {
+        if let partial = partialAnswer(Self.transferLimit) {
+            settle(.done(partial))
+            return
+        }
+        settle(.failed(Failure(.limitExceeded, "more than maxBytes received without an answer",
+                               scanFailure: ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes))))
+    }
+
+    @discardableResult
+    mutating func settle(_ action: Action) -> Action {
+        settled = action
+        phase = .finished
+        return action
+    }
+
+    mutating func settleFailed(_ code: Failure.Code, _ message: String, status: Int? = nil) {
+        settle(.failed(Failure(code, message, status: status)))
+    }
+}
+
+/// The URLs a probe has visited, by hash: the first and up to 15 redirects. Fixed storage, so
+/// the planner allocates nothing.
+struct VisitedURLs: Sendable {
+    private var first: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var second: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
+
+    static let capacity = 16
+
+    /// Adds `hash`; past the capacity the oldest are not forgotten, the new one is dropped
+    /// (the redirect limit ends the probe before that).
+    mutating func insert(_ hash: UInt64) {
+        guard count < Self.capacity else { return }
+        let index = count
+        count &+= 1
+        switch index {
+        case 0: first.0 = hash
+        case 1: first.1 = hash
+        case 2: first.2 = hash
+        case 3: first.3 = hash
+        case 4: first.4 = hash
+        case 5: first.5 = hash
+        case 6: first.6 = hash
+        case 7: first.7 = hash
+        case 8: second.0 = hash
+        case 9: second.1 = hash
+        case 10: second.2 = hash
+        case 11: second.3 = hash
+        case 12: second.4 = hash
+        case 13: second.5 = hash
+        case 14: second.6 = hash
+        default: second.7 = hash
+        }
+    }
+
+    func contains(_ hash: UInt64) -> Bool {
+        var index = 0
+        while index < count {
+            if self[index] == hash { return true }
+            index &+= 1
+        }
+        return false
+    }
+
+    subscript(index: Int) -> UInt64 {
+        switch index {
+        case 0: first.0
+        case 1: first.1
+        case 2: first.2
+        case 3: first.3
+        case 4: first.4
+        case 5: first.5
+        case 6: first.6
+        case 7: first.7
+        case 8: second.0
+        case 9: second.1
+        case 10: second.2
+        case 11: second.3
+        case 12: second.4
+        case 13: second.5
+        case 14: second.6
+        default: second.7
+        }
+    }
+}

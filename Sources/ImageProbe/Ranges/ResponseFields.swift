@@ -1,0 +1,146 @@
+/// The facts of an HTTP response head that the range strategy uses (SPEC.md §6.1), taken one
+/// header field at a time as bytes, so any HTTP stack can hand them over: libcurl's header
+/// lines, URLSession's dictionary, `fetch()`'s `Headers`, `http.client`'s message. Parsing is
+/// strict and allocation-free: numbers are digits only (RFC 9110), validators are kept as
+/// hashes, so two responses can be compared without keeping their text.
+public struct ResponseFields: Sendable {
+    /// `Content-Range: bytes first-last/total` (total nil for `*`), when present and valid.
+    public var contentRange: (first: UInt64, last: UInt64, total: UInt64?)? {
+        guard rangeState == .valid else { return nil }
+        return (rangeFirst, rangeLast, rangeTotal)
+    }
+
+    /// The `Content-Length`, when present and digits only.
+    public var contentLength: UInt64? { lengthState == .valid ? length : nil }
+
+    /// Whether a field broke the rules (a `Content-Length` that isn't digits, two different
+    /// lengths): the response can't be used.
+    public private(set) var isMalformed = false
+
+    /// Whether the body has a content coding other than `identity`: not the image's bytes.
+    public private(set) var isContentEncoded = false
+
+    /// Whether there is a `Location` field (the driver resolves it).
+    public private(set) var hasLocation = false
+
+    /// Hash of the `ETag` value, when present; `entityTagIsStrong` says whether it may be sent
+    /// as `If-Range` (RFC 9110 §13.1.5: strong validators only).
+    public private(set) var entityTag: UInt64? = nil
+    public private(set) var entityTagIsStrong = false
+
+    /// Hash of the `Last-Modified` value, when present.
+    public private(set) var lastModified: UInt64? = nil
+
+    private enum FieldState: UInt8, Sendable { case absent, valid, invalid }
+    private var rangeState = FieldState.absent
+    private var rangeFirst: UInt64 = 0
+    private var rangeLast: UInt64 = 0
+    private var rangeTotal: UInt64? = nil
+    private var lengthState = FieldState.absent
+    private var length: UInt64 = 0
+
+    /// No fields yet.
+    public init() {}
+
+    /// Takes one header field. The name matches in any case; the value is trimmed of spaces
+    /// and tabs. Fields the strategy doesn't use are ignored.
+    public mutating func take(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        let value = Self.trimmed(value)
+        if Self.equals(name, "content-length") {
+            guard let number = Self.decimal(value) else {
+                isMalformed = true
+                lengthState = .invalid
+                return
+            }
+            // The same length twice is one length; two different ones leave the body's end
+            // unknowable (RFC 9112 §6.3).
+            if lengthState == .valid && length != number { isMalformed = true }
+            if lengthState == .absent { (lengthState, length) = (.valid, number) }
+        } else if Self.equals(name, "content-range") {
+            if rangeState != .absent {
+                rangeState = .invalid
+                return
+            }
+            rangeState = .invalid
+            guard let (first, last, total) = Self.contentRange(value) else { return }
+            (rangeFirst, rangeLast, rangeTotal, rangeState) = (first, last, total, .valid)
+        } else if Self.equals(name, "content-encoding") {
+            if value.count > 0 && !Self.equals(value, "identity") { isContentEncoded = true }
+        } else if Self.equals(name, "etag") {
+            entityTag = Self.hash(value)
+            entityTagIsStrong = value.count > 0 && value[0] == 0x22  // a weak one starts W/
+        } else if Self.equals(name, "last-modified") {
+            lastModified = Self.hash(value)
+        } else if Self.equals(name, "location") {
+            hasLocation = true
+        }
+    }
+
+    /// Takes one header field given as text.
+    public mutating func take(name: String, value: String) {
+        var name = name
+        var value = value
+        name.withUTF8 { name in value.withUTF8 { value in take(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) } }
+    }
+
+    // MARK: - Parsing
+
+    static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0
+        var end = bytes.count
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start &+= 1 }
+        while end > start && (bytes[end &- 1] == 0x20 || bytes[end &- 1] == 0x09) { end &-= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Whether `bytes` spell `lowercase` in any case (ASCII).
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            guard folded == expected[index] else { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// 1*DIGIT, as RFC 9110 writes numbers: no sign, no spaces; nil past UInt64.
+    static func decimal(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        guard bytes.count > 0 else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte &- 0x30))
+            guard !overflow && !overflow2 else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// `bytes first-last/total`, total `*` allowed; a total that doesn't extend past the range
+    /// contradicts it.
+    static func contentRange(_ value: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64?)? {
+        guard value.count > 6, equals(UnsafeRawBufferPointer(rebasing: value[0..<6]), "bytes ") else { return nil }
+        let rest = trimmed(UnsafeRawBufferPointer(rebasing: value[6...]))
+        guard let dash = rest.firstIndex(of: 0x2D), let slash = rest.firstIndex(of: 0x2F), dash < slash else { return nil }
+        guard let first = decimal(trimmed(UnsafeRawBufferPointer(rebasing: rest[0..<dash]))),
+              let last = decimal(trimmed(UnsafeRawBufferPointer(rebasing: rest[(dash &+ 1)..<slash]))), last >= first
+        else { return nil }
+        let totalText = trimmed(UnsafeRawBufferPointer(rebasing: rest[(slash &+ 1)...]))
+        if totalText.count == 1 && totalText[0] == 0x2A { return (first, last, nil) }
+        guard let total = decimal(totalText), total > last else { return nil }
+        return (first, last, total)
+    }
+
+    /// FNV-1a: validators are compared, never sent back from here (the driver keeps the
+    /// first response's text for `If-Range`).
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
+    }
+}

@@ -1,0 +1,202 @@
+// The range planner's C interface (imageprobe.h, "The URL probe strategy"): the core's
+// RangePlanner in the caller's memory, driven by any HTTP client. Standard library only and
+// allocation-free, as the scanner's functions are.
+import CImageProbe
+#if !IMAGEPROBE_C_SINGLE_MODULE
+import ImageProbe
+#endif
+
+/// The planner and the fields of the response in flight, after a magic word of its own.
+struct PlannerState {
+    var planner: RangePlanner
+    var fields = ResponseFields()
+}
+
+private let plannerMagic: UInt64 = 0x524E_414C_5047_4D49  // "IMGPLANR", little-endian
+private let plannerOffset = max(16, MemoryLayout<PlannerState>.alignment)
+
+@_cdecl("imageprobe_planner_size")
+public func imageprobePlannerSize() -> UInt { UInt(bitPattern: plannerOffset + MemoryLayout<PlannerState>.size) }
+
+/// The planner in `memory`, when imageprobe_planner_init set it up there; nil otherwise.
+private func planner(_ memory: UnsafeRawPointer?) -> UnsafeMutablePointer<PlannerState>? {
+    guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else { return nil }
+    // SAFETY: the caller gives imageprobe_planner_size() bytes (the header's contract); the
+    // first 8 are read as a word, at an address aligned for it (checked above).
+    guard memory.load(as: UInt64.self) == plannerMagic else { return nil }
+    // SAFETY: the magic word says imageprobe_planner_init put a planner at this offset.
+    return UnsafeMutableRawPointer(mutating: memory + plannerOffset).assumingMemoryBound(to: PlannerState.self)
+}
+
+@_cdecl("imageprobe_planner_defaults")
+public func imageprobePlannerDefaults(_ out: UnsafeMutablePointer<imageprobe_planner_options>?) {
+    guard let out else { return }
+    let defaults = RangePlanner.Configuration()
+    var options = imageprobe_planner_options()
+    options.max_bytes = defaults.maxBytes
+    options.max_requests = UInt32(clamping: defaults.maxRequests)
+    options.max_metadata_requests = UInt32(clamping: defaults.maxMetadataRequests)
+    options.max_redirects = UInt32(clamping: defaults.maxRedirects)
+    options.request_growth = UInt32(clamping: defaults.requestGrowth)
+    options.initial_range = defaults.initialRangeLength
+    options.minimum_request = defaults.minimumRequest
+    options.jump_threshold = defaults.jumpThreshold
+    out.pointee = options
+}
+
+@_cdecl("imageprobe_planner_init")
+public func imageprobePlannerInit(
+    _ memory: UnsafeMutableRawPointer?, _ options: UnsafePointer<imageprobe_planner_options>?, _ urlHash: UInt64
+) -> Int32 {
+    guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else {
+        return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    }
+    var configuration = RangePlanner.Configuration()
+    if let options = options?.pointee {
+        var scan = options.scan
+        scan.input_length = 0
+        configuration.scanOptions = scanOptions(scan)
+        configuration.maxBytes = options.max_bytes
+        configuration.maxRequests = Int(clamping: options.max_requests)
+        configuration.maxMetadataRequests = Int(clamping: options.max_metadata_requests)
+        configuration.maxRedirects = Int(clamping: options.max_redirects)
+        configuration.requestGrowth = UInt64(options.request_growth)
+        configuration.initialRangeLength = options.initial_range
+        configuration.minimumRequest = options.minimum_request
+        configuration.jumpThreshold = options.jump_threshold
+    }
+    // SAFETY: imageprobe_planner_size() bytes, aligned (the header's contract, checked above):
+    // the state at its offset, then the word that says so.
+    (memory + plannerOffset).initializeMemory(
+        as: PlannerState.self, repeating: PlannerState(planner: RangePlanner(configuration: configuration, startHash: urlHash)), count: 1)
+    memory.storeBytes(of: plannerMagic, as: UInt64.self)
+    return Int32(IMAGEPROBE_NEED_MORE)
+}
+
+@_cdecl("imageprobe_planner_next")
+public func imageprobePlannerNext(
+    _ memory: UnsafeMutableRawPointer?, _ request: UnsafeMutablePointer<imageprobe_plan_request>?,
+    _ out: UnsafeMutablePointer<imageprobe_info>?
+) -> Int32 {
+    guard let out, let request else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    guard let state = planner(memory) else { return misuse("the planner was not set up by imageprobe_planner_init", out) }
+    var info = emptyInfo()
+    info.bytes_read = state.pointee.planner.bytesReceived
+    switch state.pointee.planner.next() {
+    case .send(let next):
+        var planned = imageprobe_plan_request()
+        planned.first = next.first
+        planned.last = next.last
+        planned.if_range = switch next.ifRange {
+        case .entityTag: Int32(IMAGEPROBE_IF_RANGE_ETAG)
+        case .lastModified: Int32(IMAGEPROBE_IF_RANGE_LAST_MODIFIED)
+        case nil: Int32(IMAGEPROBE_IF_RANGE_NONE)
+        }
+        request.pointee = planned
+        state.pointee.fields = ResponseFields()
+        out.pointee = info
+        return Int32(IMAGEPROBE_PLAN_SEND)
+    case .followRedirect:
+        out.pointee = info
+        return Int32(IMAGEPROBE_PLAN_REDIRECT)
+    case .done(let image):
+        fill(image, into: &info)
+        out.pointee = info
+        return Int32(IMAGEPROBE_DONE)
+    case .failed(let failure):
+        if let scanFailure = failure.scanFailure {
+            fill(scanFailure, into: &info)
+        } else {
+            copy(failure.code.name, to: &info.error)
+            copy(failure.message, to: &info.message)
+        }
+        copy(failure.code.name, to: &info.fetch_error)
+        info.http_status = Int32(clamping: failure.status ?? 0)
+        out.pointee = info
+        return Int32(IMAGEPROBE_UNSUPPORTED)
+    }
+}
+
+@_cdecl("imageprobe_planner_header")
+public func imageprobePlannerHeader(
+    _ memory: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>?, _ nameLength: UInt,
+    _ value: UnsafePointer<CChar>?, _ valueLength: UInt
+) -> Int32 {
+    guard let state = planner(memory), name != nil || nameLength == 0, value != nil || valueLength == 0 else {
+        return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    }
+    // SAFETY: `nameLength` and `valueLength` bytes at the caller's pointers (the header's contract).
+    let nameBytes = UnsafeRawBufferPointer(start: nameLength > 0 ? name : nil, count: Int(clamping: nameLength))
+    let valueBytes = UnsafeRawBufferPointer(start: valueLength > 0 ? value : nil, count: Int(clamping: valueLength))
+    state.pointee.fields.take(name: nameBytes, value: valueBytes)
+    return 0
+}
+
+@_cdecl("imageprobe_planner_head")
+public func imageprobePlannerHead(_ memory: UnsafeMutableRawPointer?, _ status: Int32) -> Int32 {
+    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    let fields = state.pointee.fields
+    state.pointee.fields = ResponseFields()
+    return state.pointee.planner.head(status: Int(status), fields: fields) ? 1 : 0
+}
+
+@_cdecl("imageprobe_planner_body")
+public func imageprobePlannerBody(_ memory: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: UInt) -> Int32 {
+    guard let state = planner(memory), bytes != nil || length == 0 else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    // SAFETY: `length` bytes at `bytes` (the header's contract).
+    return state.pointee.planner.body(UnsafeRawBufferPointer(start: length > 0 ? bytes : nil, count: Int(clamping: length))) ? 1 : 0
+}
+
+@_cdecl("imageprobe_planner_received")
+public func imageprobePlannerReceived(_ memory: UnsafeMutableRawPointer?, _ count: UInt64) -> Int32 {
+    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    return state.pointee.planner.received(count) ? 1 : 0
+}
+
+@_cdecl("imageprobe_planner_end")
+public func imageprobePlannerEnd(_ memory: UnsafeMutableRawPointer?, _ how: Int32) -> Int32 {
+    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    switch how {
+    case Int32(IMAGEPROBE_BODY_COMPLETE): state.pointee.planner.end(.complete)
+    case Int32(IMAGEPROBE_BODY_STOPPED): state.pointee.planner.end(.stopped)
+    case Int32(IMAGEPROBE_BODY_CLOSED): state.pointee.planner.end(.closed)
+    default: return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    }
+    return 0
+}
+
+@_cdecl("imageprobe_planner_fail")
+public func imageprobePlannerFail(_ memory: UnsafeMutableRawPointer?, _ what: Int32) -> Int32 {
+    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    switch what {
+    case Int32(IMAGEPROBE_FAIL_TIMEOUT): state.pointee.planner.fail(.timeout)
+    case Int32(IMAGEPROBE_FAIL_LIMIT): state.pointee.planner.fail(.limitExceeded)
+    case Int32(IMAGEPROBE_FAIL_OTHER): state.pointee.planner.fail(.other)
+    default: return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    }
+    return 0
+}
+
+@_cdecl("imageprobe_planner_redirect")
+public func imageprobePlannerRedirect(_ memory: UnsafeMutableRawPointer?, _ urlHash: UInt64, _ isHTTP: Int32) -> Int32 {
+    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    state.pointee.planner.redirect(to: urlHash, isHTTP: isHTTP != 0)
+    return 0
+}
+
+@_cdecl("imageprobe_planner_bytes_received")
+public func imageprobePlannerBytesReceived(_ memory: UnsafeRawPointer?) -> UInt64 {
+    planner(memory)?.pointee.planner.bytesReceived ?? 0
+}
+
+@_cdecl("imageprobe_planner_requests")
+public func imageprobePlannerRequests(_ memory: UnsafeRawPointer?) -> UInt32 {
+    UInt32(clamping: planner(memory)?.pointee.planner.requestCount ?? 0)
+}
+
+@_cdecl("imageprobe_url_hash")
+public func imageprobeURLHash(_ bytes: UnsafePointer<CChar>?, _ length: UInt) -> UInt64 {
+    guard let bytes else { return ResponseFields.hash(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    // SAFETY: `length` bytes at `bytes` (the header's contract).
+    return ResponseFields.hash(UnsafeRawBufferPointer(start: bytes, count: Int(clamping: length)))
+}
