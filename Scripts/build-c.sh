@@ -32,7 +32,17 @@ if [ "$what" = c ] || [ "$what" = all ]; then
     objcopy --keep-global-symbols="$out/exports.txt" "$out/imageprobe.o"
     rm -f "$out/libimageprobe.a"
     ar rcs "$out/libimageprobe.a" "$out/imageprobe.o"
-    "$bin/clang" -shared -o "$out/libimageprobe.so" "$out/imageprobe.o"
+    # Versioned from CHANGELOG.md's latest release: libimageprobe.so.MAJOR.MINOR.PATCH, with the
+    # soname libimageprobe.so.MAJOR (libimageprobe.so.0.MINOR while the major is 0, as each
+    # 0.x may change the ABI), and the usual links.
+    version=$(grep -m1 -oE '^## [0-9]+\.[0-9]+\.[0-9]+' CHANGELOG.md | cut -c4-)
+    IFS=. read -r major minor _ <<< "$version"
+    soname="libimageprobe.so.$major"
+    [ "$major" = 0 ] && soname="libimageprobe.so.0.$minor"
+    rm -f "$out"/libimageprobe.so*
+    "$bin/clang" -shared -Wl,-soname,"$soname" -o "$out/libimageprobe.so.$version" "$out/imageprobe.o"
+    ln -sf "libimageprobe.so.$version" "$out/$soname"
+    ln -sf "libimageprobe.so.$version" "$out/libimageprobe.so"
     cp Sources/CImageProbe/include/imageprobe.h "$out/include/"
     # What the header promises: from the C library, memset, memcpy, memmove and memcmp only.
     needed=$(nm -u "$out/libimageprobe.a" | awk '/ U /{print $2}' | sort -u | tr '\n' ' ')
