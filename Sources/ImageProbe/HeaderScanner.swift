@@ -18,9 +18,6 @@ extension FormatParser {
         case .failed(let failure):
             // Once the size is known, a later failure only ends the metadata search.
             answer = ScanStatus.settled(Self.counted(infoAtEndOfInput(), tally, options), failure, options)
-        case .handoff:
-            // Only the sniffer hands over, and it is not driven through here.
-            answer = .unsupported(Sniffer.unknown)
         }
         return true
     }
@@ -139,17 +136,16 @@ public struct HeaderScanner: Sendable {
         // Most small chunks only count down a skip or fill the carry: no parser is involved.
         if reader.absorb(&input) && reader.byteBudget(options) != 0 { return .needMore(neededCount) }
         while true {
-            let ended: Bool
-            switch slot.occupant {
-            case .sniffer:
-                // The first two bytes decide almost every format: when they are both in the
-                // first chunk, the sniffer's first step runs here, straight to the parser.
+            if slot.occupant == .finished { return answer }
+            guard let kind = slot.occupant.parser else {
+                // The sniffer. The first two bytes decide almost every format: when they are
+                // both in the first chunk, its first step runs here, straight to the parser.
                 if reader.fed == 0 && reader.jumped == 0 && input.remaining >= Sniffer.firstWidth {
                     switch Self.sniffFirstField(&slot, &reader, &input, options) {
-                    case .handoff(let detected)?:
-                        start(detected)
+                    case .decided?:
+                        start(&input)
                         continue
-                    case .failed(let failure)?, .unreachable(let failure)?:
+                    case .failed(let failure)?:
                         conclude(nil, failure)
                         return answer
                     case .running?:
@@ -159,61 +155,22 @@ public struct HeaderScanner: Sendable {
                         return answer
                     }
                 }
-                let outcome = Self.sniff(&slot, &reader, &input, options)
-                switch outcome {
-                case (.handoff, let detected)?:
-                    start(detected)
+                switch Self.sniff(&slot, &reader, &input, options) {
+                case .done?:
+                    start(&input)
                     continue
-                case (.needMore, _)?:
+                case .needMore?:
                     if reader.byteBudget(options) != 0 { return .needMore(neededCount) }
                     answer = .unsupported(FieldReader.byteLimitFailure(nil))
-                case (.failed(let failure), _)?:
+                case .failed(let failure)?:
                     answer = .unsupported(failure)
-                case (.done, _)?, nil:
-                    answer = .unsupported(Sniffer.unknown)  // the sniffer only hands over or fails
+                case nil:
+                    answer = .unsupported(Self.missingParser)
                 }
-                ended = true
-            case .jpeg: ended = Self.drive(JPEGParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .png: ended = Self.drive(PNGParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .gif: ended = Self.drive(GIFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .bmp: ended = Self.drive(BMPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .webp: ended = Self.drive(WebPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .tiff: ended = Self.drive(TIFFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .icon: ended = Self.drive(ICOParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .psd: ended = Self.drive(PSDParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .qoi: ended = Self.drive(QOIParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .dds: ended = Self.drive(DDSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .ktx: ended = Self.drive(KTXParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .pcx: ended = Self.drive(PCXParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .sgi: ended = Self.drive(SGIParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .sun: ended = Self.drive(SunRasterParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .isobmff: ended = Self.drive(ISOBMFFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .jxl: ended = Self.drive(JXLParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .jpeg2000: ended = Self.drive(JPEG2000Parser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .tga: ended = Self.drive(TGAParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .pnm: ended = Self.drive(PNMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .svg: ended = Self.drive(SVGParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .icns: ended = Self.drive(ICNSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .exr: ended = Self.drive(EXRParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .hdr: ended = Self.drive(RadianceParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .xbm: ended = Self.drive(XBMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .eps: ended = Self.drive(EPSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .xpm: ended = Self.drive(XPMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .fits: ended = Self.drive(FITSParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .dcx: ended = Self.drive(DCXParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .msp: ended = Self.drive(MSPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .blp: ended = Self.drive(BLPParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .pvr: ended = Self.drive(PVRParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .pkm: ended = Self.drive(PKMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .astc: ended = Self.drive(ASTCParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .farbfeld: ended = Self.drive(FarbfeldParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .vtf: ended = Self.drive(VTFParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .ilbm: ended = Self.drive(ILBMParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .aseprite: ended = Self.drive(AsepriteParser.self, &slot, &reader, &input, options, &answer, &frames, onFrame)
-            case .finished:
+                slot.occupant = .finished
                 return answer
             }
-            guard ended else { return .needMore(neededCount) }
+            guard dispatch(kind, Drive.self, &input, onFrame) else { return .needMore(neededCount) }
             slot.occupant = .finished
             return answer
         }
@@ -222,12 +179,11 @@ public struct HeaderScanner: Sendable {
     /// How the sniffer's first step ended.
     @usableFromInline
     enum FirstField {
-        case handoff(Sniffer.Detected)
+        /// It has decided: the parser is to be started.
+        case decided
         case failed(ScanFailure)
         /// The sniffer reads on; its next step is set up.
         case running
-        /// A step the sniffer never takes (done).
-        case unreachable(ScanFailure)
     }
 
     /// The sniffer's first step, on the first two bytes of the first chunk: `parse`'s first
@@ -242,8 +198,8 @@ public struct HeaderScanner: Sendable {
             // The first step of a fresh sniffer: its phase is `firstTwo`.
             let step = sniffer.firstTwo(field.u8(0), field.u8(1))
             switch step {
-            case .handoff:
-                return .handoff(sniffer.detected)
+            case .done:
+                return .decided
             case .read(let width) where width >= 1 && width <= 4:
                 // The first step reads 1, 2 or 4 more bytes: no skip, well inside the carry.
                 reader.width = width
@@ -253,46 +209,16 @@ public struct HeaderScanner: Sendable {
                 return .running
             case .failed(let failure):
                 return .failed(failure)
-            case .done:
-                return .unreachable(Sniffer.unknown)
             }
         }
     }
 
-    /// Runs the sniffer the slot holds, in place: how its run ended, and what it detected.
+    /// Runs the sniffer the slot holds, in place: how its run ended (`done`: it has decided).
     @inlinable @inline(__always)
     static func sniff(
         _ slot: inout ParserSlot, _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions
-    ) -> (RunResult, Sniffer.Detected)? {
-        slot.withParser(Sniffer.self) { sniffer in
-            (reader.run(&sniffer, &input, options), sniffer.detected)
-        }
-    }
-
-    /// Runs the parser the slot holds, in place.
-    @inlinable @inline(__always)
-    static func drive<Parser: FormatParser>(
-        _ type: Parser.Type, _ slot: inout ParserSlot, _ reader: inout FieldReader,
-        _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus,
-        _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
-    ) -> Bool {
-        let ended = slot.withParser(Parser.self) { parser in
-            parser.drive(&reader, &input, options, &answer, &tally, onFrame)
-        }
-        guard let ended else {
-            answer = .unsupported(missingParser)
-            return true
-        }
-        return ended
-    }
-
-    /// What the parser in the slot knows when the input ends.
-    @inlinable
-    mutating func ending<Parser: FormatParser>(_ type: Parser.Type) -> (ImageInfo?, ImageFormat?) {
-        guard let (info, format) = slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
-            return (nil, nil)
-        }
-        return (Parser.counted(info, frames, options), format)
+    ) -> RunResult? {
+        slot.withParser(Sniffer.self) { sniffer in reader.run(&sniffer, &input, options) }
     }
 
     /// Signals the end of the input and returns the final answer.
@@ -301,50 +227,13 @@ public struct HeaderScanner: Sendable {
     /// then the answer is `done` with `ImageInfo.isPartial` set, because metadata that full
     /// mode was still looking for (an orientation after the image data, say) never came.
     public mutating func finish() -> ScanStatus {
-        let partial: ImageInfo?
-        let format: ImageFormat?
-        switch slot.occupant {
-        case .finished: return answer
-        case .sniffer: (partial, format) = ending(Sniffer.self)
-        case .jpeg: (partial, format) = ending(JPEGParser.self)
-        case .png: (partial, format) = ending(PNGParser.self)
-        case .gif: (partial, format) = ending(GIFParser.self)
-        case .bmp: (partial, format) = ending(BMPParser.self)
-        case .webp: (partial, format) = ending(WebPParser.self)
-        case .tiff: (partial, format) = ending(TIFFParser.self)
-        case .icon: (partial, format) = ending(ICOParser.self)
-        case .psd: (partial, format) = ending(PSDParser.self)
-        case .qoi: (partial, format) = ending(QOIParser.self)
-        case .dds: (partial, format) = ending(DDSParser.self)
-        case .ktx: (partial, format) = ending(KTXParser.self)
-        case .pcx: (partial, format) = ending(PCXParser.self)
-        case .sgi: (partial, format) = ending(SGIParser.self)
-        case .sun: (partial, format) = ending(SunRasterParser.self)
-        case .isobmff: (partial, format) = ending(ISOBMFFParser.self)
-        case .jxl: (partial, format) = ending(JXLParser.self)
-        case .jpeg2000: (partial, format) = ending(JPEG2000Parser.self)
-        case .tga: (partial, format) = ending(TGAParser.self)
-        case .pnm: (partial, format) = ending(PNMParser.self)
-        case .svg: (partial, format) = ending(SVGParser.self)
-        case .icns: (partial, format) = ending(ICNSParser.self)
-        case .exr: (partial, format) = ending(EXRParser.self)
-        case .hdr: (partial, format) = ending(RadianceParser.self)
-        case .xbm: (partial, format) = ending(XBMParser.self)
-        case .eps: (partial, format) = ending(EPSParser.self)
-        case .xpm: (partial, format) = ending(XPMParser.self)
-        case .fits: (partial, format) = ending(FITSParser.self)
-        case .dcx: (partial, format) = ending(DCXParser.self)
-        case .msp: (partial, format) = ending(MSPParser.self)
-        case .blp: (partial, format) = ending(BLPParser.self)
-        case .pvr: (partial, format) = ending(PVRParser.self)
-        case .pkm: (partial, format) = ending(PKMParser.self)
-        case .astc: (partial, format) = ending(ASTCParser.self)
-        case .farbfeld: (partial, format) = ending(FarbfeldParser.self)
-        case .vtf: (partial, format) = ending(VTFParser.self)
-        case .ilbm: (partial, format) = ending(ILBMParser.self)
-        case .aseprite: (partial, format) = ending(AsepriteParser.self)
+        if slot.occupant == .finished { return answer }
+        guard let kind = slot.occupant.parser else {
+            conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
+            return answer
         }
-        conclude(partial, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+        var nothing = InputCursor(UnsafeRawBufferPointer(start: nil, count: 0))
+        _ = dispatch(kind, Ending.self, &nothing) { _ in }
         return answer
     }
 
@@ -390,76 +279,15 @@ public struct HeaderScanner: Sendable {
     @usableFromInline
     static let missingParser = ScanFailure(.malformed, .internalRunningParserMissing)
 
-    /// Starts the parser the sniffer detected, in the slot, and sets up its first step. A
-    /// parser may fail before reading anything: that ends the scan.
+    /// Starts the parser the sniffer decided on, in the slot (where the sniffer was), and sets
+    /// up its first step. A parser may fail before reading anything: that ends the scan.
     @inlinable
-    mutating func start(_ detected: Sniffer.Detected) {
-        let step: Step
-        switch detected {
-        case .undecided:
-            conclude(nil, Sniffer.unknown)
+    mutating func start(_ input: inout InputCursor) {
+        guard let decision = slot.withParser(Sniffer.self, { $0.decision }) else {
+            conclude(nil, Self.missingParser)
             return
-        case .jpeg: step = begin(JPEGParser())
-        case .png: step = begin(PNGParser())
-        case .gif: step = begin(GIFParser())
-        case .bmp: step = begin(BMPParser())
-        case .webp: step = begin(WebPParser())
-        case .tiff(let bigEndian): step = begin(TIFFParser(bigEndian: bigEndian))
-        case .icon(let cursor, let count): step = begin(ICOParser(isCursor: cursor, count: count))
-        case .psd: step = begin(PSDParser())
-        case .qoi: step = begin(QOIParser())
-        case .dds: step = begin(DDSParser())
-        case .ktx: step = begin(KTXParser())
-        case .pcx: step = begin(PCXParser())
-        case .sgi: step = begin(SGIParser())
-        case .sun: step = begin(SunRasterParser())
-        case .isobmff(let size): step = begin(ISOBMFFParser(firstBoxSize: size))
-        case .jxlCodestream: step = begin(JXLParser(codestream: ()))
-        case .jxlContainer(let size): step = begin(JXLParser(signatureBoxSize: size))
-        case .j2kCodestream: step = begin(JPEG2000Parser(codestream: ()))
-        case .jp2(let size): step = begin(JPEG2000Parser(signatureBoxSize: size))
-        case .tga(let known): step = begin(TGAParser(known: known))
-        case .pnm(let magic): step = begin(PNMParser(magic: magic))
-        case .svg(let first, let second):
-            let parser = SVGParser(first: first, second: second)
-            // Bytes that can't open XML start no signature: on to the checks after two bytes.
-            step = parser.rejectsItsFirstBytes ? begin(Sniffer(unknownPair: first, second)) : begin(parser)
-        case .icns: step = begin(ICNSParser())
-        case .exr: step = begin(EXRParser())
-        case .hdr: step = begin(RadianceParser())
-        case .xbm: step = begin(XBMParser())
-        case .xbmAfterComment(let star): step = begin(XBMParser(afterCommentOpening: (), star: star))
-        case .eps(let dos): step = begin(EPSParser(dos: dos))
-        case .xpm: step = begin(XPMParser())
-        case .xpm2: step = begin(XPMParser(xpm2: ()))
-        case .fits: step = begin(FITSParser())
-        case .dcx: step = begin(DCXParser())
-        case .msp(let version2): step = begin(MSPParser(version2: version2))
-        case .blp: step = begin(BLPParser())
-        case .pvr(let bigEndian): step = begin(PVRParser(bigEndian: bigEndian))
-        case .pvrLegacy: step = begin(PVRParser(legacy: ()))
-        case .pkm: step = begin(PKMParser())
-        case .astc: step = begin(ASTCParser())
-        case .farbfeld: step = begin(FarbfeldParser())
-        case .vtf: step = begin(VTFParser())
-        case .iff: step = begin(ILBMParser())
-        case .aseprite: step = begin(AsepriteParser())
         }
-        switch step {
-        case .read, .skipThenRead:
-            if let failure = reader.apply(step) { conclude(nil, failure) }
-        case .failed(let failure):
-            conclude(nil, failure)
-        case .done, .handoff:
-            break
-        }
-    }
-
-    /// Puts `parser` in the slot and returns its first step.
-    @inlinable
-    mutating func begin<Parser: FormatParser>(_ parser: Parser) -> Step {
-        guard slot.store(parser) else { return .failed(Self.missingParser) }
-        return parser.firstStep
+        _ = dispatch(decision.kind, Start.self, &input) { _ in }
     }
 
     /// `needMore`'s count: the rest of the current step, but never past the byte at which
@@ -477,4 +305,101 @@ public struct HeaderScanner: Sendable {
         slot.occupant = .finished
         answer = ScanStatus.settled(info, failure, options)
     }
+}
+
+// MARK: - What the registry's dispatch does with a parser
+
+/// Something the scanner does with the parser of a given kind: the registry's one dispatch
+/// (`HeaderScanner.dispatch`, generated) calls it specialised for the parser's type.
+@usableFromInline
+protocol ScannerOperation {
+    /// With the parser's type; returns whether the scan has ended.
+    static func apply<Parser: FormatParser>(
+        _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool
+    /// When this build leaves the parser out (`IMAGEPROBE_SELECT_FORMATS`).
+    static func unavailable(_ kind: ParserKind, _ scanner: inout HeaderScanner) -> Bool
+}
+
+extension ScannerOperation {
+    @inlinable
+    static func unavailable(_ kind: ParserKind, _ scanner: inout HeaderScanner) -> Bool {
+        scanner.conclude(nil, ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
+        return true
+    }
+}
+
+/// Runs the parser in the slot over the input, in place.
+@usableFromInline
+enum Drive: ScannerOperation {
+    @inlinable @inline(__always)
+    static func apply<Parser: FormatParser>(
+        _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        let options = scanner.options
+        let ended = scanner.slot.withParser(Parser.self) { parser in
+            parser.drive(&scanner.reader, &input, options, &scanner.answer, &scanner.frames, onFrame)
+        }
+        guard let ended else {
+            scanner.answer = .unsupported(HeaderScanner.missingParser)
+            return true
+        }
+        return ended
+    }
+}
+
+/// Starts the parser the sniffer decided on, in the slot, and sets up its first step.
+@usableFromInline
+enum Start: ScannerOperation {
+    @inlinable
+    static func apply<Parser: FormatParser>(
+        _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        guard let decision = scanner.slot.withParser(Sniffer.self, { $0.decision }) else {
+            scanner.conclude(nil, HeaderScanner.missingParser)
+            return true
+        }
+        let parser = Parser(sniffed: decision)
+        guard scanner.slot.store(parser) else {
+            scanner.conclude(nil, HeaderScanner.missingParser)
+            return true
+        }
+        let step = parser.firstStep
+        switch step {
+        case .read, .skipThenRead:
+            if let failure = scanner.reader.apply(step) {
+                scanner.conclude(nil, failure)
+                return true
+            }
+        case .failed(let failure):
+            scanner.conclude(nil, failure)
+            return true
+        case .done:
+            break
+        }
+        return false
+    }
+}
+
+/// The end of the input: what the parser in the slot knows then.
+@usableFromInline
+enum Ending: ScannerOperation {
+    @inlinable
+    static func apply<Parser: FormatParser>(
+        _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        guard let (info, format) = scanner.slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
+            scanner.conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
+            return true
+        }
+        scanner.conclude(Parser.counted(info, scanner.frames, scanner.options), ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+        return true
+    }
+}
+
+/// Something done with a parser's type alone (`ParserKind.visit`, generated).
+@usableFromInline
+protocol ParserVisitor {
+    associatedtype Result
+    func visit<Parser: FormatParser>(_ type: Parser.Type) -> Result
 }

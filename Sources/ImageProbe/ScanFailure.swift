@@ -122,7 +122,7 @@ extension ScanFailure {
         case genericTruncated
         case genericLimitExceeded
         case genericUnsupportedFeature
-        case internalParserWithoutParse
+        case formatLeftOutOfThisBuild
         case internalFieldWidthOutOfRange
         case offsetBeyond2To64
         case headerNotFoundWithinMaxBytes
@@ -390,7 +390,7 @@ extension ScanFailure.Reason {
         case .genericTruncated: "the input ended inside the header"
         case .genericLimitExceeded: "a limit in ScanOptions was reached"
         case .genericUnsupportedFeature: "a feature the scanner does not handle"
-        case .internalParserWithoutParse: "internal: parser without a parse method"
+        case .formatLeftOutOfThisBuild: "this build of the scanner leaves the format out"
         case .internalFieldWidthOutOfRange: "internal: field width out of range"
         case .offsetBeyond2To64: "offset beyond 2^64"
         case .headerNotFoundWithinMaxBytes: "header not found within maxBytes"

@@ -65,6 +65,7 @@ enum {
 
 /* Formats (imageprobe_info.format). Stable numbers; 0 is none. */
 enum {
+    /* Generated from Sources/ImageProbe/Registry/formats.tsv by Scripts/registry.py. */
     IMAGEPROBE_FORMAT_NONE = 0,
     IMAGEPROBE_FORMAT_JPEG = 1,
     IMAGEPROBE_FORMAT_PNG = 2,
@@ -108,6 +109,7 @@ enum {
     IMAGEPROBE_FORMAT_VTF = 40,
     IMAGEPROBE_FORMAT_ILBM = 41,
     IMAGEPROBE_FORMAT_ASEPRITE = 42,
+    /* End of the generated formats. */
 };
 
 /* Scanner options. Zero-filled means the defaults (SPEC.md §1.5). */

@@ -219,16 +219,38 @@ func fourCC(_ text: StaticString) -> UInt32 {
 
 // MARK: - The parser slot: untyped storage that holds the running parser in place
 
-/// Which parser the slot holds, or that the scan is over. This is the scanner's state: a
-/// parser's own fields never move while it runs, because it is reached through the slot.
+/// What the slot holds: the sniffer, one of the parsers (`ParserKind`), or nothing because the
+/// scan is over. This is the scanner's state: a parser's own fields never move while it runs,
+/// because it is reached through the slot.
 @usableFromInline
-enum SlotOccupant: UInt8, Sendable {
-    case sniffer
-    case jpeg, png, gif, bmp, webp, tiff, icon, psd, qoi, dds, ktx, pcx, sgi, sun
-    case isobmff, jxl, jpeg2000, tga, pnm, svg, icns, exr, hdr, xbm
-    case eps, xpm, fits, dcx, msp, blp, pvr, pkm, astc, farbfeld, vtf, ilbm, aseprite
+struct SlotOccupant: Equatable, Sendable {
+    @usableFromInline var raw: UInt8
+
+    @inlinable
+    init(raw: UInt8) { self.raw = raw }
+
+    @inlinable
+    init(_ kind: ParserKind) { raw = kind.rawValue }
+
+    /// The sniffer, classifying the first bytes.
+    @usableFromInline static let sniffer = SlotOccupant(raw: 0xFE)
     /// The scan is over; the answer is the scanner's `answer`.
-    case finished
+    @usableFromInline static let finished = SlotOccupant(raw: 0xFF)
+
+    /// The parser, when the slot holds one.
+    @inlinable
+    var parser: ParserKind? { ParserKind(rawValue: raw) }
+}
+
+/// A value that can live in the slot, and the occupant that says so.
+@usableFromInline
+protocol SlotResident {
+    static var occupant: SlotOccupant { get }
+}
+
+extension FormatParser {
+    @inlinable
+    static var occupant: SlotOccupant { SlotOccupant(kind) }
 }
 
 /// Sixty-four bytes.
@@ -269,7 +291,7 @@ struct ParserSlot: Sendable {
     /// Puts `parser` in the slot, replacing whatever it held. False when the type doesn't
     /// fit, which leaves the slot's bytes as they were and its occupant `finished`.
     @inlinable
-    mutating func store<Parser: FormatParser>(_ parser: Parser) -> Bool {
+    mutating func store<Parser: SlotResident>(_ parser: Parser) -> Bool {
         guard Self.fits(Parser.self) else {
             occupant = .finished
             return false
@@ -288,7 +310,7 @@ struct ParserSlot: Sendable {
 
     /// Runs `body` on the parser the slot holds, in place; nil when it holds another.
     @inlinable @inline(__always)
-    mutating func withParser<Parser: FormatParser, Result>(
+    mutating func withParser<Parser: SlotResident, Result>(
         _ type: Parser.Type, _ body: (inout Parser) -> Result
     ) -> Result? {
         guard occupant == Parser.occupant && Self.fits(Parser.self) else { return nil }

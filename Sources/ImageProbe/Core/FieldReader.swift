@@ -8,51 +8,72 @@ enum Step: Sendable {
     case read(Int)
     /// Discard `count` bytes unseen, then read a field of `width` bytes.
     case skipThenRead(UInt64, Int)
-    /// The answer is complete: see the parser's `info`.
+    /// The answer is complete: see the parser's `info` (for the sniffer: it has decided).
     case done
     /// The input is not a valid image of this parser's format.
     case failed(ScanFailure)
-    /// Another parser continues from here: see the parser's `handoff()`.
-    case handoff
 }
 
-/// One format's header parser: an explicit state machine fed one requested field at a time.
+/// What the field loop drives: an explicit state machine fed one requested field at a time.
+/// Every format's parser is one, and so is the sniffer, which only classifies.
 @usableFromInline
-protocol FormatParser {
+protocol FieldConsumer {
     /// Consumes the field requested by the previous step. `offset` is the field's position in
     /// the input.
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step
 
-    /// The first step after the sniffer hands over.
+    /// The first step.
     var firstStep: Step { get }
 
-    /// The answer, valid once `parse` has returned `.done`.
-    var info: ImageInfo { get }
-
-    /// What `finish()` reports when the input ends early: the info if the size is known,
-    /// otherwise nil (a `truncated` failure).
-    func infoAtEndOfInput() -> ImageInfo?
-
-    /// The format, once identified; named in `truncated` failures.
-    var format: ImageFormat? { get }
-
-    /// Which parser this is, as the scanner's slot records it.
-    static var occupant: SlotOccupant { get }
-
-    /// Whether the parser reports animation frames (animation mode): false by default, which
-    /// takes the frame hook out of the other parsers' field loops at compile time.
+    /// Whether the consumer reports animation frames (animation mode): false by default,
+    /// which takes the frame hook out of the other field loops at compile time.
     static var emitsFrames: Bool { get }
 
     /// The next frame read and not yet reported; called after every step until nil.
     mutating func takeFrame() -> PendingFrames?
 }
 
-extension FormatParser {
+extension FieldConsumer {
     @inlinable
     static var emitsFrames: Bool { false }
 
     @inlinable @inline(__always)
     mutating func takeFrame() -> PendingFrames? { nil }
+}
+
+/// One format's header parser. A format file opens with its grammar: the defaults below cover
+/// the rest for parsers that keep their answer in `facts`.
+@usableFromInline
+protocol FormatParser: FieldConsumer, SlotResident {
+    /// The parser, started on what the sniffer found (SPEC.md §3, "Identification").
+    init(sniffed: Sniffed)
+
+    /// Which parser this is (the registry's `ParserKind`, generated).
+    static var kind: ParserKind { get }
+
+    /// The facts found so far.
+    var facts: ImageFacts { get }
+
+    /// The answer, valid once `parse` has returned `.done`. Default: `facts`.
+    var info: ImageInfo { get }
+
+    /// What `finish()` reports when the input ends early: the info if the size is known,
+    /// otherwise nil (a `truncated` failure). Default: nil.
+    func infoAtEndOfInput() -> ImageInfo?
+
+    /// The format, once identified; named in `truncated` failures. Default: `facts.format`.
+    var format: ImageFormat? { get }
+}
+
+extension FormatParser {
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts) }
+
+    @inlinable
+    func infoAtEndOfInput() -> ImageInfo? { nil }
+
+    @inlinable
+    var format: ImageFormat? { facts.format }
 }
 
 /// How a run of the field loop ended.
@@ -61,7 +82,6 @@ enum RunResult: Sendable {
     case needMore
     case done
     case failed(ScanFailure)
-    case handoff
 }
 
 /// Turns chunks into the fields parsers ask for: in place when a field lies inside the chunk,
@@ -120,7 +140,7 @@ struct FieldReader: Sendable {
             skipRemaining = count
             width = nextWidth
             return nil
-        case .done, .failed, .handoff:
+        case .done, .failed:
             return nil
         }
     }
@@ -171,7 +191,7 @@ struct FieldReader: Sendable {
     /// Each iteration consumes at least one byte or returns. The byte limit is enforced by
     /// the caller, which hands in a cursor clamped to the remaining budget.
     @inlinable @inline(__always)
-    mutating func run<Parser: FormatParser>(
+    mutating func run<Parser: FieldConsumer>(
         _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions
     ) -> RunResult {
         var tally = FrameTally()
@@ -180,7 +200,7 @@ struct FieldReader: Sendable {
 
     /// Counts and reports the frames the parser's last step read.
     @usableFromInline @inline(never)
-    static func reportFrames<Parser: FormatParser>(
+    static func reportFrames<Parser: FieldConsumer>(
         _ parser: inout Parser, _ tally: inout FrameTally, _ options: ScanOptions, _ onFrame: (FrameInfo) -> Void
     ) -> ScanFailure? {
         while let frame = parser.takeFrame() {
@@ -193,7 +213,7 @@ struct FieldReader: Sendable {
     /// The field loop, reporting each frame a parser reads to `tally` and `onFrame` as soon as
     /// the step that read it ends, so frames come out the same whatever the chunking.
     @inlinable @inline(__always)
-    mutating func run<Parser: FormatParser>(
+    mutating func run<Parser: FieldConsumer>(
         _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions,
         _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
     ) -> RunResult {
@@ -231,8 +251,6 @@ struct FieldReader: Sendable {
                 return .done
             case .failed(let failure):
                 return .failed(failure)
-            case .handoff:
-                return .handoff
             }
         }
     }

@@ -5,6 +5,13 @@ struct KnownBytes: Sendable {
     @usableFromInline var storage: UInt64 = 0
     @usableFromInline var count: Int = 0
 
+    /// Bytes already packed, as `Sniffed` carries them.
+    @inlinable
+    init(storage: UInt64, count: Int) {
+        self.storage = storage
+        self.count = min(8, max(0, count))
+    }
+
     /// Two known bytes. (No variadic initializer: it would allocate an array inside `feed`.)
     @inlinable
     init(_ b0: UInt8, _ b1: UInt8) {
@@ -41,7 +48,30 @@ struct KnownBytes: Sendable {
     }
 }
 
-/// Identifies the format and hands over to its parser.
+/// What the sniffer found: which parser to start, and what the first bytes already told it
+/// (`variant` and `value`, whose meaning each parser's `init(sniffed:)` gives: a byte order, a
+/// box's size, the bytes a TGA's header starts with...).
+@usableFromInline
+struct Sniffed: Sendable {
+    @usableFromInline var kind: ParserKind
+    @usableFromInline var variant: UInt8
+    @usableFromInline var value: UInt64
+
+    @inlinable
+    init(_ kind: ParserKind, variant: UInt8 = 0, value: UInt64 = 0) {
+        self.kind = kind
+        self.variant = variant
+        self.value = value
+    }
+
+    /// The bytes of a TGA header the sniffer consumed.
+    @inlinable
+    var knownBytes: KnownBytes { KnownBytes(storage: value, count: Int(variant)) }
+}
+
+/// Identifies the format: a classifier over the first bytes, run by the field loop like a
+/// parser but holding no answer. When it has decided (`.done`), `decision` says which parser
+/// the scanner starts, directly, through the registry's dispatch.
 ///
 /// Two bytes decide almost every signature; each format's parser then checks the rest of its
 /// signature in its first field. A leading `00 00` needs more: an icon, a cursor, an ISOBMFF
@@ -49,7 +79,7 @@ struct KnownBytes: Sendable {
 /// is tried last: only when nothing else matched and its header can still be valid (SPEC.md
 /// §3, "Identification").
 @usableFromInline
-struct Sniffer: FormatParser, Sendable {
+struct Sniffer: FieldConsumer, SlotResident, Sendable {
     @inlinable static var occupant: SlotOccupant { .sniffer }
 
     @usableFromInline
@@ -77,31 +107,9 @@ struct Sniffer: FormatParser, Sendable {
         case legacyPVROrTGA(mapType: UInt8)
     }
 
-    @usableFromInline
-    enum Detected: Sendable {
-        case undecided
-        case jpeg, png, gif, bmp, webp, psd, qoi, dds, ktx, icns, exr, hdr, sgi, sun
-        case xbm
-        /// `/*` and a comment other than ` XPM */`; `star` when its last byte read was `*`.
-        case xbmAfterComment(star: Bool)
-        case xpm, xpm2, fits, dcx, blp, pkm, astc, farbfeld, vtf, iff, aseprite
-        case eps(dos: Bool)
-        case msp(version2: Bool)
-        case pvr(bigEndian: Bool)
-        /// `34 00 00 00`.
-        case pvrLegacy
-        case tiff(bigEndian: Bool)
-        case jxlCodestream, j2kCodestream
-        case isobmff(boxSize: UInt32), jxlContainer(boxSize: UInt32), jp2(boxSize: UInt32)
-        case icon(cursor: Bool, count: UInt16)
-        case pnm(magic: UInt8)
-        case pcx
-        case svg(first: UInt8, second: UInt8)
-        case tga(KnownBytes)
-    }
-
     @usableFromInline var phase: Phase = .firstTwo
-    @usableFromInline var detected: Detected = .undecided
+    /// The parser to start, once decided.
+    @usableFromInline var decision = Sniffed(.jpeg)
 
     @usableFromInline static let firstWidth = 2
 
@@ -120,15 +128,6 @@ struct Sniffer: FormatParser, Sendable {
     init(unknownPair first: UInt8, _ second: UInt8) {
         phase = .unknownPair(first: first, second: second)
     }
-
-    @inlinable
-    var format: ImageFormat? { nil }
-
-    @inlinable
-    var info: ImageInfo { ImageInfo(format: .jpeg, width: 0, height: 0) }  // never asked: no .done
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @usableFromInline static let unknown = ScanFailure(.unknownFormat, .noKnownImageSignature)
 
@@ -153,11 +152,11 @@ struct Sniffer: FormatParser, Sendable {
                 return .read(4)
             }
         case .boxType(let size):
-            if let detected = Self.box(type: field.tag(0), size: size) { return decide(detected) }
+            if let decision = Self.box(type: field.tag(0), size: size) { return decide(decision) }
             return .failed(ScanFailure(.unknownFormat, .isobmffStyleFileOfNoImageType))
         case .boxOrTGA(let third, let fourth):
-            if let detected = Self.box(type: field.tag(0), size: UInt32(third) << 8 | UInt32(fourth)) {
-                return decide(detected)
+            if let decision = Self.box(type: field.tag(0), size: UInt32(third) << 8 | UInt32(fourth)) {
+                return decide(decision)
             }
             // ID length 0, no colour map, image type `third`: a TGA, if anything.
             var known = KnownBytes(0, 0, third, fourth)
@@ -165,13 +164,13 @@ struct Sniffer: FormatParser, Sendable {
             known.append(field.u8(1))
             known.append(field.u8(2))
             known.append(field.u8(3))
-            return decide(.tga(known))
+            return decide(Self.tga(known))
         case .iconCount(let cursor):
             let count = field.le16(0)
-            if count != 0 { return decide(.icon(cursor: cursor, count: count)) }
+            if count != 0 { return decide(Sniffed(.ico, variant: cursor ? 1 : 0, value: UInt64(count))) }
             // `00 00 02 00 00 00` is a cursor with no images, or the start of an uncompressed
             // true-colour TGA: only the TGA can be valid.
-            if cursor { return decide(.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
+            if cursor { return decide(Self.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
             return .failed(.malformed(.ico, .iconDirectoryListsNoImages))
         case .pcxEncoding(let version):
             let encoding = field.u8(0)
@@ -182,39 +181,39 @@ struct Sniffer: FormatParser, Sendable {
             case (0, 2), (0, 3), (0, 10), (0, 11):
                 var known = KnownBytes(0x0A, 0x00)
                 known.append(encoding)
-                return decide(.tga(known))
+                return decide(Self.tga(known))
             default:
-                return decide(.pcx)
+                return decide(Sniffed(.pcx))
             }
         case .commentOpening(let matched):
             let byte = field.u8(0)
             guard byte == ASCII.byte(of: " XPM */", at: Int(matched)) else {
                 // The comment goes on; only "*/" ends it, and the byte before was no "*" but
                 // at the last position, where "/" would have matched.
-                return decide(.xbmAfterComment(star: byte == 0x2A))
+                return decide(Sniffed(.xbm, variant: XBMParser.afterComment, value: byte == 0x2A ? 1 : 0))
             }
-            if matched == 6 { return decide(.xpm) }
+            if matched == 6 { return decide(Sniffed(.xpm)) }
             phase = .commentOpening(matched: matched &+ 1)
             return .read(1)
         case .unknownPair(let first, let second):
             // Aseprite: the file size (at least the 128-byte header), then the magic A5E0.
             let size = UInt32(first) | UInt32(second) << 8 | UInt32(field.le16(0)) << 16
-            if field.u8(2) == 0xE0 && field.u8(3) == 0xA5 && size >= AsepriteParser.headerLength { return decide(.aseprite) }
+            if field.u8(2) == 0xE0 && field.u8(3) == 0xA5 && size >= AsepriteParser.headerLength { return decide(Sniffed(.aseprite)) }
             return .failed(Self.unknown)
         case .legacyPVROrTGA(let mapType):
             // `34 00 00 00` could only be a TGA of image type 0, which holds no image.
-            if mapType == 0 && field.u8(0) == 0 && field.u8(1) == 0 { return decide(.pvrLegacy) }
-            return decide(.tga(KnownBytes(0x34, mapType, field.u8(0), field.u8(1))))
+            if mapType == 0 && field.u8(0) == 0 && field.u8(1) == 0 { return decide(Sniffed(.pvr, variant: PVRParser.legacy)) }
+            return decide(Self.tga(KnownBytes(0x34, mapType, field.u8(0), field.u8(1))))
         }
     }
 
     /// The image formats whose first box has type `type`.
     @inlinable
-    static func box(type: UInt32, size: UInt32) -> Detected? {
+    static func box(type: UInt32, size: UInt32) -> Sniffed? {
         switch type {
-        case 0x6674_7970: .isobmff(boxSize: size)  // "ftyp": HEIF, AVIF
-        case 0x4A58_4C20: .jxlContainer(boxSize: size)  // "JXL "
-        case 0x6A50_2020: .jp2(boxSize: size)  // "jP  "
+        case 0x6674_7970: Sniffed(.isobmff, value: UInt64(size))  // "ftyp": HEIF, AVIF
+        case 0x4A58_4C20: Sniffed(.jxl, variant: JXLParser.container, value: UInt64(size))  // "JXL "
+        case 0x6A50_2020: Sniffed(.jpeg2000, variant: JPEG2000Parser.boxed, value: UInt64(size))  // "jP  "
         default: nil
         }
     }
@@ -222,29 +221,29 @@ struct Sniffer: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func firstTwo(_ first: UInt8, _ second: UInt8) -> Step {
         switch (first, second) {
-        case (0xFF, 0xD8): return decide(.jpeg)
-        case (0xFF, 0x0A): return decide(.jxlCodestream)
-        case (0xFF, 0x4F): return decide(.j2kCodestream)
-        case (0x89, 0x50): return decide(.png)  // "\x89P"
-        case (0x47, 0x49): return decide(.gif)  // "GI"
-        case (0x42, 0x4D): return decide(.bmp)  // "BM"
-        case (0x52, 0x49): return decide(.webp)  // "RI"
-        case (0x49, 0x49): return decide(.tiff(bigEndian: false))  // "II"
-        case (0x4D, 0x4D): return decide(.tiff(bigEndian: true))  // "MM"
-        case (0x38, 0x42): return decide(.psd)  // "8B"
-        case (0x71, 0x6F): return decide(.qoi)  // "qo"
-        case (0x44, 0x44): return decide(.dds)  // "DD"
-        case (0xAB, 0x4B): return decide(.ktx)  // "«K"
-        case (0x69, 0x63): return decide(.icns)  // "ic"
-        case (0x76, 0x2F): return decide(.exr)
-        case (0x23, 0x3F): return decide(.hdr)  // "#?"
-        case (0x23, 0x64): return decide(.xbm)  // "#d"
+        case (0xFF, 0xD8): return decide(Sniffed(.jpeg))
+        case (0xFF, 0x0A): return decide(Sniffed(.jxl))
+        case (0xFF, 0x4F): return decide(Sniffed(.jpeg2000))
+        case (0x89, 0x50): return decide(Sniffed(.png))  // "\x89P"
+        case (0x47, 0x49): return decide(Sniffed(.gif))  // "GI"
+        case (0x42, 0x4D): return decide(Sniffed(.bmp))  // "BM"
+        case (0x52, 0x49): return decide(Sniffed(.webp))  // "RI"
+        case (0x49, 0x49): return decide(Sniffed(.tiff, value: 0))  // "II"
+        case (0x4D, 0x4D): return decide(Sniffed(.tiff, value: 1))  // "MM"
+        case (0x38, 0x42): return decide(Sniffed(.psd))  // "8B"
+        case (0x71, 0x6F): return decide(Sniffed(.qoi))  // "qo"
+        case (0x44, 0x44): return decide(Sniffed(.dds))  // "DD"
+        case (0xAB, 0x4B): return decide(Sniffed(.ktx))  // "«K"
+        case (0x69, 0x63): return decide(Sniffed(.icns))  // "ic"
+        case (0x76, 0x2F): return decide(Sniffed(.exr))
+        case (0x23, 0x3F): return decide(Sniffed(.radiance))  // "#?"
+        case (0x23, 0x64): return decide(Sniffed(.xbm))  // "#d"
         case (0x2F, 0x2A):  // "/*": XPM's comment, or a comment before an XBM's defines
             phase = .commentOpening(matched: 0)
             return .read(1)
-        case (0x01, 0xDA): return decide(.sgi)
-        case (0x59, 0xA6): return decide(.sun)
-        case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(.pnm(magic: second))  // "P1"…"P7", "PF", "Pf"
+        case (0x01, 0xDA): return decide(Sniffed(.sgi))
+        case (0x59, 0xA6): return decide(Sniffed(.sunRaster))
+        case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(Sniffed(.pnm, variant: second))  // "P1"…"P7", "PF", "Pf"
         case (0x0A, 0x00), (0x0A, 0x02...0x05):
             phase = .pcxEncoding(version: second)
             return .read(1)
@@ -257,8 +256,15 @@ struct Sniffer: FormatParser, Sendable {
         // Text: an XML root, perhaps after a byte-order mark or white space. A TGA could start
         // with the same byte, but then its second byte (the colour map type) is 0 or 1.
         let startsText = first == 0x3C || first == 0xEF || first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
-        if startsText && second > 1 { return decide(.svg(first: first, second: second)) }
-        if second <= 1 && first != 0x34 { return decide(.tga(KnownBytes(first, second))) }
+        if startsText && second > 1 {
+            // Bytes that can't open XML start no signature: on to the checks after two bytes.
+            if SVGParser.rejects(first, second) {
+                phase = .unknownPair(first: first, second: second)
+                return .read(4)
+            }
+            return decide(Sniffed(.svg, variant: first, value: UInt64(second)))
+        }
+        if second <= 1 && first != 0x34 { return decide(Self.tga(KnownBytes(first, second))) }
         return laterSignature(first, second)
     }
 
@@ -269,21 +275,21 @@ struct Sniffer: FormatParser, Sendable {
     @inlinable @inline(never)
     mutating func laterSignature(_ first: UInt8, _ second: UInt8) -> Step {
         switch (first, second) {
-        case (0x25, 0x21): return decide(.eps(dos: false))  // "%!"
-        case (0xC5, 0xD0): return decide(.eps(dos: true))
-        case (0x21, 0x20): return decide(.xpm2)  // "! "
-        case (0x53, 0x49): return decide(.fits)  // "SI"
-        case (0xB1, 0x68): return decide(.dcx)
-        case (0x44, 0x61): return decide(.msp(version2: false))  // "Da"
-        case (0x4C, 0x69): return decide(.msp(version2: true))  // "Li"
-        case (0x42, 0x4C): return decide(.blp)  // "BL"
-        case (0x50, 0x56): return decide(.pvr(bigEndian: false))  // "PV"
-        case (0x03, 0x52): return decide(.pvr(bigEndian: true))
-        case (0x50, 0x4B): return decide(.pkm)  // "PK"
-        case (0x13, 0xAB): return decide(.astc)
-        case (0x66, 0x61): return decide(.farbfeld)  // "fa"
-        case (0x56, 0x54): return decide(.vtf)  // "VT"
-        case (0x46, 0x4F): return decide(.iff)  // "FO"
+        case (0x25, 0x21): return decide(Sniffed(.eps, variant: 0))  // "%!"
+        case (0xC5, 0xD0): return decide(Sniffed(.eps, variant: 1))
+        case (0x21, 0x20): return decide(Sniffed(.xpm, variant: XPMParser.version2))  // "! "
+        case (0x53, 0x49): return decide(Sniffed(.fits))  // "SI"
+        case (0xB1, 0x68): return decide(Sniffed(.dcx))
+        case (0x44, 0x61): return decide(Sniffed(.msp, variant: 0))  // "Da"
+        case (0x4C, 0x69): return decide(Sniffed(.msp, variant: 1))  // "Li"
+        case (0x42, 0x4C): return decide(Sniffed(.blp))  // "BL"
+        case (0x50, 0x56): return decide(Sniffed(.pvr, value: 0))  // "PV"
+        case (0x03, 0x52): return decide(Sniffed(.pvr, value: 1))
+        case (0x50, 0x4B): return decide(Sniffed(.pkm))  // "PK"
+        case (0x13, 0xAB): return decide(Sniffed(.astc))
+        case (0x66, 0x61): return decide(Sniffed(.farbfeld))  // "fa"
+        case (0x56, 0x54): return decide(Sniffed(.vtf))  // "VT"
+        case (0x46, 0x4F): return decide(Sniffed(.ilbm))  // "FO"
         case (0x34, 0x00), (0x34, 0x01):
             // A legacy PVR header's size, 52, or a TGA with a 52-byte image ID.
             phase = .legacyPVROrTGA(mapType: second)
@@ -295,10 +301,17 @@ struct Sniffer: FormatParser, Sendable {
         }
     }
 
+    /// The sniffer has decided: `.done`, and the scanner starts the parser.
     @inlinable
-    mutating func decide(_ detected: Detected) -> Step {
-        self.detected = detected
-        return .handoff
+    mutating func decide(_ decision: Sniffed) -> Step {
+        self.decision = decision
+        return .done
+    }
+
+    /// A TGA, from the header bytes the sniffer consumed.
+    @inlinable
+    static func tga(_ known: KnownBytes) -> Sniffed {
+        Sniffed(.tga, variant: UInt8(truncatingIfNeeded: known.count), value: known.storage)
     }
 
 }

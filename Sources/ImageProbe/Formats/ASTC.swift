@@ -7,7 +7,6 @@
 /// the magic is only four bytes. The header says nothing of bit depth, alpha or colour space.
 @usableFromInline
 struct ASTCParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .astc }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -21,11 +20,12 @@ struct ASTCParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .astc)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(11) }

@@ -9,26 +9,23 @@
 /// 1 starts like a TGA header: the TGA parser reads it (`header(…)`), and answers at byte 17.
 @usableFromInline
 struct AsepriteParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .aseprite }
 
     @usableFromInline var facts = ImageFacts(format: .aseprite)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// Frames, width, height and colour depth.
     @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
+    @inlinable
     var firstStep: Step { .read(8) }
 
     @inlinable
     var format: ImageFormat? { nil }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

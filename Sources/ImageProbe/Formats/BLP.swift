@@ -8,26 +8,23 @@
 /// modes.
 @usableFromInline
 struct BLPParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .blp }
 
     @usableFromInline var facts = ImageFacts(format: .blp)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// "P" and the version digit (after the sniffed "BL"), the header through the height.
     @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
+    @inlinable
     var firstStep: Step { .read(18) }
 
     @inlinable
     var format: ImageFormat? { .blp }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -7,7 +7,6 @@
 /// stored top-down, and the height is its absolute value.
 @usableFromInline
 struct BMPParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .bmp }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -25,8 +24,9 @@ struct BMPParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .bmp)
 
     /// Built on demand from the compact facts the parser keeps.
+
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(20) }
 

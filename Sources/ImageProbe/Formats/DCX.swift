@@ -10,7 +10,6 @@
 /// count, never the image, so both modes agree on every file's validity.
 @usableFromInline
 struct DCXParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .dcx }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -30,14 +29,15 @@ struct DCXParser: FormatParser, Sendable {
     @usableFromInline var pages: UInt32 = 0
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     /// The most pages a directory lists: 1024 entries, the last of them the 0.
     @usableFromInline static let maximumPages: UInt32 = 1023
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(6) }
@@ -49,9 +49,6 @@ struct DCXParser: FormatParser, Sendable {
         case .directory, .page: .dcx
         }
     }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

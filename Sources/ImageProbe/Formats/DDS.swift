@@ -6,7 +6,6 @@
 /// mode also reads the pixel format (offsets 76...107) for the bit count and alpha.
 @usableFromInline
 struct DDSParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .dds }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -20,13 +19,14 @@ struct DDSParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .dds)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// After the sniffed "DD".
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
     @inlinable
     var firstStep: Step { .read(18) }
 

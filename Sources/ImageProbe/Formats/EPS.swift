@@ -19,7 +19,6 @@
 ///   line; reaching it without a box is malformed.
 @usableFromInline
 struct EPSParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .eps }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -111,6 +110,9 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     @inlinable
+    init(sniffed: Sniffed) { self.init(dos: sniffed.variant != 0) }
+
+    @inlinable
     var firstStep: Step {
         switch phase {
         case .dosHeader: .read(28)
@@ -125,9 +127,6 @@ struct EPSParser: FormatParser, Sendable {
         default: .eps
         }
     }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

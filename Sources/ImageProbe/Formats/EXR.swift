@@ -12,7 +12,6 @@
 /// and costs no extra byte.
 @usableFromInline
 struct EXRParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .exr }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -44,8 +43,6 @@ struct EXRParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .exr)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var attribute: Attribute = .other
     /// Longest attribute, type or channel name: 31 bytes, 255 with the long-names flag.
     @usableFromInline var maxNameLength = 31
@@ -75,6 +72,9 @@ struct EXRParser: FormatParser, Sendable {
     init() {}
 
     /// After the sniffed `76 2F`.
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
     @inlinable
     var firstStep: Step { .read(6) }
 

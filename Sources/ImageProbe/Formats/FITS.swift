@@ -11,7 +11,6 @@
 /// no data: the scanner reads on to the first extension, which must be an `IMAGE`.
 @usableFromInline
 struct FITSParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .fits }
 
     /// The mandatory keywords, in their order.
     @usableFromInline
@@ -46,14 +45,15 @@ struct FITSParser: FormatParser, Sendable {
     @usableFromInline var cards = 0
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @usableFromInline static let cardLength: UInt64 = 80
     @usableFromInline static let blockLength: UInt64 = 2880
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(7) }
@@ -65,9 +65,6 @@ struct FITSParser: FormatParser, Sendable {
         default: .fits
         }
     }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

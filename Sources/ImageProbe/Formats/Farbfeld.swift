@@ -5,26 +5,23 @@
 /// with alpha, so those facts come with it.
 @usableFromInline
 struct FarbfeldParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .farbfeld }
 
     @usableFromInline var facts = ImageFacts(format: .farbfeld)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// "rbfeld" (after the sniffed "fa"), width, height.
     @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
+    @inlinable
     var firstStep: Step { .read(14) }
 
     @inlinable
     var format: ImageFormat? { .farbfeld }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

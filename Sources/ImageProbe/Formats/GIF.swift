@@ -12,7 +12,6 @@
 ///   of the Graphic Control Extension before it.
 @usableFromInline
 struct GIFParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .gif }
 
     @usableFromInline
     enum Phase: UInt8, Sendable {
@@ -56,8 +55,9 @@ struct GIFParser: FormatParser, Sendable {
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
+
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(8) }
 

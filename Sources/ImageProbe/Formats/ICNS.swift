@@ -10,7 +10,6 @@
 /// types are skipped.
 @usableFromInline
 struct ICNSParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .icns }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -43,8 +42,6 @@ struct ICNSParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .icns)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     /// Offset where the family ends, as its header declares.
     @usableFromInline var familyEnd: UInt64 = 0
     /// The largest icon so far; nil before the first.
@@ -59,6 +56,9 @@ struct ICNSParser: FormatParser, Sendable {
     init() {}
 
     /// After the sniffed "ic".
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
     @inlinable
     var firstStep: Step { .read(6) }
 

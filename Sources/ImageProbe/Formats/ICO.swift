@@ -9,7 +9,6 @@
 /// for `bitDepth` and validation. The embedded PNG or BMP images are never read.
 @usableFromInline
 struct ICOParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .icon }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -24,8 +23,6 @@ struct ICOParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase = .entrySize
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline let isCursor: Bool
     @usableFromInline let count: UInt16
     /// Index of the entry being read.
@@ -49,10 +46,10 @@ struct ICOParser: FormatParser, Sendable {
     }
 
     @inlinable
-    var firstStep: Step { .read(2) }
+    init(sniffed: Sniffed) { self.init(isCursor: sniffed.variant != 0, count: UInt16(truncatingIfNeeded: sniffed.value)) }
 
     @inlinable
-    var format: ImageFormat? { facts.format }
+    var firstStep: Step { .read(2) }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }

@@ -9,7 +9,6 @@
 /// images of this kind.
 @usableFromInline
 struct ILBMParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .ilbm }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -28,8 +27,6 @@ struct ILBMParser: FormatParser, Sendable {
     @usableFromInline var chunks = 0
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @usableFromInline static let bitmapHeaderID: UInt32 = 0x424D_4844  // "BMHD"
     @usableFromInline static let bodyID: UInt32 = 0x424F_4459  // "BODY"
@@ -37,6 +34,9 @@ struct ILBMParser: FormatParser, Sendable {
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(10) }
@@ -48,9 +48,6 @@ struct ILBMParser: FormatParser, Sendable {
         case .chunkHeader, .bitmapHeader: .ilbm
         }
     }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

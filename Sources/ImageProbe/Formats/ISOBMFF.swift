@@ -18,7 +18,6 @@
 /// give the loop count.
 @usableFromInline
 struct ISOBMFFParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .isobmff }
 
     /// The containers the parser descends into; anything else is skipped whole.
     @usableFromInline
@@ -287,6 +286,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable var walkedFrames: Bool { get { flag(15) } set { setFlag(15, newValue) } }
 
     /// Built on demand: keeping an `ImageInfo` in the state would only make it larger.
+    /// The facts, from the answer this parser builds its own way.
+    @inlinable
+    var facts: ImageFacts { info.facts }
+
     @inlinable
     var info: ImageInfo { makeInfo() }
 
@@ -294,6 +297,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
     init(firstBoxSize: UInt32) {
         self.phase = firstBoxSize == 1 ? .ftypLargeSize : .ftypHead(end: UInt64(firstBoxSize))
     }
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init(firstBoxSize: UInt32(truncatingIfNeeded: sniffed.value)) }
 
     @inlinable
     var firstStep: Step { .read(8) }

@@ -6,7 +6,6 @@
 /// IFD0 is read for the orientation; later Exif segments are ignored.
 @usableFromInline
 struct JPEGParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .jpeg }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -31,12 +30,13 @@ struct JPEGParser: FormatParser, Sendable {
     @usableFromInline var marker: UInt8 = 0
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var exifSeen = false
     @usableFromInline var segments = 0
 
     /// After SOI (which the sniffer consumed): the first marker.
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
     @inlinable var firstStep: Step { .read(2) }
 
     @inlinable

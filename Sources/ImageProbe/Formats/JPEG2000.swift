@@ -7,7 +7,6 @@
 /// carries no orientation.
 @usableFromInline
 struct JPEG2000Parser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .jpeg2000 }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -33,8 +32,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @usableFromInline var facts: ImageFacts
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     /// The size of the file's first box, as the sniffer read it (it must be 12).
     @usableFromInline var signatureBoxSize: UInt32 = 12
@@ -65,6 +62,19 @@ struct JPEG2000Parser: FormatParser, Sendable {
         self.signatureBoxSize = signatureBoxSize
     }
 
+    /// `Sniffed.variant` for a boxed file (its signature box's size in `value`); 0 for a raw
+    /// codestream.
+    @usableFromInline static let boxed: UInt8 = 1
+
+    @inlinable
+    init(sniffed: Sniffed) {
+        if sniffed.variant == Self.boxed {
+            self.init(signatureBoxSize: UInt32(truncatingIfNeeded: sniffed.value))
+        } else {
+            self.init(codestream: ())
+        }
+    }
+
     @inlinable
     var firstStep: Step {
         switch phase {
@@ -72,9 +82,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .imageSize, .tilesAndFirstComponent, .boxHeader, .largeSize, .imageHeader, .componentsAndDepth: .read(22)
         }
     }
-
-    @inlinable
-    var format: ImageFormat? { facts.format }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }

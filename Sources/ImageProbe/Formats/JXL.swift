@@ -8,7 +8,6 @@
 /// any byte, with other boxes in between.
 @usableFromInline
 struct JXLParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .jxl }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -64,6 +63,18 @@ struct JXLParser: FormatParser, Sendable {
         phase = .signatureAndFileType
         header = JXLHeaderReader(expectsSignature: true)
         self.signatureBoxSize = signatureBoxSize
+    }
+
+    /// `Sniffed.variant` for a container (its first box's size in `value`); 0 for a bare codestream.
+    @usableFromInline static let container: UInt8 = 1
+
+    @inlinable
+    init(sniffed: Sniffed) {
+        if sniffed.variant == Self.container {
+            self.init(signatureBoxSize: UInt32(truncatingIfNeeded: sniffed.value))
+        } else {
+            self.init(codestream: ())
+        }
     }
 
     @inlinable

@@ -8,7 +8,6 @@
 /// alpha, for the formats where that is certain.
 @usableFromInline
 struct KTXParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .ktx }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -25,13 +24,14 @@ struct KTXParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .ktx)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// After the sniffed `AB 4B`.
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
     @inlinable
     var firstStep: Step { .read(10) }
 
@@ -46,8 +46,6 @@ struct KTXParser: FormatParser, Sendable {
     }
 
     /// The answer comes with the size, so no partial answer exists.
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

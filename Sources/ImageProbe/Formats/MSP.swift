@@ -6,15 +6,12 @@
 /// the four-byte key, in both modes. Pictures are 1 bit per pixel.
 @usableFromInline
 struct MSPParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .msp }
 
     @usableFromInline var facts = ImageFacts(format: .msp)
     /// Version 2 ("LinS"), whose rows are run-length encoded.
     @usableFromInline let version2: Bool
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     /// After "Da" or "Li", which the sniffer consumed.
     @inlinable
@@ -24,13 +21,13 @@ struct MSPParser: FormatParser, Sendable {
 
     /// The rest of the key, then words 1 to 12 (width … y aspect correction) and the checksum.
     @inlinable
+    init(sniffed: Sniffed) { self.init(version2: sniffed.variant != 0) }
+
+    @inlinable
     var firstStep: Step { .read(24) }
 
     @inlinable
     var format: ImageFormat? { .msp }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -6,26 +6,23 @@
 /// byte: after `0A 00` that byte is what tells a PCX from a TGA (SPEC.md §3.15).
 @usableFromInline
 struct PCXParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .pcx }
 
     @usableFromInline var facts = ImageFacts(format: .pcx)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// Bits per pixel, and the window.
     @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
+    @inlinable
     var firstStep: Step { .read(9) }
 
     @inlinable
     var format: ImageFormat? { .pcx }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -6,26 +6,23 @@
 /// only validates it, as Android's `etc1_pkm_is_valid` does.
 @usableFromInline
 struct PKMParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .pkm }
 
     @usableFromInline var facts = ImageFacts(format: .pkm)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
 
     /// "M " (after the sniffed "PK"), version, data type, extended size, size.
     @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
+    @inlinable
     var firstStep: Step { .read(14) }
 
     @inlinable
     var format: ImageFormat? { .pkm }
-
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -8,7 +8,6 @@
 /// follow it (Pillow writes `eXIf` before `acTL`).
 @usableFromInline
 struct PNGParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .png }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -42,8 +41,6 @@ struct PNGParser: FormatParser, Sendable {
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     @usableFromInline var sawImageData = false
     /// The one `eXIf` allowed was read: the orientation is settled.
@@ -53,6 +50,9 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline var frameControlLength: UInt32 = 0
 
     /// After the two signature bytes the sniffer consumed.
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
     @inlinable var firstStep: Step { .read(22) }
 
     @inlinable

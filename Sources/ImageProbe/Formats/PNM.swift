@@ -6,7 +6,6 @@
 /// at the byte after its last digit, so that byte is the answer point (SPEC.md §3, "PNM").
 @usableFromInline
 struct PNMParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .pnm }
 
     /// The numbers of a P1–P6 or PFM header, in order.
     @usableFromInline
@@ -59,8 +58,6 @@ struct PNMParser: FormatParser, Sendable {
     @usableFromInline var facts: ImageFacts
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     /// Set once width and height are both read (PAM fills them in one at a time).
     @usableFromInline var sizeKnown = false
 
@@ -79,10 +76,10 @@ struct PNMParser: FormatParser, Sendable {
 
     /// After `P` and the magic byte, which the sniffer consumed.
     @inlinable
-    var firstStep: Step { .read(1) }
+    init(sniffed: Sniffed) { self.init(magic: sniffed.variant) }
 
     @inlinable
-    var format: ImageFormat? { facts.format }
+    var firstStep: Step { .read(1) }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }

@@ -7,7 +7,6 @@
 /// orientation for PSD, and Photoshop applies none on opening.
 @usableFromInline
 struct PSDParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .psd }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -21,8 +20,9 @@ struct PSDParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .psd)
 
     /// Built on demand from the compact facts the parser keeps.
+
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(20) }
 

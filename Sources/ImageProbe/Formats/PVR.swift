@@ -15,7 +15,6 @@
 /// transform, and is not read.
 @usableFromInline
 struct PVRParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .pvr }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -36,8 +35,6 @@ struct PVRParser: FormatParser, Sendable {
     @usableFromInline var bigEndian = false
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     /// Version 3: the sniffer consumed "PV" (or `03 52` in a big-endian file).
     @inlinable
@@ -50,6 +47,15 @@ struct PVRParser: FormatParser, Sendable {
     @inlinable
     init(legacy: ()) {
         phase = .legacyHeader
+    }
+
+    /// `Sniffed.variant` for the legacy (version 2) header; version 3 has the byte order in
+    /// `value` (1: big-endian).
+    @usableFromInline static let legacy: UInt8 = 1
+
+    @inlinable
+    init(sniffed: Sniffed) {
+        if sniffed.variant == Self.legacy { self.init(legacy: ()) } else { self.init(bigEndian: sniffed.value != 0) }
     }
 
     @inlinable

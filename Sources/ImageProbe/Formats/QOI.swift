@@ -4,7 +4,6 @@
 /// The size is known at byte 12; full mode reads channels and colour space (14 bytes).
 @usableFromInline
 struct QOIParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .qoi }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -18,8 +17,9 @@ struct QOIParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .qoi)
 
     /// Built on demand from the compact facts the parser keeps.
+
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(10) }
 

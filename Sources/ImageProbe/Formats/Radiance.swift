@@ -7,7 +7,6 @@
 /// full mode reports as an EXIF orientation (SPEC.md §3, "Radiance").
 @usableFromInline
 struct RadianceParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .hdr }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -67,8 +66,6 @@ struct RadianceParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .hdr)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var axes = Axes()
     @usableFromInline var sawFormat = false
 
@@ -81,14 +78,15 @@ struct RadianceParser: FormatParser, Sendable {
 
     /// After `#?`, which the sniffer consumed.
     @inlinable
+    init(sniffed: Sniffed) { self.init() }
+
+    @inlinable
     var firstStep: Step { .read(1) }
 
     @inlinable
     var format: ImageFormat? { .hdr }
 
     /// The size is the last thing the header holds: known only at the answer.
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -6,7 +6,6 @@
 /// (the channel count) of a three-dimensional image for `hasAlpha` (12 bytes).
 @usableFromInline
 struct SGIParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .sgi }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -22,11 +21,12 @@ struct SGIParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .sgi)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(6) }

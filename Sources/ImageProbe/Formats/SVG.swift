@@ -7,7 +7,6 @@
 /// (`SVGLengthRules`); the values as written go into `ImageInfo.svg` (SPEC.md §3, "SVG").
 @usableFromInline
 struct SVGParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .svg }
 
     /// The root element's attributes that matter.
     @usableFromInline
@@ -99,6 +98,16 @@ struct SVGParser: FormatParser, Sendable {
     }
 
     @inlinable
+    init(sniffed: Sniffed) { self.init(first: sniffed.variant, second: UInt8(truncatingIfNeeded: sniffed.value)) }
+
+    /// Whether two first bytes already rule out XML: the input then matched no signature in
+    /// its first two bytes (SPEC.md §3, "Identification"), and the sniffer reads on.
+    @inlinable
+    static func rejects(_ first: UInt8, _ second: UInt8) -> Bool {
+        SVGParser(first: first, second: second).rejectsItsFirstBytes
+    }
+
+    @inlinable
     var firstStep: Step { .read(1) }
 
     /// Whether the two sniffed bytes already rule out XML: the input then matched no
@@ -112,6 +121,10 @@ struct SVGParser: FormatParser, Sendable {
     /// SVG once the root element is known to be `svg`; until then any XML could follow.
     @inlinable
     var format: ImageFormat? { rootFound ? .svg : nil }
+
+    /// The facts, from the answer this parser builds its own way.
+    @inlinable
+    var facts: ImageFacts { info.facts }
 
     @inlinable
     var info: ImageInfo {

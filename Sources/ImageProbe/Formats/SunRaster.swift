@@ -4,7 +4,6 @@
 /// The size is known at byte 12; full mode reads the depth (16 bytes).
 @usableFromInline
 struct SunRasterParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .sun }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -18,11 +17,12 @@ struct SunRasterParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .sun)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(10) }

@@ -12,7 +12,6 @@
 /// descriptor (byte 17) for the alpha bits. The origin bits are not an EXIF orientation.
 @usableFromInline
 struct TGAParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .tga }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -37,8 +36,6 @@ struct TGAParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .tga)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline let known: KnownBytes
     /// Whether the header broke a soft rule, so the footer must confirm it.
     @usableFromInline var needsFooter = false
@@ -60,6 +57,9 @@ struct TGAParser: FormatParser, Sendable {
     init(known: KnownBytes) {
         self.known = known
     }
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init(known: sniffed.knownBytes) }
 
     @inlinable
     var firstStep: Step { .read(Self.sizedHeaderLength &- known.count) }

@@ -5,7 +5,6 @@
 /// it by counting, and `HeaderScanner.pendingSkip` lets a seeking reader jump there instead.
 @usableFromInline
 struct TIFFParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .tiff }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -23,8 +22,9 @@ struct TIFFParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .tiff)
 
     /// Built on demand from the compact facts the parser keeps.
+
     @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
+    init(sniffed: Sniffed) { self.init(bigEndian: sniffed.value != 0) }
 
     @inlinable var firstStep: Step { .read(6) }
 

@@ -7,7 +7,6 @@
 /// are not read.
 @usableFromInline
 struct VTFParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .vtf }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -21,11 +20,12 @@ struct VTFParser: FormatParser, Sendable {
     @usableFromInline var facts = ImageFacts(format: .vtf)
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable
     var firstStep: Step { .read(18) }

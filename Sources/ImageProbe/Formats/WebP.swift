@@ -8,7 +8,6 @@
 /// reports each `ANMF` as a frame.
 @usableFromInline
 struct WebPParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .webp }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -47,12 +46,13 @@ struct WebPParser: FormatParser, Sendable {
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
     @usableFromInline var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
     @usableFromInline var riffEnd: UInt64 = 0
     @usableFromInline var chunks = 0
+
+    @inlinable
+    init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(18) }
 

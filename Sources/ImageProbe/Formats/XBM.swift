@@ -10,7 +10,6 @@
 /// a C file is not called a broken XBM. (The sniffer sends `/* XPM */` to the XPM parser.)
 @usableFromInline
 struct XBMParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .xbm }
 
     /// Which dimension a `#define` sets.
     @usableFromInline
@@ -45,8 +44,6 @@ struct XBMParser: FormatParser, Sendable {
     @usableFromInline var openedWithComment = false
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     /// Bytes of text the scanner reads before giving up: the two defines come first in every
     /// writer's output.
@@ -64,6 +61,19 @@ struct XBMParser: FormatParser, Sendable {
         openedWithComment = true
     }
 
+    /// `Sniffed.variant` after `/*` and a comment other than ` XPM */` (`value` 1 when its last
+    /// byte read was `*`).
+    @usableFromInline static let afterComment: UInt8 = 1
+
+    @inlinable
+    init(sniffed: Sniffed) {
+        if sniffed.variant == Self.afterComment {
+            self.init(afterCommentOpening: (), star: sniffed.value != 0)
+        } else {
+            self.init()
+        }
+    }
+
     @inlinable
     var firstStep: Step { .read(1) }
 
@@ -76,8 +86,6 @@ struct XBMParser: FormatParser, Sendable {
     var format: ImageFormat? { isKnownXBM ? .xbm : nil }
 
     /// The size is complete only at the answer.
-    @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

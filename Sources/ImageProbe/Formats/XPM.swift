@@ -10,7 +10,6 @@
 /// names or hexadecimal values of any length, so no bit depth or alpha is reported.
 @usableFromInline
 struct XPMParser: FormatParser, Sendable {
-    @inlinable static var occupant: SlotOccupant { .xpm }
 
     @usableFromInline
     enum Phase: Sendable {
@@ -37,8 +36,6 @@ struct XPMParser: FormatParser, Sendable {
     @usableFromInline var plain = false
 
     /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo { ImageInfo(facts) }
 
     /// Bytes of text read before giving up: the values string comes in the first lines.
     @usableFromInline static let headerBudget: UInt64 = 8192
@@ -54,6 +51,14 @@ struct XPMParser: FormatParser, Sendable {
     init(xpm2: ()) {
         phase = .xpm2Tag(matched: 0)
         plain = true
+    }
+
+    /// `Sniffed.variant` for XPM2 (`! XPM2`).
+    @usableFromInline static let version2: UInt8 = 1
+
+    @inlinable
+    init(sniffed: Sniffed) {
+        if sniffed.variant == Self.version2 { self.init(xpm2: ()) } else { self.init() }
     }
 
     @inlinable

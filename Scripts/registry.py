@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Generates the format registry from its table, Sources/ImageProbe/Registry/formats.tsv.
+
+    python3 Scripts/registry.py           # writes the generated files
+    python3 Scripts/registry.py --check   # exit 1 if they are not what the table gives (CI)
+
+One row per format in the table. From it come:
+- Sources/ImageProbe/Registry/Registry.generated.swift: `ImageFormat.Kind`, its static
+  members, names and MIME types; `ParserKind`, one case per parser; the one dispatch over
+  parsers (`HeaderScanner.dispatch`, for feed, finish and start, and `ParserKind.visit`, for
+  everything else), each arm a direct, specialised call; each parser's `kind`;
+- the IMAGEPROBE_FORMAT_* numbers in Sources/CImageProbe/include/imageprobe.h;
+- the build-time format selection: with `-D IMAGEPROBE_SELECT_FORMATS`, a parser is compiled
+  only with `-D IMAGEPROBE_WITH_<PARSER>` (Scripts/build-c.sh's web build passes the web
+  column's), and the scanner answers `unsupportedFeature` for the formats left out.
+Adding a format: its parser file in Sources/ImageProbe/Formats/, its row here, its signature in
+Core/Sniffer.swift when it needs one of its own, and this script.
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(ROOT, "Sources/ImageProbe/Registry/formats.tsv")
+SWIFT = os.path.join(ROOT, "Sources/ImageProbe/Registry/Registry.generated.swift")
+HEADER = os.path.join(ROOT, "Sources/CImageProbe/include/imageprobe.h")
+BEGIN = "    /* Generated from Sources/ImageProbe/Registry/formats.tsv by Scripts/registry.py. */\n"
+END = "    /* End of the generated formats. */\n"
+
+
+def rows():
+    found = []
+    for line in open(TABLE, encoding="utf-8"):
+        if not line.strip() or line.startswith("#"):
+            continue
+        number, name, parser, mime, web, summary = line.rstrip("\n").split("\t")
+        found.append({"number": int(number), "name": name, "parser": parser, "mime": mime, "web": web == "web",
+                      "summary": summary})
+    numbers = [row["number"] for row in found]
+    if numbers != list(range(1, len(found) + 1)):
+        sys.exit("registry.py: format numbers must run 1, 2, 3... in table order")
+    if len({row["name"] for row in found}) != len(found):
+        sys.exit("registry.py: a format name is listed twice")
+    return found
+
+
+def parsers(table):
+    """Parser types in order of first appearance, with the formats each serves."""
+    order = []
+    for row in table:
+        if row["parser"] not in order:
+            order.append(row["parser"])
+    return [(name, [row for row in table if row["parser"] == name]) for name in order]
+
+
+def case_name(parser):
+    """JPEGParser → jpeg, SunRasterParser → sunRaster, JPEG2000Parser → jpeg2000."""
+    stem = parser[: -len("Parser")]
+    if stem == "WebP":
+        return "webp"
+    index = 0
+    while index < len(stem) and stem[index].isupper():
+        index += 1
+    if index > 1 and index < len(stem) and stem[index].islower():
+        index -= 1  # "ISOBMFF" stays whole; "SunRaster" → "sun" + "Raster"
+    return stem[:index].lower() + stem[index:]
+
+
+def flag(parser):
+    return "IMAGEPROBE_WITH_" + case_name(parser).upper()
+
+
+def excluded(parser):
+    return f"IMAGEPROBE_SELECT_FORMATS && !{flag(parser)}"
+
+
+def swift(table):
+    out = ["// Generated from formats.tsv by Scripts/registry.py: edit the table and run the script.", ""]
+    out.append("extension ImageFormat {")
+    out.append("    @usableFromInline")
+    out.append("    enum Kind: UInt8, Sendable, CaseIterable {")
+    for row in table:
+        out.append(f"        case {row['name']} = {row['number']}")
+    out.append("    }")
+    out.append("")
+    for row in table:
+        out.append(f"    /// {row['summary']}")
+        out.append(f"    public static let {row['name']} = ImageFormat(.{row['name']})")
+    out.append("")
+    out.append("    /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it")
+    out.append("    /// allocates nothing.")
+    out.append("    public var name: String {")
+    out.append("        switch kind {")
+    for row in table:
+        out.append(f"        case .{row['name']}: \"{row['name']}\"")
+    out.append("        }")
+    out.append("    }")
+    out.append("")
+    out.append("    /// The media type to serve this format with (IANA-registered where one exists).")
+    out.append("    public var mimeType: String {")
+    out.append("        switch kind {")
+    for row in table:
+        out.append(f"        case .{row['name']}: \"{row['mime']}\"")
+    out.append("        }")
+    out.append("    }")
+    out.append("")
+    out.append("    /// The parser that reads this format.")
+    out.append("    @usableFromInline")
+    out.append("    var parser: ParserKind {")
+    out.append("        switch kind {")
+    for row in table:
+        out.append(f"        case .{row['name']}: .{case_name(row['parser'])}")
+    out.append("        }")
+    out.append("    }")
+    out.append("}")
+    out.append("")
+    out.append("/// Every parser, one case each: which one the scanner's slot holds (SPEC.md §1.8).")
+    out.append("@usableFromInline")
+    out.append("enum ParserKind: UInt8, Sendable, CaseIterable {")
+    for name, _ in parsers(table):
+        out.append(f"    case {case_name(name)}")
+    out.append("}")
+    out.append("")
+    out.append("extension HeaderScanner {")
+    out.append("    /// The one dispatch from a parser kind to its parser: `operation` specialised for the")
+    out.append("    /// parser's type, a direct call. Parsers left out of the build (`IMAGEPROBE_SELECT_FORMATS`)")
+    out.append("    /// go to `operation.unavailable`.")
+    out.append("    @inlinable @inline(__always)")
+    out.append("    mutating func dispatch<Operation: ScannerOperation>(")
+    out.append("        _ kind: ParserKind, _ operation: Operation.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void")
+    out.append("    ) -> Bool {")
+    out.append("        switch kind {")
+    for name, _ in parsers(table):
+        out.append(f"        case .{case_name(name)}:")
+        out.append(f"            #if {excluded(name)}")
+        out.append("            return Operation.unavailable(kind, &self)")
+        out.append("            #else")
+        out.append(f"            return Operation.apply({name}.self, &self, &input, onFrame)")
+        out.append("            #endif")
+    out.append("        }")
+    out.append("    }")
+    out.append("}")
+    out.append("")
+    out.append("extension ParserKind {")
+    out.append("    /// The first format this parser reads: named when the build leaves the parser out.")
+    out.append("    @inlinable")
+    out.append("    var primaryFormat: ImageFormat {")
+    out.append("        switch self {")
+    for name, formats in parsers(table):
+        out.append(f"        case .{case_name(name)}: .{formats[0]['name']}")
+    out.append("        }")
+    out.append("    }")
+    out.append("")
+    out.append("    /// `visitor` for this kind's parser type; nil when the build leaves the parser out.")
+    out.append("    @inlinable")
+    out.append("    func visit<Visitor: ParserVisitor>(_ visitor: Visitor) -> Visitor.Result? {")
+    out.append("        switch self {")
+    for name, _ in parsers(table):
+        out.append(f"        case .{case_name(name)}:")
+        out.append(f"            #if {excluded(name)}")
+        out.append("            return nil")
+        out.append("            #else")
+        out.append(f"            return visitor.visit({name}.self)")
+        out.append("            #endif")
+    out.append("        }")
+    out.append("    }")
+    out.append("}")
+    for name, _ in parsers(table):
+        out.append("")
+        out.append(f"#if !({excluded(name)})")
+        out.append(f"extension {name} {{")
+        out.append("    @inlinable")
+        out.append(f"    static var kind: ParserKind {{ .{case_name(name)} }}")
+        out.append("}")
+        out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
+def header(table):
+    text = open(HEADER, encoding="utf-8").read()
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    body = ["    IMAGEPROBE_FORMAT_NONE = 0,\n"]
+    for row in table:
+        body.append(f"    IMAGEPROBE_FORMAT_{row['name'].upper()} = {row['number']},\n")
+    return text[:start] + "".join(body) + text[end:]
+
+
+def web_flags(table):
+    """The -D flags of the web build, one per line (Scripts/build-c.sh reads them)."""
+    return [flag(name) for name, formats in parsers(table) if any(row["web"] for row in formats)]
+
+
+def main():
+    table = rows()
+    if "--web-flags" in sys.argv:
+        print(" ".join(["-D", "IMAGEPROBE_SELECT_FORMATS"] + [part for f in web_flags(table) for part in ("-D", f)]))
+        return
+    if "--flags" in sys.argv:
+        # `--flags jpeg,png`: the -D flags of a build with those formats' parsers only.
+        wanted = set(sys.argv[sys.argv.index("--flags") + 1].split(","))
+        chosen = [flag(name) for name, formats in parsers(table) if any(row["name"] in wanted for row in formats)]
+        print(" ".join(["-D", "IMAGEPROBE_SELECT_FORMATS"] + [part for f in chosen for part in ("-D", f)]))
+        return
+    outputs = {SWIFT: swift(table), HEADER: header(table)}
+    if "--check" in sys.argv:
+        stale = [os.path.relpath(path, ROOT) for path, text in outputs.items()
+                 if not os.path.exists(path) or open(path, encoding="utf-8").read() != text]
+        if stale:
+            sys.exit("registry.py: out of date, run Scripts/registry.py: " + ", ".join(stale))
+        print(f"registry.py: {len(table)} formats, {len(parsers(table))} parsers, generated files current")
+        return
+    for path, text in outputs.items():
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    print(f"registry.py: {len(table)} formats, {len(parsers(table))} parsers written")
+
+
+main()
