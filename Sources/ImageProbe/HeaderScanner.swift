@@ -351,7 +351,7 @@ enum Drive: ScannerOperation {
 /// Starts the parser the sniffer decided on, in the slot, and sets up its first step.
 @usableFromInline
 enum Start: ScannerOperation {
-    @inlinable
+    @inlinable @inline(__always)
     static func apply<Parser: FormatParser>(
         _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {

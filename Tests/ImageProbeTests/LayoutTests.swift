@@ -133,12 +133,25 @@ import Testing
         #expect(options.inputLength == nil && options.mode == .dimensionsOnly)
     }
 
+    /// Every parser's failures, as (packed reason, message).
+    struct Failures: ParserVisitor {
+        func visit<Parser: FormatParser>(_ type: Parser.Type) -> [ScanFailure] {
+            // A parser without failures of its own has the common ones, counted once.
+            guard Parser.Failure.owner != CommonFailure.owner else { return [] }
+            return Parser.Failure.allCases.map { ScanFailure(.malformed, $0, format: nil) }
+        }
+    }
+
     @Test func everyFailureHasItsOwnMessage() {
         var seen = Set<String>()
-        for reason in ScanFailure.Reason.allCases {
-            let text = reason.message.description
-            #expect(!text.isEmpty)
-            #expect(seen.insert(text).inserted, "\(reason) repeats \(text)")
+        var failures = CommonFailure.allCases.map { ScanFailure(.malformed, $0) }
+        for kind in ParserKind.allCases { failures += kind.visit(Failures()) ?? [] }
+        #expect(failures.count > 200)
+        for failure in failures {
+            // The message comes back through the registry's dispatch from the packed reason.
+            let text = failure.message.description
+            #expect(!text.isEmpty, "\(failure.reason)")
+            #expect(seen.insert(text).inserted, "\(failure.reason) repeats \(text)")
         }
         #expect(ScanFailure(.truncated).message.description == "the input ended inside the header")
         #expect(ScanFailure(.malformed, format: .png).format == .png)

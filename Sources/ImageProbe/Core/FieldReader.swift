@@ -45,6 +45,10 @@ extension FieldConsumer {
 /// the rest for parsers that keep their answer in `facts`.
 @usableFromInline
 protocol FormatParser: FieldConsumer, SlotResident {
+    /// Why its input can't be read, each reason with its message, declared in the parser's
+    /// file (`CommonFailure` for a parser with none of its own).
+    associatedtype Failure: FailureReason = CommonFailure
+
     /// The parser, started on what the sniffer found (SPEC.md §3, "Identification").
     init(sniffed: Sniffed)
 

@@ -30,7 +30,7 @@ struct TIFFDirectoryReader: Sendable {
         /// Done with IFD0; the found values are in the reader.
         case finished
         /// The structure is broken; the message says how.
-        case invalid(ScanFailure.Reason)
+        case invalid(CommonFailure)
         /// More entries than `ScanOptions.maxEntries` would have to be examined.
         case limitExceeded
     }

@@ -47,7 +47,7 @@ struct ASTCParser: FormatParser, Sendable {
         case .header:
             guard field.u8(0) == 0xA1 && field.u8(1) == 0x5C else { return .failed(Sniffer.unknown) }
             guard Self.isFootprint(field.u8(2), field.u8(3), field.u8(4)) else {
-                return .failed(.malformed(.astc, .unknownASTCBlockFootprint))
+                return .failed(.malformed(.astc, Failure.unknownASTCBlockFootprint))
             }
             let width = field.le24(5)
             let height = field.le24(8)
@@ -82,6 +82,25 @@ struct ASTCParser: FormatParser, Sendable {
             return true
         default:
             return false
+        }
+    }
+}
+
+extension ASTCParser {
+    /// Why ASTC input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case unknownASTCBlockFootprint
+
+        @inlinable
+        static var owner: UInt8 { ASTCParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .unknownASTCBlockFootprint: "unknown ASTC block footprint"
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ struct AsepriteParser: FormatParser, Sendable {
         case .failed(let failure):
             return .failed(failure)
         case .notAseprite:
-            return .failed(ScanFailure(.unknownFormat, .asepriteColourDepthIsNot8_16Or32))
+            return .failed(ScanFailure(.unknownFormat, Failure.asepriteColourDepthIsNot8_16Or32))
         }
     }
 
@@ -63,7 +63,7 @@ struct AsepriteParser: FormatParser, Sendable {
         case 8: break  // indexed: a transparent index may or may not be used
         default: return .notAseprite
         }
-        guard frames != 0 else { return .failed(.malformed(.aseprite, .asepriteFileWithoutFrames)) }
+        guard frames != 0 else { return .failed(.malformed(.aseprite, Failure.asepriteFileWithoutFrames)) }
         guard width != 0 && height != 0 else { return .failed(.malformed(.aseprite, .zeroWidthOrHeight)) }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.aseprite)) }
         facts.width = Int(width)
@@ -72,5 +72,26 @@ struct AsepriteParser: FormatParser, Sendable {
         facts.frameCount = Int(frames)
         facts.isAnimated = frames > 1
         return .facts(facts)
+    }
+}
+
+extension AsepriteParser {
+    /// Why Aseprite input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case asepriteColourDepthIsNot8_16Or32
+        case asepriteFileWithoutFrames
+
+        @inlinable
+        static var owner: UInt8 { AsepriteParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .asepriteColourDepthIsNot8_16Or32: "not an Aseprite file: colour depth is not 8, 16 or 32"
+            case .asepriteFileWithoutFrames: "Aseprite file without frames"
+            }
+        }
     }
 }

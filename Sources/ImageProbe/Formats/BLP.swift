@@ -34,24 +34,24 @@ struct BLPParser: FormatParser, Sendable {
         case 0x30, 0x31:  // "0", "1": BLP0 keeps its mipmaps in other files; the header is BLP1's.
             let compression = field.le32(2)
             alphaBits = field.le32(6)
-            guard compression <= 1 else { return .failed(.malformed(.blp, .unknownBLPEncoding)) }
+            guard compression <= 1 else { return .failed(.malformed(.blp, Failure.unknownBLPEncoding)) }
             // A palette's indices are 8 bits; JPEG data states no depth here.
             facts.bitDepth = compression == 1 ? 8 : nil
         case 0x32:  // "2"
-            guard field.le32(2) == 1 else { return .failed(.unsupported(.blp, .unknownBLPVersion)) }
+            guard field.le32(2) == 1 else { return .failed(.unsupported(.blp, Failure.unknownBLPVersion)) }
             let encoding = field.u8(6)
             alphaBits = UInt32(field.u8(7))
             switch encoding {
             case 1, 3: facts.bitDepth = 8  // palette indices; ARGB8888
             case 2: facts.bitDepth = nil  // DXT blocks
-            default: return .failed(.malformed(.blp, .unknownBLPEncoding))
+            default: return .failed(.malformed(.blp, Failure.unknownBLPEncoding))
             }
         default:
-            return .failed(.unsupported(.blp, .unknownBLPVersion))
+            return .failed(.unsupported(.blp, Failure.unknownBLPVersion))
         }
         switch alphaBits {
         case 0, 1, 4, 8: facts.hasAlpha = alphaBits != 0
-        default: return .failed(.malformed(.blp, .alphaBitsIsNot0_1_4Or8))
+        default: return .failed(.malformed(.blp, Failure.alphaBitsIsNot0_1_4Or8))
         }
         let width = field.le32(10)
         let height = field.le32(14)
@@ -60,5 +60,28 @@ struct BLPParser: FormatParser, Sendable {
         facts.width = Int(truncatingIfNeeded: width)
         facts.height = Int(truncatingIfNeeded: height)
         return .done
+    }
+}
+
+extension BLPParser {
+    /// Why BLP input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case unknownBLPVersion
+        case unknownBLPEncoding
+        case alphaBitsIsNot0_1_4Or8
+
+        @inlinable
+        static var owner: UInt8 { BLPParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .unknownBLPVersion: "unknown BLP version"
+            case .unknownBLPEncoding: "unknown BLP compression or colour encoding"
+            case .alphaBitsIsNot0_1_4Or8: "alpha bits is not 0, 1, 4 or 8"
+            }
+        }
     }
 }

@@ -62,10 +62,10 @@ struct BMPParser: FormatParser, Sendable {
             }
             switch headerSize {
             case 16, 40, 52, 56, 64, 108, 124: break
-            default: return .failed(.malformed(.bmp, .unknownDIBHeaderSize))
+            default: return .failed(.malformed(.bmp, Failure.unknownDIBHeaderSize))
             }
             let width = Int32(bitPattern: field.le32(16))
-            guard width > 0 else { return .failed(.malformed(.bmp, .widthIsNotPositive)) }
+            guard width > 0 else { return .failed(.malformed(.bmp, Failure.widthIsNotPositive)) }
             facts.width = Int(width)
             if options.dimensionsOnly {
                 phase = .height
@@ -76,7 +76,7 @@ struct BMPParser: FormatParser, Sendable {
         case .height, .heightAndDepth:
             let height = Int32(bitPattern: field.le32(0))
             // Negative: top-down rows. Int32.min has no positive counterpart.
-            guard height != 0 && height != Int32.min else { return .failed(.malformed(.bmp, .badHeight)) }
+            guard height != 0 && height != Int32.min else { return .failed(.malformed(.bmp, Failure.badHeight)) }
             guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height.magnitude)) else {
                 return .failed(.tooLarge(.bmp))
             }
@@ -86,6 +86,29 @@ struct BMPParser: FormatParser, Sendable {
         case .coreDepth:
             facts.bitDepth = Int(field.le16(2))
             return .done
+        }
+    }
+}
+
+extension BMPParser {
+    /// Why BMP input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case unknownDIBHeaderSize
+        case widthIsNotPositive
+        case badHeight
+
+        @inlinable
+        static var owner: UInt8 { BMPParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .unknownDIBHeaderSize: "unknown DIB header size"
+            case .widthIsNotPositive: "width is not positive"
+            case .badHeight: "bad height"
+            }
         }
     }
 }

@@ -58,7 +58,7 @@ struct DCXParser: FormatParser, Sendable {
             guard field.u8(0) == 0xDE && field.u8(1) == 0x3A else { return .failed(Sniffer.unknown) }
             firstPage = UInt64(field.le32(2))
             // The ID, one entry and the 0 come before any page.
-            guard firstPage >= 12 else { return .failed(.malformed(.dcx, .firstPageInsideTheDirectory)) }
+            guard firstPage >= 12 else { return .failed(.malformed(.dcx, Failure.firstPageInsideTheDirectory)) }
             guard !options.runsPastInput(firstPage &+ 12) else {
                 return .failed(.malformed(.dcx, .boxOrChunkRunsPastTheEndOfTheInput))
             }
@@ -79,10 +79,10 @@ struct DCXParser: FormatParser, Sendable {
             }
             return directoryStep(from: position)
         case .page:
-            guard field.u8(0) == 0x0A else { return .failed(.malformed(.dcx, .pageIsNotAPCX)) }
+            guard field.u8(0) == 0x0A else { return .failed(.malformed(.dcx, Failure.pageIsNotAPCX)) }
             switch field.u8(1) {
             case 0, 2, 3, 4, 5: break
-            default: return .failed(.malformed(.dcx, .pageIsNotAPCX))
+            default: return .failed(.malformed(.dcx, Failure.pageIsNotAPCX))
             }
             switch PCXParser.window(field, at: 3, format: .dcx, options: options) {
             case .failed(let failure):
@@ -110,5 +110,26 @@ struct DCXParser: FormatParser, Sendable {
     mutating func pageStep(from position: UInt64) -> Step {
         phase = .page
         return position >= firstPage ? .read(12) : .skipThenRead(firstPage &- position, 12)
+    }
+}
+
+extension DCXParser {
+    /// Why DCX input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case firstPageInsideTheDirectory
+        case pageIsNotAPCX
+
+        @inlinable
+        static var owner: UInt8 { DCXParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .firstPageInsideTheDirectory: "first DCX page offset lies inside the directory"
+            case .pageIsNotAPCX: "DCX page is not a PCX"
+            }
+        }
     }
 }

@@ -53,8 +53,8 @@ struct DDSParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("S ", at: 0) else { return .failed(ScanFailure(.unknownFormat, .ddsMagicDamaged)) }
-            guard field.le32(2) == 124 else { return .failed(.malformed(.dds, .ddsHeaderSizeIsNot124)) }
+            guard field.matches("S ", at: 0) else { return .failed(ScanFailure(.unknownFormat, Failure.ddsMagicDamaged)) }
+            guard field.le32(2) == 124 else { return .failed(.malformed(.dds, Failure.ddsHeaderSizeIsNot124)) }
             let height = field.le32(10)
             let width = field.le32(14)
             guard width != 0 && height != 0 else { return .failed(.malformed(.dds, .zeroWidthOrHeight)) }
@@ -93,5 +93,26 @@ struct DDSParser: FormatParser, Sendable {
         guard flags & (Self.rgb | Self.yuv | Self.luminance | Self.alphaOnly) != 0 else { return }
         if bitCount != 0 && bitCount <= 128 { facts.bitDepth = Int(truncatingIfNeeded: bitCount) }
         facts.hasAlpha = flags & (Self.alphaPixels | Self.alphaOnly) != 0
+    }
+}
+
+extension DDSParser {
+    /// Why DDS input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case ddsMagicDamaged
+        case ddsHeaderSizeIsNot124
+
+        @inlinable
+        static var owner: UInt8 { DDSParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .ddsMagicDamaged: "DDS magic damaged"
+            case .ddsHeaderSizeIsNot124: "DDS header size is not 124"
+            }
+        }
     }
 }

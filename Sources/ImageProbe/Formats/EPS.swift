@@ -141,7 +141,7 @@ struct EPSParser: FormatParser, Sendable {
             let start = UInt64(field.le32(2))
             let length = UInt64(field.le32(6))
             // The header is 30 bytes; the section holds at least "%!PS-Adobe-".
-            guard start >= 30 && length >= 11 else { return .failed(.malformed(.eps, .postScriptSectionOutsideTheFile)) }
+            guard start >= 30 && length >= 11 else { return .failed(.malformed(.eps, Failure.postScriptSectionOutsideTheFile)) }
             let end = start &+ length
             guard !options.runsPastInput(end) else { return .failed(.malformed(.eps, .boxOrChunkRunsPastTheEndOfTheInput)) }
             sectionStart = start
@@ -155,7 +155,7 @@ struct EPSParser: FormatParser, Sendable {
             phase = .dosPostScript
             return .skipThenRead(start &- (offset &+ 28), 11)
         case .dosPostScript:
-            guard field.matches("%!PS-Adobe-", at: 0) else { return .failed(.malformed(.eps, .postScriptSectionIsNotDSC)) }
+            guard field.matches("%!PS-Adobe-", at: 0) else { return .failed(.malformed(.eps, Failure.postScriptSectionIsNotDSC)) }
             phase = .skipLine
             return .read(1)
         default:
@@ -175,7 +175,7 @@ struct EPSParser: FormatParser, Sendable {
     mutating func text(_ byte: UInt8, at offset: UInt64, options: ScanOptions) -> Step {
         if let end = sectionEnd, offset >= end { return ended() }
         if section == .header && offset &- sectionStart >= Self.headerBudget {
-            return .failed(.limit(.eps, .noBoundingBoxInTheFirst64KiB))
+            return .failed(.limit(.eps, Failure.noBoundingBoxInTheFirst64KiB))
         }
         let endOfLine = byte == ASCII.newline || byte == ASCII.carriageReturn
         switch phase {
@@ -206,7 +206,7 @@ struct EPSParser: FormatParser, Sendable {
             case .body:
                 if word.equals("%%Trailer") { section = .trailer }
             case .trailer:
-                if word.equals("%%EOF") { return .failed(.malformed(.eps, .deferredBoundingBoxMissingFromTheTrailer)) }
+                if word.equals("%%EOF") { return .failed(.malformed(.eps, Failure.deferredBoundingBoxMissingFromTheTrailer)) }
             }
         case .skipLine:
             if endOfLine { phase = .lineStart }
@@ -275,7 +275,7 @@ struct EPSParser: FormatParser, Sendable {
         default:
             let width = upperRightX &- lowerLeftX
             let height = value &- lowerLeftY
-            guard width > 0 && height > 0 else { return .failed(.malformed(.eps, .emptyBoundingBox)) }
+            guard width > 0 && height > 0 else { return .failed(.malformed(.eps, Failure.emptyBoundingBox)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.eps)) }
             facts.storedWidth = UInt32(truncatingIfNeeded: width)  // admitted: 1...2^32 − 1
             facts.storedHeight = UInt32(truncatingIfNeeded: height)
@@ -297,7 +297,7 @@ struct EPSParser: FormatParser, Sendable {
     /// after the `%%Trailer` line, near the section's end when that is known.
     @inlinable
     mutating func headerEnded(at position: UInt64, lineEnded: Bool) -> Step {
-        guard deferred else { return .failed(.malformed(.eps, .noBoundingBoxInTheHeaderComments)) }
+        guard deferred else { return .failed(.malformed(.eps, Failure.noBoundingBoxInTheHeaderComments)) }
         section = .body
         // `position` is the first byte not yet handled: the one ending the header, unless the
         // line already ended with it.
@@ -314,8 +314,37 @@ struct EPSParser: FormatParser, Sendable {
     @inlinable
     func ended() -> Step {
         switch section {
-        case .header: .failed(.malformed(.eps, .noBoundingBoxInTheHeaderComments))
-        case .body, .trailer: .failed(.malformed(.eps, .deferredBoundingBoxMissingFromTheTrailer))
+        case .header: .failed(.malformed(.eps, Failure.noBoundingBoxInTheHeaderComments))
+        case .body, .trailer: .failed(.malformed(.eps, Failure.deferredBoundingBoxMissingFromTheTrailer))
+        }
+    }
+}
+
+extension EPSParser {
+    /// Why EPS input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case postScriptSectionOutsideTheFile
+        case postScriptSectionIsNotDSC
+        case noBoundingBoxInTheHeaderComments
+        case noBoundingBoxInTheFirst64KiB
+        case deferredBoundingBoxMissingFromTheTrailer
+        case emptyBoundingBox
+
+        @inlinable
+        static var owner: UInt8 { EPSParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .postScriptSectionOutsideTheFile: "DOS EPS header puts the PostScript section inside the header"
+            case .postScriptSectionIsNotDSC: "DOS EPS PostScript section does not start with %!PS-Adobe-"
+            case .noBoundingBoxInTheHeaderComments: "no %%BoundingBox in the EPS header comments"
+            case .noBoundingBoxInTheFirst64KiB: "no %%BoundingBox in the first 64 KiB of header comments"
+            case .deferredBoundingBoxMissingFromTheTrailer: "%%BoundingBox: (atend), and no box after %%Trailer"
+            case .emptyBoundingBox: "empty %%BoundingBox"
+            }
         }
     }
 }

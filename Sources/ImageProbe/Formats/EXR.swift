@@ -112,16 +112,16 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func preamble(_ third: UInt8, _ fourth: UInt8, version: UInt32, _ options: ScanOptions) -> Step {
-        guard third == 0x31 && fourth == 0x01 else { return .failed(ScanFailure(.unknownFormat, .openEXRMagicDamaged)) }
-        guard version & 0xFF == 2 else { return .failed(.unsupported(.exr, .openEXRVersionOtherThan2)) }
+        guard third == 0x31 && fourth == 0x01 else { return .failed(ScanFailure(.unknownFormat, Failure.openEXRMagicDamaged)) }
+        guard version & 0xFF == 2 else { return .failed(.unsupported(.exr, Failure.openEXRVersionOtherThan2)) }
         let tiled: UInt32 = 0x200, longNames: UInt32 = 0x400, nonImage: UInt32 = 0x800, multiPart: UInt32 = 0x1000
         let flags = version & ~0xFF
         guard flags & ~(tiled | longNames | nonImage | multiPart) == 0 else {
-            return .failed(.unsupported(.exr, .unknownOpenEXRVersionFlags))
+            return .failed(.unsupported(.exr, Failure.unknownOpenEXRVersionFlags))
         }
         // The single-part tiled bit excludes deep data and multiple parts.
         guard flags & tiled == 0 || flags & (nonImage | multiPart) == 0 else {
-            return .failed(.malformed(.exr, .tiledFlagWithDeepOrMultiPart))
+            return .failed(.malformed(.exr, Failure.tiledFlagWithDeepOrMultiPart))
         }
         if flags & longNames != 0 { maxNameLength = 255 }
         return nextAttribute(skipping: 0, options)
@@ -147,12 +147,12 @@ struct EXRParser: FormatParser, Sendable {
         return examined <= Self.nameBudget
     }
 
-    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, .namesLongerThan64KiBInAll)
+    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, Failure.namesLongerThan64KiBInAll)
 
     /// Takes one byte of an attribute or type name, comparing it with the two texts sought.
     /// Returns the next step, or nil when the byte is the terminating 0.
     @inlinable
-    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: ScanFailure.Reason) -> Step? {
+    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: Failure) -> Step? {
         guard examine() else { return .failed(Self.budgetSpent) }
         guard byte != 0 else { return nil }
         guard nameLength < maxNameLength else { return .failed(.malformed(.exr, tooLong)) }
@@ -166,14 +166,14 @@ struct EXRParser: FormatParser, Sendable {
     mutating func attributeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
         if byte == 0 && nameLength == 0 {
             // The end of the (first part's) header.
-            guard sizeKnown else { return .failed(.malformed(.exr, .headerHasNoDataWindowAttribute)) }
+            guard sizeKnown else { return .failed(.malformed(.exr, Failure.headerHasNoDataWindowAttribute)) }
             return .done
         }
-        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: .attributeNameTooLong) {
+        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: Failure.attributeNameTooLong) {
             return step
         }
         attributes &+= 1
-        guard attributes <= options.maxEntries else { return .failed(.limit(.exr, .moreAttributesThanMaxEntries)) }
+        guard attributes <= options.maxEntries else { return .failed(.limit(.exr, Failure.moreAttributesThanMaxEntries)) }
         if matchesSize && nameLength == Self.dataWindowName.count {
             attribute = .dataWindow
         } else if matchesChannels && nameLength == Self.channelsName.count {
@@ -190,14 +190,14 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func typeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: .attributeTypeNameTooLong) {
+        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: Failure.attributeTypeNameTooLong) {
             return step
         }
-        guard nameLength != 0 else { return .failed(.malformed(.exr, .emptyAttributeTypeName)) }
+        guard nameLength != 0 else { return .failed(.malformed(.exr, Failure.emptyAttributeTypeName)) }
         switch attribute {
         case .dataWindow:
             guard matchesSize && nameLength == Self.box2iType.count else {
-                return .failed(.malformed(.exr, .dataWindowIsNotABox2i))
+                return .failed(.malformed(.exr, Failure.dataWindowIsNotABox2i))
             }
         case .channels:
             if !(matchesChannels && nameLength == Self.chlistType.count) { attribute = .other }
@@ -210,10 +210,10 @@ struct EXRParser: FormatParser, Sendable {
 
     @inlinable
     mutating func attributeSize(_ size: Int32, _ options: ScanOptions) -> Step {
-        guard size >= 0 else { return .failed(.malformed(.exr, .negativeAttributeSize)) }
+        guard size >= 0 else { return .failed(.malformed(.exr, Failure.negativeAttributeSize)) }
         switch attribute {
         case .dataWindow:
-            guard size == 16 else { return .failed(.malformed(.exr, .dataWindowSizeIsNot16)) }
+            guard size == 16 else { return .failed(.malformed(.exr, Failure.dataWindowSizeIsNot16)) }
             phase = .dataWindow
             return .read(16)
         case .channels:
@@ -229,7 +229,7 @@ struct EXRParser: FormatParser, Sendable {
     mutating func dataWindow(xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32, _ options: ScanOptions) -> Step {
         let limit = Self.windowLimit
         guard xMin <= xMax && yMin <= yMax && xMin > -limit && yMin > -limit && xMax < limit && yMax < limit else {
-            return .failed(.malformed(.exr, .invalidDataWindow))
+            return .failed(.malformed(.exr, Failure.invalidDataWindow))
         }
         // Within ±2^30 the differences fit an Int64 (and a UInt64) with room to spare.
         let width = UInt64(Int64(xMax) - Int64(xMin) + 1)
@@ -279,7 +279,7 @@ struct EXRParser: FormatParser, Sendable {
     mutating func channelFields(pixelType: UInt32, _ options: ScanOptions) -> Step {
         channels.remaining &-= 16
         channels.count &+= 1
-        guard channels.count <= options.maxEntries else { return .failed(.limit(.exr, .moreChannelsThanMaxEntries)) }
+        guard channels.count <= options.maxEntries else { return .failed(.limit(.exr, Failure.moreChannelsThanMaxEntries)) }
         switch pixelType {
         case 0, 2: channels.sawWide = true  // UINT, FLOAT
         case 1: channels.sawHalf = true
@@ -352,5 +352,52 @@ struct ShortText: Sendable {
         guard index >= 0 && index < count else { return false }
         let word = index < 8 ? head : tail
         return UInt8(truncatingIfNeeded: word >> UInt64(56 - (index & 7) * 8)) == byte
+    }
+}
+
+extension EXRParser {
+    /// Why EXR input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case openEXRMagicDamaged
+        case tiledFlagWithDeepOrMultiPart
+        case headerHasNoDataWindowAttribute
+        case emptyAttributeTypeName
+        case dataWindowIsNotABox2i
+        case negativeAttributeSize
+        case dataWindowSizeIsNot16
+        case invalidDataWindow
+        case openEXRVersionOtherThan2
+        case unknownOpenEXRVersionFlags
+        case namesLongerThan64KiBInAll
+        case moreAttributesThanMaxEntries
+        case moreChannelsThanMaxEntries
+        case attributeNameTooLong
+        case attributeTypeNameTooLong
+
+        @inlinable
+        static var owner: UInt8 { EXRParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .openEXRMagicDamaged: "OpenEXR magic damaged"
+            case .tiledFlagWithDeepOrMultiPart: "tiled flag combined with deep or multi-part flags"
+            case .headerHasNoDataWindowAttribute: "header has no dataWindow attribute"
+            case .emptyAttributeTypeName: "empty attribute type name"
+            case .dataWindowIsNotABox2i: "dataWindow is not a box2i"
+            case .negativeAttributeSize: "negative attribute size"
+            case .dataWindowSizeIsNot16: "dataWindow size is not 16"
+            case .invalidDataWindow: "invalid data window"
+            case .openEXRVersionOtherThan2: "OpenEXR version other than 2"
+            case .unknownOpenEXRVersionFlags: "unknown OpenEXR version flags"
+            case .namesLongerThan64KiBInAll: "names longer than 64 KiB in all"
+            case .moreAttributesThanMaxEntries: "more attributes than maxEntries"
+            case .moreChannelsThanMaxEntries: "more channels than maxEntries"
+            case .attributeNameTooLong: "attribute name too long"
+            case .attributeTypeNameTooLong: "attribute type name too long"
+            }
+        }
     }
 }

@@ -76,21 +76,21 @@ struct FITSParser: FormatParser, Sendable {
             return .read(1)
         case .keyword(let keyword):
             guard field.matches(Self.name(keyword), at: 0) && field.u8(8) == 0x3D else {  // "="
-                return malformed(.mandatoryFITSKeywordMissingOrOutOfOrder)
+                return malformed(Failure.mandatoryFITSKeywordMissingOrOutOfOrder)
             }
             phase = .value(keyword)
             return .read(1)
         case .value(let keyword):
             let byte = field.u8(0)
             if byte == 0x20 {
-                guard offset &- cardStart < Self.cardLength &- 1 else { return malformed(.fitsKeywordWithoutAValue) }
+                guard offset &- cardStart < Self.cardLength &- 1 else { return malformed(Failure.fitsKeywordWithoutAValue) }
                 return .read(1)
             }
             if keyword == .simple {
                 // A logical: T conforms to the standard; F says the file does not.
                 guard byte == 0x54 else {
                     guard byte == 0x46 else { return .failed(Sniffer.unknown) }
-                    return .failed(.unsupported(.fits, .fitsSimpleIsFalse))
+                    return .failed(.unsupported(.fits, Failure.fitsSimpleIsFalse))
                 }
                 return nextCard(.bitpix, from: position)
             }
@@ -105,11 +105,11 @@ struct FITSParser: FormatParser, Sendable {
             let byte = field.u8(0)
             if ASCII.isDigit(byte) { return digit(byte, keyword, negative: negative, number, at: offset, options: options) }
             // A value ends at a blank or at the "/" of a comment.
-            guard byte == 0x20 || byte == 0x2F else { return malformed(.fitsValueIsNotAnInteger) }
+            guard byte == 0x20 || byte == 0x2F else { return malformed(Failure.fitsValueIsNotAnInteger) }
             return value(negative ? -Int64(number.value) : Int64(number.value), of: keyword, at: position, options: options)
         case .headerCard:
             cards &+= 1
-            guard cards <= options.maxEntries else { return .failed(.limit(.fits, .moreFITSCardsThanMaxEntries)) }
+            guard cards <= options.maxEntries else { return .failed(.limit(.fits, Failure.moreFITSCardsThanMaxEntries)) }
             cardStart = offset
             guard field.matches("END     ", at: 0) else { return .skipThenRead(Self.cardLength &- 8, 8) }
             // The data of a primary header without axes is empty: the extension starts at
@@ -120,9 +120,9 @@ struct FITSParser: FormatParser, Sendable {
             return .skipThenRead(nextBlock &- position, 17)
         case .extensionCard:
             cardStart = offset
-            guard field.matches("XTENSION=", at: 0) else { return malformed(.fitsPrimaryWithoutDataAndNoExtension) }
+            guard field.matches("XTENSION=", at: 0) else { return malformed(Failure.fitsPrimaryWithoutDataAndNoExtension) }
             guard field.matches("'IMAGE", at: 10) && (field.u8(16) == 0x20 || field.u8(16) == 0x27) else {
-                return .failed(.unsupported(.fits, .firstFITSExtensionIsNotAnImage))
+                return .failed(.unsupported(.fits, Failure.firstFITSExtensionIsNotAnImage))
             }
             inExtension = true
             return nextCard(.bitpix, from: position)
@@ -147,9 +147,9 @@ struct FITSParser: FormatParser, Sendable {
     mutating func digit(
         _ byte: UInt8, _ keyword: Keyword, negative: Bool, _ number: DecimalInteger, at offset: UInt64, options: ScanOptions
     ) -> Step {
-        guard ASCII.isDigit(byte) else { return malformed(.fitsValueIsNotAnInteger) }
+        guard ASCII.isDigit(byte) else { return malformed(Failure.fitsValueIsNotAnInteger) }
         var number = number
-        guard number.append(byte) else { return malformed(.fitsValueTooLarge) }
+        guard number.append(byte) else { return malformed(Failure.fitsValueTooLarge) }
         if offset &- cardStart == Self.cardLength &- 1 {
             return value(negative ? -Int64(number.value) : Int64(number.value), of: keyword, at: offset &+ 1, options: options)
         }
@@ -162,18 +162,18 @@ struct FITSParser: FormatParser, Sendable {
     mutating func value(_ value: Int64, of keyword: Keyword, at position: UInt64, options: ScanOptions) -> Step {
         switch keyword {
         case .simple:
-            return malformed(.fitsValueIsNotAnInteger)  // not reached: SIMPLE's value is a logical
+            return malformed(Failure.fitsValueIsNotAnInteger)  // not reached: SIMPLE's value is a logical
         case .bitpix:
             switch value {
             case 8, 16, 32, 64, -32, -64: facts.bitDepth = Int(truncatingIfNeeded: value.magnitude)  // ≤ 64
-            default: return malformed(.bitpixIsNot8_16_32_64OrAFloat)
+            default: return malformed(Failure.bitpixIsNot8_16_32_64OrAFloat)
             }
             return nextCard(.naxis, from: position)
         case .naxis:
-            guard value >= 0 && value <= 999 else { return malformed(.naxisOutside0To999) }
+            guard value >= 0 && value <= 999 else { return malformed(Failure.naxisOutside0To999) }
             axes = UInt16(value)
             if axes == 0 {
-                guard !inExtension else { return .failed(.unsupported(.fits, .fitsImageExtensionWithoutData)) }
+                guard !inExtension else { return .failed(.unsupported(.fits, Failure.fitsImageExtensionWithoutData)) }
                 phase = .headerCard
                 return .skipThenRead(cardStart &+ Self.cardLength &- position, 8)
             }
@@ -208,7 +208,51 @@ struct FITSParser: FormatParser, Sendable {
     }
 
     @inlinable
-    func malformed(_ reason: ScanFailure.Reason) -> Step {
+    func malformed(_ reason: Failure) -> Step {
         .failed(.malformed(.fits, reason))
+    }
+
+    @inlinable
+    func malformed(_ reason: CommonFailure) -> Step {
+        .failed(.malformed(.fits, reason))
+    }
+}
+
+extension FITSParser {
+    /// Why FITS input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case mandatoryFITSKeywordMissingOrOutOfOrder
+        case fitsKeywordWithoutAValue
+        case fitsSimpleIsFalse
+        case fitsValueIsNotAnInteger
+        case fitsValueTooLarge
+        case bitpixIsNot8_16_32_64OrAFloat
+        case naxisOutside0To999
+        case moreFITSCardsThanMaxEntries
+        case fitsPrimaryWithoutDataAndNoExtension
+        case firstFITSExtensionIsNotAnImage
+        case fitsImageExtensionWithoutData
+
+        @inlinable
+        static var owner: UInt8 { FITSParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .mandatoryFITSKeywordMissingOrOutOfOrder: "mandatory FITS keyword missing or out of order"
+            case .fitsKeywordWithoutAValue: "FITS keyword without a value"
+            case .fitsSimpleIsFalse: "SIMPLE = F: the file does not conform to FITS"
+            case .fitsValueIsNotAnInteger: "FITS value is not an integer"
+            case .fitsValueTooLarge: "FITS value too large"
+            case .bitpixIsNot8_16_32_64OrAFloat: "BITPIX is not 8, 16, 32, 64, -32 or -64"
+            case .naxisOutside0To999: "NAXIS outside 0...999"
+            case .moreFITSCardsThanMaxEntries: "more FITS header cards than maxEntries"
+            case .fitsPrimaryWithoutDataAndNoExtension: "FITS primary header without data, and no extension after it"
+            case .firstFITSExtensionIsNotAnImage: "first FITS extension is not an IMAGE"
+            case .fitsImageExtensionWithoutData: "FITS IMAGE extension without data"
+            }
+        }
     }
 }

@@ -84,10 +84,10 @@ struct GIFParser: FormatParser, Sendable {
         case .header:
             // "F87a" or "F89a" after the sniffed "GI".
             guard field.be32(0) == 0x4638_3761 || field.be32(0) == 0x4638_3961
-            else { return .failed(ScanFailure(.unknownFormat, .notAGIF87aOrGIF89aSignature)) }
+            else { return .failed(ScanFailure(.unknownFormat, Failure.notAGIF87aOrGIF89aSignature)) }
             let width = field.le16(4)
             let height = field.le16(6)
-            guard width != 0 && height != 0 else { return .failed(.malformed(.gif, .logicalScreenSizeIsZero)) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(.gif, Failure.logicalScreenSizeIsZero)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.gif)) }
             facts.width = Int(width)
             facts.height = Int(height)
@@ -111,7 +111,7 @@ struct GIFParser: FormatParser, Sendable {
             case 0x3B:
                 return trailer()
             default:
-                return .failed(.malformed(.gif, .unknownGIFBlock))
+                return .failed(.malformed(.gif, Failure.unknownGIFBlock))
             }
         case .extensionLabel:
             let label = field.u8(0)
@@ -121,7 +121,7 @@ struct GIFParser: FormatParser, Sendable {
                 return .read(5)
             }
             blocks = blocks == UInt32.max ? blocks : blocks &+ 1
-            guard blocks <= options.entryLimit else { return .failed(.limit(.gif, .moreBlocksThanMaxEntries)) }
+            guard blocks <= options.entryLimit else { return .failed(.limit(.gif, Failure.moreBlocksThanMaxEntries)) }
             if label == 0xFF && length == 11 && facts.loopCount == nil {
                 phase = .applicationIdentifier
                 return .read(12)
@@ -200,5 +200,30 @@ struct GIFParser: FormatParser, Sendable {
     mutating func trailer() -> Step {
         if images <= 1 { facts.isAnimated = false }
         return .done
+    }
+}
+
+extension GIFParser {
+    /// Why GIF input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case notAGIF87aOrGIF89aSignature
+        case logicalScreenSizeIsZero
+        case unknownGIFBlock
+        case moreBlocksThanMaxEntries
+
+        @inlinable
+        static var owner: UInt8 { GIFParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .notAGIF87aOrGIF89aSignature: "not a GIF87a or GIF89a signature"
+            case .logicalScreenSizeIsZero: "logical screen size is zero"
+            case .unknownGIFBlock: "a block that is not an extension, an image or the trailer"
+            case .moreBlocksThanMaxEntries: "more extension blocks than maxEntries"
+            }
+        }
     }
 }

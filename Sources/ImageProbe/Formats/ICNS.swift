@@ -76,20 +76,20 @@ struct ICNSParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .familyHeader:
-            guard field.matches("ns", at: 0) else { return .failed(ScanFailure(.unknownFormat, .icnsMagicDamaged)) }
+            guard field.matches("ns", at: 0) else { return .failed(ScanFailure(.unknownFormat, Failure.icnsMagicDamaged)) }
             familyEnd = UInt64(field.be32(2))
-            guard familyEnd > 8 else { return .failed(.malformed(.icns, .iconFamilyHoldsNoElement)) }
+            guard familyEnd > 8 else { return .failed(.malformed(.icns, Failure.iconFamilyHoldsNoElement)) }
             // Elements stay inside the family, so its end settles SPEC.md §3, "Containers".
             guard !options.runsPastInput(familyEnd) else { return .failed(.malformed(.icns, .boxOrChunkRunsPastTheEndOfTheInput)) }
             phase = .elementHeader
             return .read(8)
         case .elementHeader:
             elements &+= 1
-            guard elements <= options.maxEntries else { return .failed(.limit(.icns, .moreElementsThanMaxEntries)) }
+            guard elements <= options.maxEntries else { return .failed(.limit(.icns, Failure.moreElementsThanMaxEntries)) }
             let length = UInt64(field.be32(4))
-            guard length >= 8 else { return .failed(.malformed(.icns, .elementLengthBelow8)) }
+            guard length >= 8 else { return .failed(.malformed(.icns, Failure.elementLengthBelow8)) }
             let next = offset &+ length
-            guard next <= familyEnd else { return .failed(.malformed(.icns, .elementRunsPastTheFamilySLength)) }
+            guard next <= familyEnd else { return .failed(.malformed(.icns, Failure.elementRunsPastTheFamilySLength)) }
             // An element without data holds no image, whatever its type says.
             if length > 8, let size = Self.size(of: field.tag(0)) {
                 if !size.isMask { icons &+= 1 }
@@ -103,7 +103,7 @@ struct ICNSParser: FormatParser, Sendable {
             }
             if next == familyEnd { return finish(options) }
             guard familyEnd &- next >= 8 else {
-                return .failed(.malformed(.icns, .bytesAfterTheLastElementAreNotAnElement))
+                return .failed(.malformed(.icns, Failure.bytesAfterTheLastElementAreNotAnElement))
             }
             return length == 8 ? .read(8) : .skipThenRead(length &- 8, 8)
         }
@@ -111,7 +111,7 @@ struct ICNSParser: FormatParser, Sendable {
 
     @inlinable
     mutating func finish(_ options: ScanOptions) -> Step {
-        guard let largest else { return .failed(.unsupported(.icns, .noIconElementOfAKnownType)) }
+        guard let largest else { return .failed(.unsupported(.icns, Failure.noIconElementOfAKnownType)) }
         facts.width = Int(largest.width)
         facts.height = Int(largest.height)
         if !options.dimensionsOnly { facts.frameCount = icons }
@@ -143,6 +143,37 @@ struct ICNSParser: FormatParser, Sendable {
         case 0x6963_3039, 0x6963_3134: IconSize(512, 512)  // ic09, ic14 (256@2x)
         case 0x6963_3130: IconSize(1024, 1024)  // ic10 (512@2x)
         default: nil
+        }
+    }
+}
+
+extension ICNSParser {
+    /// Why ICNS input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case icnsMagicDamaged
+        case iconFamilyHoldsNoElement
+        case elementLengthBelow8
+        case elementRunsPastTheFamilySLength
+        case bytesAfterTheLastElementAreNotAnElement
+        case noIconElementOfAKnownType
+        case moreElementsThanMaxEntries
+
+        @inlinable
+        static var owner: UInt8 { ICNSParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .icnsMagicDamaged: "icns magic damaged"
+            case .iconFamilyHoldsNoElement: "icon family holds no element"
+            case .elementLengthBelow8: "element length below 8"
+            case .elementRunsPastTheFamilySLength: "element runs past the family's length"
+            case .bytesAfterTheLastElementAreNotAnElement: "bytes after the last element are not an element"
+            case .noIconElementOfAKnownType: "no icon element of a known type"
+            case .moreElementsThanMaxEntries: "more elements than maxEntries"
+            }
         }
     }
 }

@@ -64,7 +64,7 @@ struct ICOParser: FormatParser, Sendable {
         case .entrySize:
             // Every entry may hold the largest image, so all of them would have to be examined.
             if index == 0 && UInt32(count) > options.entryLimit {
-                return .failed(.limit(facts.format, .moreDirectoryEntriesThanMaxEntries))
+                return .failed(.limit(facts.format, Failure.moreDirectoryEntriesThanMaxEntries))
             }
             let width = Self.side(field.u8(0))
             let height = Self.side(field.u8(1))
@@ -92,11 +92,11 @@ struct ICOParser: FormatParser, Sendable {
             // because some encoders write it there and Windows ignores the byte (SPEC).
             let reserved = field.u8(1)
             guard reserved == 0 || reserved == 0xFF else {
-                return .failed(.malformed(facts.format, .directoryEntrySReservedByteIsNot0))
+                return .failed(.malformed(facts.format, Failure.directoryEntrySReservedByteIsNot0))
             }
-            guard field.le32(6) != 0 else { return .failed(.malformed(facts.format, .directoryEntryHasNoImageData)) }
+            guard field.le32(6) != 0 else { return .failed(.malformed(facts.format, Failure.directoryEntryHasNoImageData)) }
             guard field.le32(10) >= directoryEnd else {
-                return .failed(.malformed(facts.format, .imageDataOverlapsTheDirectory))
+                return .failed(.malformed(facts.format, Failure.imageDataOverlapsTheDirectory))
             }
             // A cursor keeps its hotspot where an icon keeps planes and bit count. Old icons
             // leave the bit count 0 and give only the palette size, 2^bits colours.
@@ -119,4 +119,29 @@ struct ICOParser: FormatParser, Sendable {
     /// A width or height byte: 0 stands for 256.
     @inlinable
     static func side(_ byte: UInt8) -> UInt32 { byte == 0 ? 256 : UInt32(byte) }
+}
+
+extension ICOParser {
+    /// Why ICO input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case directoryEntrySReservedByteIsNot0
+        case directoryEntryHasNoImageData
+        case imageDataOverlapsTheDirectory
+        case moreDirectoryEntriesThanMaxEntries
+
+        @inlinable
+        static var owner: UInt8 { ICOParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .directoryEntrySReservedByteIsNot0: "directory entry's reserved byte is not 0"
+            case .directoryEntryHasNoImageData: "directory entry has no image data"
+            case .imageDataOverlapsTheDirectory: "image data overlaps the directory"
+            case .moreDirectoryEntriesThanMaxEntries: "more directory entries than maxEntries"
+            }
+        }
+    }
 }

@@ -57,11 +57,11 @@ struct ILBMParser: FormatParser, Sendable {
             guard field.matches("RM", at: 0) else { return .failed(Sniffer.unknown) }
             switch field.tag(6) {
             case fourCC("ILBM"), fourCC("PBM "), fourCC("ACBM"): break
-            default: return .failed(ScanFailure(.unknownFormat, .iffFormOfNoImageType))
+            default: return .failed(ScanFailure(.unknownFormat, Failure.iffFormOfNoImageType))
             }
             let length = UInt64(field.be32(2))
             // The type, then at least one chunk header.
-            guard length >= 12 else { return .failed(.malformed(.ilbm, .formHasNoBMHD)) }
+            guard length >= 12 else { return .failed(.malformed(.ilbm, Failure.formHasNoBMHD)) }
             formEnd = 8 &+ length
             guard !options.runsPastInput(formEnd) else { return .failed(.malformed(.ilbm, .boxOrChunkRunsPastTheEndOfTheInput)) }
             phase = .chunkHeader
@@ -71,18 +71,18 @@ struct ILBMParser: FormatParser, Sendable {
             guard chunks <= options.maxEntries else { return .failed(.limit(.ilbm, .moreChunksThanMaxEntries)) }
             let length = UInt64(field.be32(4))
             let end = position &+ length
-            guard end <= formEnd else { return .failed(.malformed(.ilbm, .chunkRunsPastItsFORM)) }
+            guard end <= formEnd else { return .failed(.malformed(.ilbm, Failure.chunkRunsPastItsFORM)) }
             switch field.tag(0) {
             case Self.bitmapHeaderID:
-                guard length >= 20 else { return .failed(.malformed(.ilbm, .bmhdChunkTooShort)) }
+                guard length >= 20 else { return .failed(.malformed(.ilbm, Failure.bmhdChunkTooShort)) }
                 phase = .bitmapHeader
                 return .read(options.dimensionsOnly ? 4 : 10)
             case Self.bodyID, Self.contiguousBodyID:
-                return .failed(.malformed(.ilbm, .bodyBeforeBMHD))
+                return .failed(.malformed(.ilbm, Failure.bodyBeforeBMHD))
             default:
                 // Odd lengths are followed by a pad byte.
                 let next = end &+ (length & 1)
-                guard next < formEnd && formEnd &- next >= 8 else { return .failed(.malformed(.ilbm, .formHasNoBMHD)) }
+                guard next < formEnd && formEnd &- next >= 8 else { return .failed(.malformed(.ilbm, Failure.formHasNoBMHD)) }
                 return .skipThenRead(next &- position, 8)
             }
         case .bitmapHeader:
@@ -103,6 +103,33 @@ struct ILBMParser: FormatParser, Sendable {
                 }
             }
             return .done
+        }
+    }
+}
+
+extension ILBMParser {
+    /// Why ILBM input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case iffFormOfNoImageType
+        case formHasNoBMHD
+        case chunkRunsPastItsFORM
+        case bmhdChunkTooShort
+        case bodyBeforeBMHD
+
+        @inlinable
+        static var owner: UInt8 { ILBMParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .iffFormOfNoImageType: "IFF FORM of no image type"
+            case .formHasNoBMHD: "IFF FORM has no BMHD"
+            case .chunkRunsPastItsFORM: "chunk runs past its FORM"
+            case .bmhdChunkTooShort: "BMHD chunk too short"
+            case .bodyBeforeBMHD: "BODY before BMHD"
+            }
         }
     }
 }

@@ -337,7 +337,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             numerator: runDelta, denominator: track.timescale, x: 0, y: 0, width: track.width, height: track.height)
     }
 
-    @usableFromInline static let unknownBrand = ScanFailure(.unknownFormat, .isobmffFileWithoutAnImageBrand)
+    @usableFromInline static let unknownBrand = ScanFailure(.unknownFormat, Failure.isobmffFileWithoutAnImageBrand)
 
     // MARK: - Parsing
 
@@ -378,7 +378,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             let start = offset &- 8
             let size = field.be64(0)
             guard size >= 16, size <= UInt64.max &- start else {
-                return .failed(.malformed(.heif, .bad64BitBoxSize))
+                return .failed(.malformed(.heif, Failure.bad64BitBoxSize))
             }
             return enter(type, in: level, payload: position, end: start &+ size, options: options)
         case .fullBox(let end):
@@ -413,7 +413,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             let count = field.u8(longItemIDs ? 4 : 2)
             entriesLeft &-= 1
             let entryBytes = UInt64(count) &* (wideIndices ? 2 : 1)
-            guard entryBytes <= end &- position else { return .failed(.malformed(.heif, .ipmaEntryOverrunsItsBox)) }
+            guard entryBytes <= end &- position else { return .failed(.malformed(.heif, Failure.ipmaEntryOverrunsItsBox)) }
             let relevant = hasPrimary ? id == primaryID : true
             if !relevant || count == 0 {
                 if relevant, let step = resolveEntry(ItemSummary(id: id), options: options) { return step }
@@ -481,7 +481,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case .timeToSampleCount(let end):
             let count = field.be32(4)
             guard UInt64(count) &* 8 <= end &- position else {
-                return .failed(.malformed(decideFormat(), .sttsEntriesOverrunTheirBox))
+                return .failed(.malformed(decideFormat(), Failure.sttsEntriesOverrunTheirBox))
             }
             guard options.animation && !walkedFrames && !hasPrimaryTrack && track.qualifies && count > 0 else {
                 return finishBox(at: position, end: end, in: .stbl, options: options)
@@ -555,7 +555,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end >= payload, end <= containerEnd(level, options) || level == .top else {
-            return .failed(.malformed(.heif, .boxOverrunsItsContainer))
+            return .failed(.malformed(.heif, Failure.boxOverrunsItsContainer))
         }
         boxes &+= 1
         guard boxes <= options.entryLimit else { return .failed(.limit(.heif, .moreBoxesThanMaxEntries)) }
@@ -567,7 +567,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard !options.runsPastInput(end) else { return .failed(.malformed(.heif, .boxOrChunkRunsPastTheEndOfTheInput)) }
             if type == Box.meta && !metaStarted {
                 guard level.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
-                guard room >= 4 else { return .failed(.malformed(.heif, .metaBoxTooSmall)) }
+                guard room >= 4 else { return .failed(.malformed(.heif, Failure.metaBoxTooSmall)) }
                 metaEnd = end
                 metaStarted = true
                 return readFullBox(.meta, end: end)
@@ -662,7 +662,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             }
         case .ipco:
             // Every child of ipco is a property and takes the next index, known or not.
-            guard propertiesSeen < 0x7FFF else { return .failed(.limit(.heif, .moreThan32767Properties)) }
+            guard propertiesSeen < 0x7FFF else { return .failed(.limit(.heif, Failure.moreThan32767Properties)) }
             propertiesSeen &+= 1
             guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
             switch type {
@@ -704,7 +704,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable
     func endOfBoxes() -> Step {
         if hasMetaAnswer || hasPrimaryTrack { return .done }
-        return .failed(.malformed(.heif, .noMetaBoxBeforeTheEndOfTheFile))
+        return .failed(.malformed(.heif, Failure.noMetaBoxBeforeTheEndOfTheFile))
     }
 
     @inlinable
@@ -757,7 +757,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func header(in level: Level, at start: UInt64, skipFrom position: UInt64) -> Step {
         phase = .header(level)
-        guard start >= position else { return .failed(.malformed(.heif, .boxOverlapsTheOneBefore)) }
+        guard start >= position else { return .failed(.malformed(.heif, Failure.boxOverlapsTheOneBefore)) }
         return start == position ? .read(8) : .skipThenRead(start &- position, 8)
     }
 
@@ -828,9 +828,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
             // (libheif writes sequences with no meta at all) may still have a primary track.
             if hasMetaAnswer || (hasSequenceBrand && !moovDone) { return nil }
             if hasPrimaryTrack { return .done }
-            if !hasPrimary { return .failed(.malformed(decideFormat(), .noPrimaryItemPitm)) }
-            if summariesOverflowed && !primaryResolved { return .failed(.limit(decideFormat(), .moreItemsThanTheScannerTracksBeforePitm)) }
-            return .failed(.malformed(decideFormat(), .primaryItemHasNoIspeProperty))
+            if !hasPrimary { return .failed(.malformed(decideFormat(), Failure.noPrimaryItemPitm)) }
+            if summariesOverflowed && !primaryResolved { return .failed(.limit(decideFormat(), Failure.moreItemsThanTheScannerTracksBeforePitm)) }
+            return .failed(.malformed(decideFormat(), Failure.primaryItemHasNoIspeProperty))
         }
     }
 
@@ -843,7 +843,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return nextHeader(in: .top, at: end, skipFrom: position, options: options)
         }
         boxes &+= 1
-        guard boxes <= options.entryLimit else { return .failed(.limit(.heif, .moreBrandsThanMaxEntries)) }
+        guard boxes <= options.entryLimit else { return .failed(.limit(.heif, Failure.moreBrandsThanMaxEntries)) }
         phase = .compatibleBrand(end: end)
         return .read(4)
     }
@@ -957,12 +957,12 @@ struct ISOBMFFParser: FormatParser, Sendable {
         if ipcoDone { return applyToCurrent(index) }
         // Associations before the properties (against the specification's order): keep them.
         guard hasPrimary && current.id == primaryID else {
-            return ScanFailure(.unsupportedFeature, .ipmaBeforeIpcoAndPitmAfterBoth, format: decideFormat())
+            return ScanFailure(.unsupportedFeature, Failure.ipmaBeforeIpcoAndPitmAfterBoth, format: decideFormat())
         }
         let start = Int(journal.count)
         guard record(.pending, index) else {
             journal.count = UInt8(truncatingIfNeeded: start)
-            return .limit(decideFormat(), .tooManyAssociationsBeforeIpco)
+            return .limit(decideFormat(), Failure.tooManyAssociationsBeforeIpco)
         }
         closeRecord(startingAt: start)
         pendingCount &+= 1
@@ -998,7 +998,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             return nil
         }
         if firstDroppedProperty != 0 && index >= firstDroppedProperty {
-            return .limit(decideFormat(), .moreItemPropertiesThanTheScannerTracks)
+            return .limit(decideFormat(), Failure.moreItemPropertiesThanTheScannerTracks)
         }
         return nil  // an index to a property nobody needs (or to nothing at all)
     }
@@ -1040,10 +1040,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
         guard entriesLeft > 0 else { return finishBox(at: from, end: end, in: .iprp, options: options) }
         let entryWidth: UInt64 = longItemIDs ? 5 : 3
         guard position <= end, end &- position >= entryWidth else {
-            return .failed(.malformed(decideFormat(), .ipmaEntriesOverrunTheirBox))
+            return .failed(.malformed(decideFormat(), Failure.ipmaEntriesOverrunTheirBox))
         }
         boxes &+= 1
-        guard boxes <= options.entryLimit else { return .failed(.limit(decideFormat(), .moreIpmaEntriesThanMaxEntries)) }
+        guard boxes <= options.entryLimit else { return .failed(.limit(decideFormat(), Failure.moreIpmaEntriesThanMaxEntries)) }
         phase = .associationEntry(end: end)
         let width = Int(truncatingIfNeeded: entryWidth)  // 3 or 5
         return position == from ? .read(width) : .skipThenRead(position &- from, width)
@@ -1091,7 +1091,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             summary.bitDepth = journal.byte(at: cursor &+ 3)
             return adopt(summary, options: options)
         }
-        if summariesOverflowed { return .failed(.limit(decideFormat(), .moreItemsThanTheScannerTracksBeforePitm)) }
+        if summariesOverflowed { return .failed(.limit(decideFormat(), Failure.moreItemsThanTheScannerTracksBeforePitm)) }
         return nil
     }
 
@@ -1101,7 +1101,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     mutating func adopt(_ summary: ItemSummary, options: ScanOptions) -> Step? {
         if summary.hasSize {
             let (width, height) = size(of: summary)
-            guard width != 0 && height != 0 else { return .failed(.malformed(decideFormat(), .ispeSizeIsZero)) }
+            guard width != 0 && height != 0 else { return .failed(.malformed(decideFormat(), Failure.ispeSizeIsZero)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else {
                 return .failed(.tooLarge(decideFormat()))
             }
@@ -1269,6 +1269,61 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 return true
             default:
                 return isAVIF(brand) || isCodingSpecific(brand)
+            }
+        }
+    }
+}
+
+extension ISOBMFFParser {
+    /// Why ISOBMFF input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case isobmffFileWithoutAnImageBrand
+        case ipmaBeforeIpcoAndPitmAfterBoth
+        case bad64BitBoxSize
+        case ipmaEntryOverrunsItsBox
+        case boxOverrunsItsContainer
+        case metaBoxTooSmall
+        case noMetaBoxBeforeTheEndOfTheFile
+        case boxOverlapsTheOneBefore
+        case noPrimaryItemPitm
+        case primaryItemHasNoIspeProperty
+        case ipmaEntriesOverrunTheirBox
+        case ispeSizeIsZero
+        case moreThan32767Properties
+        case moreItemsThanTheScannerTracksBeforePitm
+        case moreBrandsThanMaxEntries
+        case tooManyAssociationsBeforeIpco
+        case moreItemPropertiesThanTheScannerTracks
+        case moreIpmaEntriesThanMaxEntries
+        case sttsEntriesOverrunTheirBox
+
+        @inlinable
+        static var owner: UInt8 { ISOBMFFParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .isobmffFileWithoutAnImageBrand: "ISOBMFF file without an image brand"
+            case .ipmaBeforeIpcoAndPitmAfterBoth: "ipma before ipco, and pitm after both"
+            case .bad64BitBoxSize: "bad 64-bit box size"
+            case .ipmaEntryOverrunsItsBox: "ipma entry overruns its box"
+            case .boxOverrunsItsContainer: "box overruns its container"
+            case .metaBoxTooSmall: "meta box too small"
+            case .noMetaBoxBeforeTheEndOfTheFile: "no meta box before the end of the file"
+            case .boxOverlapsTheOneBefore: "box overlaps the one before"
+            case .noPrimaryItemPitm: "no primary item (pitm)"
+            case .primaryItemHasNoIspeProperty: "primary item has no ispe property"
+            case .ipmaEntriesOverrunTheirBox: "ipma entries overrun their box"
+            case .ispeSizeIsZero: "ispe size is zero"
+            case .moreThan32767Properties: "more than 32767 properties"
+            case .moreItemsThanTheScannerTracksBeforePitm: "more items than the scanner tracks before pitm"
+            case .moreBrandsThanMaxEntries: "more brands than maxEntries"
+            case .tooManyAssociationsBeforeIpco: "too many associations before ipco"
+            case .moreItemPropertiesThanTheScannerTracks: "more item properties than the scanner tracks"
+            case .moreIpmaEntriesThanMaxEntries: "more ipma entries than maxEntries"
+            case .sttsEntriesOverrunTheirBox: "stts entries overrun their box"
             }
         }
     }

@@ -65,7 +65,7 @@ struct JPEGParser: FormatParser, Sendable {
             return .read(1)
         case .segmentLength:
             let length = field.be16(0)
-            guard length >= 2 else { return .failed(.malformed(.jpeg, .segmentLengthBelow2)) }
+            guard length >= 2 else { return .failed(.malformed(.jpeg, Failure.segmentLengthBelow2)) }
             let payload = UInt64(length &- 2)
             let payloadStart = offset &+ 2
             if marker == 0xE1 && !exifSeen && !options.dimensionsOnly {
@@ -79,13 +79,13 @@ struct JPEGParser: FormatParser, Sendable {
             return payload == 0 ? .read(2) : .skipThenRead(payload, 2)
         case .frameHeader:
             // Lf (2), P (1), Y (2), X (2); Lf covers at least one 3-byte component spec.
-            guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, .frameHeaderTooShort)) }
+            guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, Failure.frameHeaderTooShort)) }
             let height = field.be16(3)
             let width = field.be16(5)
             guard height != 0 else {
-                return .failed(.unsupported(.jpeg, .heightDefinedLaterByADNLMarker))
+                return .failed(.unsupported(.jpeg, Failure.heightDefinedLaterByADNLMarker))
             }
-            guard width != 0 else { return .failed(.malformed(.jpeg, .frameWidthIsZero)) }
+            guard width != 0 else { return .failed(.malformed(.jpeg, Failure.frameWidthIsZero)) }
             guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.jpeg)) }
             facts.width = Int(width)
             facts.height = Int(height)
@@ -118,20 +118,20 @@ struct JPEGParser: FormatParser, Sendable {
             phase = .resync
             return .read(1)
         case 0xD8:
-            return .failed(.malformed(.jpeg, .secondSOIMarker))
+            return .failed(.malformed(.jpeg, Failure.secondSOIMarker))
         case 0xD9:
-            return .failed(.malformed(.jpeg, .eoiBeforeAnyFrameHeader))
+            return .failed(.malformed(.jpeg, Failure.eoiBeforeAnyFrameHeader))
         case 0xDA:
-            return .failed(.malformed(.jpeg, .scanBeforeAnyFrameHeader))
+            return .failed(.malformed(.jpeg, Failure.scanBeforeAnyFrameHeader))
         case 0xF7:  // SOF55: a JPEG-LS file shares JPEG's markers but is another codec
-            return .failed(.unsupported(.jpeg, .jpegLSFrame))
+            return .failed(.unsupported(.jpeg, Failure.jpegLSFrame))
         case 0x01, 0xD0...0xD7:  // TEM, RSTn: no length
             phase = .marker
             return .read(2)
         default:
             segments &+= 1
             guard segments <= options.maxEntries else {
-                return .failed(.limit(.jpeg, .moreSegmentsThanMaxEntries))
+                return .failed(.limit(.jpeg, Failure.moreSegmentsThanMaxEntries))
             }
             // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
             if code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC {
@@ -149,5 +149,40 @@ struct JPEGParser: FormatParser, Sendable {
     mutating func skipRest(from position: UInt64, to payloadEnd: UInt64) -> Step {
         phase = .marker
         return position >= payloadEnd ? .read(2) : .skipThenRead(payloadEnd &- position, 2)
+    }
+}
+
+extension JPEGParser {
+    /// Why JPEG input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case segmentLengthBelow2
+        case frameHeaderTooShort
+        case frameWidthIsZero
+        case secondSOIMarker
+        case eoiBeforeAnyFrameHeader
+        case scanBeforeAnyFrameHeader
+        case heightDefinedLaterByADNLMarker
+        case jpegLSFrame
+        case moreSegmentsThanMaxEntries
+
+        @inlinable
+        static var owner: UInt8 { JPEGParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .segmentLengthBelow2: "segment length below 2"
+            case .frameHeaderTooShort: "frame header too short"
+            case .frameWidthIsZero: "frame width is zero"
+            case .secondSOIMarker: "second SOI marker"
+            case .eoiBeforeAnyFrameHeader: "EOI before any frame header"
+            case .scanBeforeAnyFrameHeader: "scan before any frame header"
+            case .heightDefinedLaterByADNLMarker: "height defined later by a DNL marker"
+            case .jpegLSFrame: "JPEG-LS (ITU-T T.87) frame, not a JPEG one"
+            case .moreSegmentsThanMaxEntries: "more segments than maxEntries"
+            }
+        }
     }
 }

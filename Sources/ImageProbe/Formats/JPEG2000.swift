@@ -92,18 +92,18 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .imageSize(let withStartMarker):
             let base = withStartMarker ? 2 : 0
             if withStartMarker && field.be16(0) != 0xFF4F {
-                return .failed(.malformed(facts.format, .jp2cBoxDoesNotStartWithSOC))
+                return .failed(.malformed(facts.format, Failure.jp2cBoxDoesNotStartWithSOC))
             }
-            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(facts.format, .sizDoesNotFollowSOC)) }
+            guard field.be16(base) == 0xFF51 else { return .failed(.malformed(facts.format, Failure.sizDoesNotFollowSOC)) }
             // 38 bytes of fixed fields, then 3 per component, at least one.
             let segmentLength = field.be16(base + 2)
-            guard segmentLength >= 41 else { return .failed(.malformed(facts.format, .sizSegmentTooShort)) }
+            guard segmentLength >= 41 else { return .failed(.malformed(facts.format, Failure.sizSegmentTooShort)) }
             let gridWidth = field.be32(base + 6)
             let gridHeight = field.be32(base + 10)
             let imageX = field.be32(base + 14)
             let imageY = field.be32(base + 18)
             guard imageX < gridWidth && imageY < gridHeight else {
-                return .failed(.malformed(facts.format, .imageOffsetNotBelowTheGridSize))
+                return .failed(.malformed(facts.format, Failure.imageOffsetNotBelowTheGridSize))
             }
             if let failure = setSize(width: gridWidth &- imageX, height: gridHeight &- imageY, options) {
                 return .failed(failure)
@@ -114,7 +114,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case .tilesAndFirstComponent(let segmentLength):
             let components = field.be16(16)
             guard components >= 1 && UInt32(segmentLength) == 38 + 3 * UInt32(components) else {
-                return .failed(.malformed(facts.format, .sizLengthDoesNotMatchItsComponentCount))
+                return .failed(.malformed(facts.format, Failure.sizLengthDoesNotMatchItsComponentCount))
             }
             // Ssiz: bit depth minus 1 in the low 7 bits; the top bit marks signed samples.
             facts.bitDepth = Int(field.u8(18) & 0x7F) + 1
@@ -126,9 +126,9 @@ struct JPEG2000Parser: FormatParser, Sendable {
             case .fileType(let brand, let rest):
                 switch brand {
                 case Self.motionBrand:
-                    return .failed(.unsupported(.jp2, .motionJPEG2000KeepsItsHeaderInATrack))
+                    return .failed(.unsupported(.jp2, Failure.motionJPEG2000KeepsItsHeaderInATrack))
                 case Self.compoundBrand:
-                    return .failed(.unsupported(.jp2, .jpmCompoundImagesKeepTheirHeadersInPages))
+                    return .failed(.unsupported(.jp2, Failure.jpmCompoundImagesKeepTheirHeadersInPages))
                 default:
                     guard !options.runsPastInput(from: offset &+ 16, count: rest) else {
                         return .failed(.malformed(.jp2, .boxOrChunkRunsPastTheEndOfTheInput))
@@ -158,7 +158,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             }
             let (end, overflow) = (start &+ 16).addingReportingOverflow(payload)
-            guard !overflow else { return .failed(.malformed(.jp2, .boxEndsBeyond2To64)) }
+            guard !overflow else { return .failed(.malformed(.jp2, Failure.boxEndsBeyond2To64)) }
             return box(type, payloadStart: start &+ 16, end: end, options: options)
         case .imageHeader:
             let height = field.be32(0)
@@ -194,13 +194,13 @@ struct JPEG2000Parser: FormatParser, Sendable {
             // A box inside jp2h must end within it; one running to the end of the file only
             // fits in a jp2h that does too.
             if let headerBoxEnd {
-                guard let end, end <= headerBoxEnd else { return .failed(.malformed(.jp2, .boxRunsPastJp2h)) }
+                guard let end, end <= headerBoxEnd else { return .failed(.malformed(.jp2, Failure.boxRunsPastJp2h)) }
             }
             guard type == Self.imageHeaderBox else {
-                guard let end else { return .failed(.malformed(.jp2, .jp2hHasNoIhdr)) }
+                guard let end else { return .failed(.malformed(.jp2, Failure.jp2hHasNoIhdr)) }
                 return nextBoxInHeader(at: end, from: payloadStart)
             }
-            if let end, end &- payloadStart < 14 { return .failed(.malformed(.jp2, .ihdrBoxTooShort)) }
+            if let end, end &- payloadStart < 14 { return .failed(.malformed(.jp2, Failure.ihdrBoxTooShort)) }
             phase = .imageHeader
             return .read(8)
         }
@@ -213,11 +213,11 @@ struct JPEG2000Parser: FormatParser, Sendable {
             return nextBoxInHeader(at: payloadStart, from: payloadStart)
         case Self.codestreamBox:
             // The codestream before jp2h breaks 15444-1 Annex I, but its SIZ gives the same size.
-            if let end, end &- payloadStart < 24 { return .failed(.malformed(.jp2, .jp2cBoxTooShortForSIZ)) }
+            if let end, end &- payloadStart < 24 { return .failed(.malformed(.jp2, Failure.jp2cBoxTooShortForSIZ)) }
             phase = .imageSize(withStartMarker: true)
             return .read(24)
         default:
-            guard let end else { return .failed(.malformed(.jp2, .boxRunsToEndBeforeJp2h)) }
+            guard let end else { return .failed(.malformed(.jp2, Failure.boxRunsToEndBeforeJp2h)) }
             phase = .boxHeader
             return end == payloadStart ? .read(8) : .skipThenRead(end &- payloadStart, 8)
         }
@@ -228,9 +228,58 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @inlinable
     mutating func nextBoxInHeader(at next: UInt64, from position: UInt64) -> Step {
         if let headerBoxEnd, headerBoxEnd < next || headerBoxEnd &- next < 8 {
-            return .failed(.malformed(.jp2, .jp2hHasNoIhdr))
+            return .failed(.malformed(.jp2, Failure.jp2hHasNoIhdr))
         }
         phase = .boxHeader
         return next == position ? .read(8) : .skipThenRead(next &- position, 8)
+    }
+}
+
+extension JPEG2000Parser {
+    /// Why JPEG2000 input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case jp2cBoxDoesNotStartWithSOC
+        case sizDoesNotFollowSOC
+        case sizSegmentTooShort
+        case imageOffsetNotBelowTheGridSize
+        case sizLengthDoesNotMatchItsComponentCount
+        case boxEndsBeyond2To64
+        case boxRunsPastJp2h
+        case jp2hHasNoIhdr
+        case ihdrBoxTooShort
+        case jp2cBoxTooShortForSIZ
+        case boxRunsToEndBeforeJp2h
+        case motionJPEG2000KeepsItsHeaderInATrack
+        case jpmCompoundImagesKeepTheirHeadersInPages
+        case signatureBoxDamaged
+        case signatureBoxSizeIsNot12
+        case secondBoxIsNotFtyp
+
+        @inlinable
+        static var owner: UInt8 { JPEG2000Parser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .jp2cBoxDoesNotStartWithSOC: "jp2c box does not start with SOC"
+            case .sizDoesNotFollowSOC: "SIZ does not follow SOC"
+            case .sizSegmentTooShort: "SIZ segment too short"
+            case .imageOffsetNotBelowTheGridSize: "image offset not below the grid size"
+            case .sizLengthDoesNotMatchItsComponentCount: "SIZ length does not match its component count"
+            case .boxEndsBeyond2To64: "box ends beyond 2^64"
+            case .boxRunsPastJp2h: "box runs past jp2h"
+            case .jp2hHasNoIhdr: "jp2h has no ihdr"
+            case .ihdrBoxTooShort: "ihdr box too short"
+            case .jp2cBoxTooShortForSIZ: "jp2c box too short for SIZ"
+            case .boxRunsToEndBeforeJp2h: "box runs to the end of the file before jp2h"
+            case .motionJPEG2000KeepsItsHeaderInATrack: "Motion JPEG 2000 keeps its header in a track"
+            case .jpmCompoundImagesKeepTheirHeadersInPages: "JPM compound images keep their headers in pages"
+            case .signatureBoxDamaged: "signature box damaged"
+            case .signatureBoxSizeIsNot12: "signature box size is not 12"
+            case .secondBoxIsNotFtyp: "second box is not ftyp"
+            }
+        }
     }
 }

@@ -100,7 +100,7 @@ struct JXLParser: FormatParser, Sendable {
             case .failed(let failure):
                 return .failed(failure)
             case .fileType(let brand, let rest):
-                guard brand == Self.brand else { return .failed(.malformed(.jxl, .ftypMajorBrandIsNotJxl)) }
+                guard brand == Self.brand else { return .failed(.malformed(.jxl, Failure.ftypMajorBrandIsNotJxl)) }
                 guard !options.runsPastInput(from: offset &+ 16, count: rest) else {
                     return .failed(.malformed(.jxl, .boxOrChunkRunsPastTheEndOfTheInput))
                 }
@@ -181,25 +181,25 @@ struct JXLParser: FormatParser, Sendable {
         switch type {
         case Self.codestreamBox:
             // One jxlc, or jxlp boxes, never both (18181-2).
-            guard !inParts else { return .failed(.malformed(.jxl, .jxlcBoxAfterJxlpBoxes)) }
-            guard payload != 0 else { return .failed(.malformed(.jxl, .emptyJxlcBox)) }
+            guard !inParts else { return .failed(.malformed(.jxl, Failure.jxlcBoxAfterJxlpBoxes)) }
+            guard payload != 0 else { return .failed(.malformed(.jxl, Failure.emptyJxlcBox)) }
             codestreamLeft = payload
             phase = .codestream
             return readCodestream(options)
         case Self.partialCodestreamBox:
             var rest: UInt64? = nil
             if let payload {
-                guard payload >= 4 else { return .failed(.malformed(.jxl, .jxlpBoxTooSmallForItsIndex)) }
+                guard payload >= 4 else { return .failed(.malformed(.jxl, Failure.jxlpBoxTooSmallForItsIndex)) }
                 rest = payload &- 4
             }
             phase = .partIndex(payload: rest)
             return .read(4)
         case JPEG2000Box.fileType:
-            return .failed(.malformed(.jxl, .ftypBoxAfterTheSecondBox))
+            return .failed(.malformed(.jxl, Failure.ftypBoxAfterTheSecondBox))
         default:
             // Exif, xml, jumb, brob, jxll, jbrd, ...: not needed for the size or orientation.
             guard let payload else {
-                return .failed(.malformed(.jxl, .boxRunsToEndBeforeCodestream))
+                return .failed(.malformed(.jxl, Failure.boxRunsToEndBeforeCodestream))
             }
             phase = .boxHeader
             return payload == 0 ? .read(8) : .skipThenRead(payload, 8)
@@ -211,9 +211,42 @@ struct JXLParser: FormatParser, Sendable {
     @inlinable
     mutating func codestreamBoxEnded() -> Step {
         guard inParts && !lastPart else {
-            return .failed(.malformed(.jxl, .codestreamEndsInsideItsHeader))
+            return .failed(.malformed(.jxl, Failure.codestreamEndsInsideItsHeader))
         }
         phase = .boxHeader
         return .read(8)
+    }
+}
+
+extension JXLParser {
+    /// Why JXL input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case ftypMajorBrandIsNotJxl
+        case jxlcBoxAfterJxlpBoxes
+        case emptyJxlcBox
+        case jxlpBoxTooSmallForItsIndex
+        case ftypBoxAfterTheSecondBox
+        case boxRunsToEndBeforeCodestream
+        case codestreamEndsInsideItsHeader
+        case codestreamSignatureMissing
+
+        @inlinable
+        static var owner: UInt8 { JXLParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .ftypMajorBrandIsNotJxl: "ftyp major brand is not jxl"
+            case .jxlcBoxAfterJxlpBoxes: "jxlc box after jxlp boxes"
+            case .emptyJxlcBox: "empty jxlc box"
+            case .jxlpBoxTooSmallForItsIndex: "jxlp box too small for its index"
+            case .ftypBoxAfterTheSecondBox: "ftyp box after the second box"
+            case .boxRunsToEndBeforeCodestream: "box runs to the end of the file before the codestream"
+            case .codestreamEndsInsideItsHeader: "codestream ends inside its header"
+            case .codestreamSignatureMissing: "codestream signature missing"
+            }
+        }
     }
 }

@@ -229,10 +229,10 @@ struct JXLHeaderReader: Sendable {
             let value = take(fieldWidth)
             switch next {
             case .signatureFirst:
-                guard value == 0xFF else { return .failed(.malformed(.jxl, .codestreamSignatureMissing)) }
+                guard value == 0xFF else { return .failed(.malformed(.jxl, JXLParser.Failure.codestreamSignatureMissing)) }
                 next = .signatureSecond
             case .signatureSecond:
-                guard value == 0x0A else { return .failed(.malformed(.jxl, .codestreamSignatureMissing)) }
+                guard value == 0x0A else { return .failed(.malformed(.jxl, JXLParser.Failure.codestreamSignatureMissing)) }
                 next = .small
             case .small:
                 small = value == 1

@@ -54,7 +54,7 @@ struct KTXParser: FormatParser, Sendable {
             let tail = field.u8(5) == 0xBB && field.u8(6) == 0x0D && field.u8(7) == 0x0A
                 && field.u8(8) == 0x1A && field.u8(9) == 0x0A
             guard tail && field.matches("TX ", at: 0) else {
-                return .failed(ScanFailure(.unknownFormat, .ktxIdentifierDamaged))
+                return .failed(ScanFailure(.unknownFormat, Failure.ktxIdentifierDamaged))
             }
             if field.matches("11", at: 3) {
                 phase = .version1
@@ -66,20 +66,20 @@ struct KTXParser: FormatParser, Sendable {
                 facts.format = .ktx2
                 return .read(16)
             }
-            return .failed(ScanFailure(.unknownFormat, .ktxIdentifierOfAnUnknownVersion))
+            return .failed(ScanFailure(.unknownFormat, Failure.ktxIdentifierOfAnUnknownVersion))
         case .version1:
             let bigEndian: Bool
             switch field.le32(0) {
             case 0x0403_0201: bigEndian = false
             case 0x0102_0304: bigEndian = true
-            default: return .failed(.malformed(.ktx, .ktxEndiannessFieldIsNeitherByteOrder))
+            default: return .failed(.malformed(.ktx, Failure.ktxEndiannessFieldIsNeitherByteOrder))
             }
             let glType = field.u32(4, bigEndian: bigEndian)
             let glFormat = field.u32(12, bigEndian: bigEndian)
             // Compressed textures have both zero, uncompressed ones neither (KTX 1.1, glType and
             // glFormat; libktx rejects the mix).
             guard (glType == 0) == (glFormat == 0) else {
-                return .failed(.malformed(.ktx, .onlyOneOfGlTypeAndGlFormatIsZero))
+                return .failed(.malformed(.ktx, Failure.onlyOneOfGlTypeAndGlFormatIsZero))
             }
             let step = size(
                 width: field.u32(24, bigEndian: bigEndian), height: field.u32(28, bigEndian: bigEndian),
@@ -99,7 +99,7 @@ struct KTXParser: FormatParser, Sendable {
     /// Checks and records the size; both versions answer right after it.
     @inlinable
     mutating func size(width: UInt32, height: UInt32, format: ImageFormat, _ options: ScanOptions) -> Step {
-        guard width != 0 else { return .failed(.malformed(format, .pixelWidthIsZero)) }
+        guard width != 0 else { return .failed(.malformed(format, Failure.pixelWidthIsZero)) }
         // pixelHeight 0: a 1D texture, a single row.
         let rows = max(height, 1)
         guard options.admits(width: UInt64(width), height: UInt64(rows)) else { return .failed(.tooLarge(format)) }
@@ -151,6 +151,33 @@ struct KTXParser: FormatParser, Sendable {
         case 131, 132, 139...144, 147, 148, 153...156: (nil, false)  // BC1 RGB, BC4-6H, ETC2 RGB, EAC
         case 133...138, 149...152: (nil, true)  // BC1 RGBA, BC2, BC3, ETC2 with alpha
         default: (nil, nil)
+        }
+    }
+}
+
+extension KTXParser {
+    /// Why KTX input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case ktxIdentifierDamaged
+        case ktxIdentifierOfAnUnknownVersion
+        case ktxEndiannessFieldIsNeitherByteOrder
+        case onlyOneOfGlTypeAndGlFormatIsZero
+        case pixelWidthIsZero
+
+        @inlinable
+        static var owner: UInt8 { KTXParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .ktxIdentifierDamaged: "KTX identifier damaged"
+            case .ktxIdentifierOfAnUnknownVersion: "KTX identifier of an unknown version"
+            case .ktxEndiannessFieldIsNeitherByteOrder: "KTX endianness field is neither byte order"
+            case .onlyOneOfGlTypeAndGlFormatIsZero: "only one of glType and glFormat is zero"
+            case .pixelWidthIsZero: "pixelWidth is zero"
+            }
         }
     }
 }

@@ -39,7 +39,7 @@ struct MSPParser: FormatParser, Sendable {
             checksum ^= field.le16(index)
             index &+= 2
         }
-        guard checksum == 0 else { return .failed(.malformed(.msp, .mspChecksumMismatch)) }
+        guard checksum == 0 else { return .failed(.malformed(.msp, Failure.mspChecksumMismatch)) }
         let width = field.le16(2)
         let height = field.le16(4)
         guard width != 0 && height != 0 else { return .failed(.malformed(.msp, .zeroWidthOrHeight)) }
@@ -49,5 +49,24 @@ struct MSPParser: FormatParser, Sendable {
         facts.bitDepth = 1
         facts.hasAlpha = false
         return .done
+    }
+}
+
+extension MSPParser {
+    /// Why MSP input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case mspChecksumMismatch
+
+        @inlinable
+        static var owner: UInt8 { MSPParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .mspChecksumMismatch: "MSP header checksum does not match"
+            }
+        }
     }
 }

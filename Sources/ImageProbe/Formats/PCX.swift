@@ -52,16 +52,37 @@ struct PCXParser: FormatParser, Sendable {
         let bitsPerPixel = field.u8(index)
         switch bitsPerPixel {
         case 1, 2, 4, 8: break
-        default: return .failed(.malformed(format, .bitsPerPixelIsNot1_2_4Or8))
+        default: return .failed(.malformed(format, Failure.bitsPerPixelIsNot1_2_4Or8))
         }
         let xMin = field.le16(index &+ 1)
         let yMin = field.le16(index &+ 3)
         let xMax = field.le16(index &+ 5)
         let yMax = field.le16(index &+ 7)
-        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(format, .imageWindowEndsBeforeItStarts)) }
+        guard xMax >= xMin && yMax >= yMin else { return .failed(.malformed(format, Failure.imageWindowEndsBeforeItStarts)) }
         let width = UInt64(xMax &- xMin) &+ 1
         let height = UInt64(yMax &- yMin) &+ 1
         guard options.admits(width: width, height: height) else { return .failed(.tooLarge(format)) }
         return .size(width: UInt32(truncatingIfNeeded: width), height: UInt32(truncatingIfNeeded: height), bitsPerPixel: Int(bitsPerPixel))  // admitted
+    }
+}
+
+extension PCXParser {
+    /// Why PCX input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case bitsPerPixelIsNot1_2_4Or8
+        case imageWindowEndsBeforeItStarts
+
+        @inlinable
+        static var owner: UInt8 { PCXParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .bitsPerPixelIsNot1_2_4Or8: "bits per pixel is not 1, 2, 4 or 8"
+            case .imageWindowEndsBeforeItStarts: "image window ends before it starts"
+            }
+        }
     }
 }

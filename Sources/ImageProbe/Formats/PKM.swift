@@ -33,11 +33,11 @@ struct PKMParser: FormatParser, Sendable {
         } else if field.matches("20", at: 2) {
             etc2 = true
         } else {
-            return .failed(.unsupported(.pkm, .unknownPKMVersion))
+            return .failed(.unsupported(.pkm, Failure.unknownPKMVersion))
         }
         let type = field.be16(4)
         // PKM 10 holds ETC1 only (type 0); PKM 20 numbers ETCPACK's formats 0...11.
-        guard etc2 ? type <= 11 : type == 0 else { return .failed(.malformed(.pkm, .unknownPKMDataType)) }
+        guard etc2 ? type <= 11 : type == 0 else { return .failed(.malformed(.pkm, Failure.unknownPKMDataType)) }
         let extendedWidth = field.be16(6)
         let extendedHeight = field.be16(8)
         let width = field.be16(10)
@@ -45,7 +45,7 @@ struct PKMParser: FormatParser, Sendable {
         guard width != 0 && height != 0 else { return .failed(.malformed(.pkm, .zeroWidthOrHeight)) }
         // The stored blocks cover the image, padded by fewer than one 4-pixel block.
         guard extendedWidth >= width && extendedWidth - width < 4 && extendedHeight >= height && extendedHeight - height < 4 else {
-            return .failed(.malformed(.pkm, .extendedSizeDoesNotCoverTheImage))
+            return .failed(.malformed(.pkm, Failure.extendedSizeDoesNotCoverTheImage))
         }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.pkm)) }
         facts.width = Int(width)
@@ -56,5 +56,28 @@ struct PKMParser: FormatParser, Sendable {
         default: facts.hasAlpha = false
         }
         return .done
+    }
+}
+
+extension PKMParser {
+    /// Why PKM input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case unknownPKMVersion
+        case unknownPKMDataType
+        case extendedSizeDoesNotCoverTheImage
+
+        @inlinable
+        static var owner: UInt8 { PKMParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .unknownPKMVersion: "unknown PKM version"
+            case .unknownPKMDataType: "unknown PKM data type"
+            case .extendedSizeDoesNotCoverTheImage: "PKM extended size does not cover the image"
+            }
+        }
     }
 }

@@ -80,7 +80,7 @@ struct PNGParser: FormatParser, Sendable {
             // Bytes 2...7 of "\x89PNG\r\n\x1a\n".
             // Bytes 2...7 of "\x89PNG\r\n\x1a\n": "NG\r\n" and "\x1a\n".
             guard field.be32(0) == 0x4E47_0D0A && field.be16(4) == 0x1A0A else {
-                return .failed(ScanFailure(.unknownFormat, .pngSignatureDamaged))
+                return .failed(ScanFailure(.unknownFormat, Failure.pngSignatureDamaged))
             }
             let length = field.be32(6)
             switch field.tag(10) {
@@ -89,16 +89,16 @@ struct PNGParser: FormatParser, Sendable {
             case Self.cgbi:
                 // CgBI's payload is 4 bytes; this field ends after it and its CRC.
                 guard length >= 4 && length <= 0x7FFF_FFFF else {
-                    return .failed(.malformed(.png, .badCgBIChunkLength))
+                    return .failed(.malformed(.png, Failure.badCgBIChunkLength))
                 }
                 phase = .appleHeader
                 return length == 4 ? .read(16) : .skipThenRead(UInt64(length &- 4), 16)
             default:
-                return .failed(.malformed(.png, .firstChunkIsNotIHDR))
+                return .failed(.malformed(.png, Failure.firstChunkIsNotIHDR))
             }
         case .appleHeader:
             guard field.tag(4) == Self.ihdr else {
-                return .failed(.malformed(.png, .cgBIIsNotFollowedByIHDR))
+                return .failed(.malformed(.png, Failure.cgBIIsNotFollowedByIHDR))
             }
             return header(length: field.be32(0), width: field.be32(8), height: field.be32(12), options: options)
         case .headerTail:
@@ -142,9 +142,9 @@ struct PNGParser: FormatParser, Sendable {
 
     @inlinable
     mutating func header(length: UInt32, width: UInt32, height: UInt32, options: ScanOptions) -> Step {
-        guard length == 13 else { return .failed(.malformed(.png, .ihdrLengthIsNot13)) }
+        guard length == 13 else { return .failed(.malformed(.png, Failure.ihdrLengthIsNot13)) }
         guard width != 0 && height != 0 && width <= 0x7FFF_FFFF && height <= 0x7FFF_FFFF else {
-            return .failed(.malformed(.png, .ihdrSizeOutOfRange))
+            return .failed(.malformed(.png, Failure.ihdrSizeOutOfRange))
         }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.png)) }
         facts.storedWidth = width
@@ -157,7 +157,7 @@ struct PNGParser: FormatParser, Sendable {
 
     @inlinable
     mutating func chunk(length: UInt32, type: UInt32, at offset: UInt64, options: ScanOptions) -> Step {
-        guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, .chunkLengthOver2To31)) }
+        guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, Failure.chunkLengthOver2To31)) }
         chunks &+= 1
         guard chunks <= options.maxEntries else { return .failed(.limit(.png, .moreChunksThanMaxEntries)) }
         let payloadAndCRC = UInt64(length) &+ 4
@@ -203,5 +203,36 @@ struct PNGParser: FormatParser, Sendable {
         phase = .chunkHeader
         let rest = payloadEnd > position ? payloadEnd &- position : 0
         return .skipThenRead(rest &+ 4, 8)  // the payload's rest and the CRC
+    }
+}
+
+extension PNGParser {
+    /// Why PNG input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case pngSignatureDamaged
+        case badCgBIChunkLength
+        case firstChunkIsNotIHDR
+        case cgBIIsNotFollowedByIHDR
+        case ihdrLengthIsNot13
+        case ihdrSizeOutOfRange
+        case chunkLengthOver2To31
+
+        @inlinable
+        static var owner: UInt8 { PNGParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .pngSignatureDamaged: "PNG signature damaged"
+            case .badCgBIChunkLength: "bad CgBI chunk length"
+            case .firstChunkIsNotIHDR: "first chunk is not IHDR"
+            case .cgBIIsNotFollowedByIHDR: "CgBI is not followed by IHDR"
+            case .ihdrLengthIsNot13: "IHDR length is not 13"
+            case .ihdrSizeOutOfRange: "IHDR size out of range"
+            case .chunkLengthOver2To31: "chunk length over 2^31-1"
+            }
+        }
     }
 }

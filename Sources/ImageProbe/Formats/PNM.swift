@@ -108,7 +108,7 @@ struct PNMParser: FormatParser, Sendable {
                     phase = .pamLineStart
                     return .read(1)
                 }
-                guard ASCII.isSpace(byte) else { return malformed(.noWhiteSpaceAfterTheMagicNumber) }
+                guard ASCII.isSpace(byte) else { return malformed(Failure.noWhiteSpaceAfterTheMagicNumber) }
                 phase = .pamMagicLine
                 return .read(1)
             }
@@ -122,14 +122,14 @@ struct PNMParser: FormatParser, Sendable {
                 phase = .comment(.width)
                 return .read(1)
             }
-            return malformed(.noWhiteSpaceAfterTheMagicNumber)
+            return malformed(Failure.noWhiteSpaceAfterTheMagicNumber)
         case .gap(let token):
             if ASCII.isSpace(byte) { return .read(1) }
             if byte == ASCII.hash && !isFloat {
                 phase = .comment(token)
                 return .read(1)
             }
-            guard ASCII.isDigit(byte) else { return malformed(.expectedADecimalNumber) }
+            guard ASCII.isDigit(byte) else { return malformed(Failure.expectedADecimalNumber) }
             phase = .digits(token, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .comment(let token):
@@ -137,17 +137,17 @@ struct PNMParser: FormatParser, Sendable {
             return .read(1)
         case .digits(let token, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed(.numberTooLarge) }
+                guard number.append(byte) else { return malformed(Failure.numberTooLarge) }
                 phase = .digits(token, number)
                 return .read(1)
             }
             let ended = ASCII.isSpace(byte) || (byte == ASCII.hash && !isFloat)
-            guard ended else { return malformed(.aNumberMustEndWithWhiteSpace) }
+            guard ended else { return malformed(Failure.aNumberMustEndWithWhiteSpace) }
             return finish(token, number.value, terminator: byte, options: options)
         case .scaleGap:
             if ASCII.isSpace(byte) { return .read(1) }
             var scale = DecimalNumber()
-            guard case .accepted = scale.feed(byte) else { return malformed(.pfmScaleIsNotANumber) }
+            guard case .accepted = scale.feed(byte) else { return malformed(Failure.pfmScaleIsNotANumber) }
             phase = .scale(scale)
             return .read(1)
         case .scale(var scale):
@@ -158,11 +158,11 @@ struct PNMParser: FormatParser, Sendable {
             case .ended:
                 // "A nonzero decimal number": its sign gives the byte order, so zero says nothing.
                 guard ASCII.isSpace(byte) && scale.isComplete && scale.value != 0 else {
-                    return malformed(.pfmScaleMustBeANonzeroNumber)
+                    return malformed(Failure.pfmScaleMustBeANonzeroNumber)
                 }
                 return .done
             case .endedBeforeExponentMark, .invalid:
-                return malformed(.pfmScaleMustBeANonzeroNumber)
+                return malformed(Failure.pfmScaleMustBeANonzeroNumber)
             }
         case .pamMagicLine:
             if byte == ASCII.newline {
@@ -171,8 +171,8 @@ struct PNMParser: FormatParser, Sendable {
             }
             if ASCII.isSpace(byte) { return .read(1) }
             // "P7 332": an XV thumbnail, an unrelated format that took PAM's magic first.
-            if ASCII.isDigit(byte) { return .failed(.unsupported(.pnm, .xvThumbnailP7332NotPAM)) }
-            return malformed(.textAfterP7)
+            if ASCII.isDigit(byte) { return .failed(.unsupported(.pnm, Failure.xvThumbnailP7332NotPAM)) }
+            return malformed(Failure.textAfterP7)
         case .pamLineStart:
             if ASCII.isSpace(byte) { return .read(1) }
             if byte == ASCII.hash {
@@ -192,23 +192,23 @@ struct PNMParser: FormatParser, Sendable {
             return pamKeyword(keyword, terminator: byte)
         case .pamGap(let field):
             if ASCII.isBlank(byte) || byte == ASCII.carriageReturn { return .read(1) }
-            guard ASCII.isDigit(byte) else { return malformed(.pamValueIsNotADecimalNumber) }
+            guard ASCII.isDigit(byte) else { return malformed(Failure.pamValueIsNotADecimalNumber) }
             phase = .pamDigits(field, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .pamDigits(let field, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed(.numberTooLarge) }
+                guard number.append(byte) else { return malformed(Failure.numberTooLarge) }
                 phase = .pamDigits(field, number)
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed(.pamValueIsNotADecimalNumber) }
+            guard ASCII.isSpace(byte) else { return malformed(Failure.pamValueIsNotADecimalNumber) }
             return pamValue(field, number.value, terminator: byte, options: options)
         case .pamLineTail:
             if byte == ASCII.newline {
                 phase = .pamLineStart
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed(.moreThanOneValueOnAPAMHeaderLine) }
+            guard ASCII.isSpace(byte) else { return malformed(Failure.moreThanOneValueOnAPAMHeaderLine) }
             return .read(1)
         case .pamTupleType(var tail, var trimmed):
             guard byte != ASCII.newline else {
@@ -226,13 +226,18 @@ struct PNMParser: FormatParser, Sendable {
             return .read(1)
         case .pamEnd:
             if byte == ASCII.newline { return .done }
-            guard ASCII.isSpace(byte) else { return malformed(.textAfterENDHDR) }
+            guard ASCII.isSpace(byte) else { return malformed(Failure.textAfterENDHDR) }
             return .read(1)
         }
     }
 
     @inlinable
-    func malformed(_ message: ScanFailure.Reason) -> Step {
+    func malformed(_ message: Failure) -> Step {
+        .failed(.malformed(facts.format, message))
+    }
+
+    @inlinable
+    func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(facts.format, message))
     }
 
@@ -267,7 +272,7 @@ struct PNMParser: FormatParser, Sendable {
             next = .maxval
         case .maxval:
             // Netpbm: "greater than zero and less than 65536".
-            guard value != 0 && value <= 65535 else { return malformed(.maxvalOutOfRange) }
+            guard value != 0 && value <= 65535 else { return malformed(Failure.maxvalOutOfRange) }
             facts.bitDepth = Self.bits(for: value)
             return .done
         }
@@ -301,14 +306,14 @@ struct PNMParser: FormatParser, Sendable {
             phase = .pamTupleType(tail: ShortWord(), trimmed: ShortWord())
             return .read(1)
         } else if keyword.equals("ENDHDR") {
-            guard sizeKnown else { return malformed(.endhdrBeforeWIDTHAndHEIGHT) }
+            guard sizeKnown else { return malformed(Failure.endhdrBeforeWIDTHAndHEIGHT) }
             if terminator == ASCII.newline { return .done }
             phase = .pamEnd
             return .read(1)
         } else {
-            return malformed(.unknownPAMHeaderKeyword)
+            return malformed(Failure.unknownPAMHeaderKeyword)
         }
-        guard terminator != ASCII.newline else { return malformed(.pamHeaderLineWithoutAValue) }
+        guard terminator != ASCII.newline else { return malformed(Failure.pamHeaderLineWithoutAValue) }
         phase = .pamGap(field)
         return .read(1)
     }
@@ -332,10 +337,57 @@ struct PNMParser: FormatParser, Sendable {
         case .depth:
             guard value != 0 else { return malformed(.zeroDepth) }
         case .maxval:
-            guard value <= 65535 && value != 0 else { return malformed(.maxvalOutOfRange) }
+            guard value <= 65535 && value != 0 else { return malformed(Failure.maxvalOutOfRange) }
             facts.bitDepth = Self.bits(for: value)
         }
         phase = terminator == ASCII.newline ? .pamLineStart : .pamLineTail
         return .read(1)
+    }
+}
+
+extension PNMParser {
+    /// Why PNM input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case xvThumbnailP7332NotPAM
+        case noWhiteSpaceAfterTheMagicNumber
+        case expectedADecimalNumber
+        case numberTooLarge
+        case aNumberMustEndWithWhiteSpace
+        case pfmScaleIsNotANumber
+        case pfmScaleMustBeANonzeroNumber
+        case textAfterP7
+        case pamValueIsNotADecimalNumber
+        case moreThanOneValueOnAPAMHeaderLine
+        case textAfterENDHDR
+        case maxvalOutOfRange
+        case endhdrBeforeWIDTHAndHEIGHT
+        case unknownPAMHeaderKeyword
+        case pamHeaderLineWithoutAValue
+
+        @inlinable
+        static var owner: UInt8 { PNMParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .xvThumbnailP7332NotPAM: "XV thumbnail (P7 332), not PAM"
+            case .noWhiteSpaceAfterTheMagicNumber: "no white space after the magic number"
+            case .expectedADecimalNumber: "expected a decimal number"
+            case .numberTooLarge: "number too large"
+            case .aNumberMustEndWithWhiteSpace: "a number must end with white space"
+            case .pfmScaleIsNotANumber: "PFM scale is not a number"
+            case .pfmScaleMustBeANonzeroNumber: "PFM scale must be a nonzero number"
+            case .textAfterP7: "text after P7"
+            case .pamValueIsNotADecimalNumber: "PAM value is not a decimal number"
+            case .moreThanOneValueOnAPAMHeaderLine: "more than one value on a PAM header line"
+            case .textAfterENDHDR: "text after ENDHDR"
+            case .maxvalOutOfRange: "maxval outside 1...65535"
+            case .endhdrBeforeWIDTHAndHEIGHT: "ENDHDR before WIDTH and HEIGHT"
+            case .unknownPAMHeaderKeyword: "unknown PAM header keyword"
+            case .pamHeaderLineWithoutAValue: "PAM header line without a value"
+            }
+        }
     }
 }

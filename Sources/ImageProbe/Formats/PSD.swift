@@ -44,11 +44,11 @@ struct PSDParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("PS", at: 0) else { return .failed(ScanFailure(.unknownFormat, .notAPhotoshopSignature)) }
+            guard field.matches("PS", at: 0) else { return .failed(ScanFailure(.unknownFormat, Failure.notAPhotoshopSignature)) }
             let version = field.be16(2)
-            guard version == 1 || version == 2 else { return .failed(.unsupported(.psd, .unknownPhotoshopFileVersion)) }
+            guard version == 1 || version == 2 else { return .failed(.unsupported(.psd, Failure.unknownPhotoshopFileVersion)) }
             let channels = field.be16(10)
-            guard channels >= 1 && channels <= 56 else { return .failed(.malformed(.psd, .channelCountOutOfRange)) }
+            guard channels >= 1 && channels <= 56 else { return .failed(.malformed(.psd, Failure.channelCountOutOfRange)) }
             let height = field.be32(12)
             let width = field.be32(16)
             // The 30,000 (PSD) and 300,000 (PSB) maximums are Photoshop's own, not enforced (SPEC).
@@ -64,15 +64,42 @@ struct PSDParser: FormatParser, Sendable {
             let depth = field.be16(0)
             let mode = field.be16(2)
             guard depth == 1 || depth == 8 || depth == 16 || depth == 32 else {
-                return .failed(.malformed(.psd, .depthIsNot1_8_16Or32))
+                return .failed(.malformed(.psd, Failure.depthIsNot1_8_16Or32))
             }
             // Bitmap, greyscale, indexed, RGB, CMYK, multichannel, duotone, Lab.
             switch mode {
             case 0, 1, 2, 3, 4, 7, 8, 9: break
-            default: return .failed(.malformed(.psd, .unknownColourMode))
+            default: return .failed(.malformed(.psd, Failure.unknownColourMode))
             }
             facts.bitDepth = Int(depth)
             return .done
+        }
+    }
+}
+
+extension PSDParser {
+    /// Why PSD input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case notAPhotoshopSignature
+        case channelCountOutOfRange
+        case depthIsNot1_8_16Or32
+        case unknownColourMode
+        case unknownPhotoshopFileVersion
+
+        @inlinable
+        static var owner: UInt8 { PSDParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .notAPhotoshopSignature: "not a Photoshop signature"
+            case .channelCountOutOfRange: "channel count outside 1...56"
+            case .depthIsNot1_8_16Or32: "depth is not 1, 8, 16 or 32"
+            case .unknownColourMode: "unknown colour mode"
+            case .unknownPhotoshopFileVersion: "unknown Photoshop file version"
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ struct QOIParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.matches("if", at: 0) else { return .failed(ScanFailure(.unknownFormat, .notAQOISignature)) }
+            guard field.matches("if", at: 0) else { return .failed(ScanFailure(.unknownFormat, Failure.notAQOISignature)) }
             let width = field.be32(2)
             let height = field.be32(6)
             guard width != 0 && height != 0 else { return .failed(.malformed(.qoi, .zeroWidthOrHeight)) }
@@ -53,11 +53,34 @@ struct QOIParser: FormatParser, Sendable {
             return .read(2)
         case .channels:
             let channels = field.u8(0)
-            guard channels == 3 || channels == 4 else { return .failed(.malformed(.qoi, .channelsIsNot3Or4)) }
-            guard field.u8(1) <= 1 else { return .failed(.malformed(.qoi, .colourSpaceIsNot0Or1)) }
+            guard channels == 3 || channels == 4 else { return .failed(.malformed(.qoi, Failure.channelsIsNot3Or4)) }
+            guard field.u8(1) <= 1 else { return .failed(.malformed(.qoi, Failure.colourSpaceIsNot0Or1)) }
             facts.hasAlpha = channels == 4
             facts.bitDepth = 8
             return .done
+        }
+    }
+}
+
+extension QOIParser {
+    /// Why QOI input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case notAQOISignature
+        case channelsIsNot3Or4
+        case colourSpaceIsNot0Or1
+
+        @inlinable
+        static var owner: UInt8 { QOIParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .notAQOISignature: "not a QOI signature"
+            case .channelsIsNot3Or4: "channels is not 3 or 4"
+            case .colourSpaceIsNot0Or1: "colour space is not 0 or 1"
+            }
         }
     }
 }

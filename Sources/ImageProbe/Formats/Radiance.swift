@@ -96,7 +96,7 @@ struct RadianceParser: FormatParser, Sendable {
         case .programName(var name):
             if byte == ASCII.newline {
                 guard name.equals("RADIANCE") || name.equals("RGBE") else {
-                    return .failed(ScanFailure(.unknownFormat, .programLineIsNotRadianceOrRGBE))
+                    return .failed(ScanFailure(.unknownFormat, Failure.programLineIsNotRadianceOrRGBE))
                 }
                 phase = .lineStart
                 return .read(1)
@@ -104,7 +104,7 @@ struct RadianceParser: FormatParser, Sendable {
             // Trailing blanks and a CR before the newline are tolerated.
             if ASCII.isSpace(byte) { return .read(1) }
             // Longer than either name: not a Radiance picture.
-            guard name.count < 8 else { return .failed(ScanFailure(.unknownFormat, .programLineIsNotRadianceOrRGBE)) }
+            guard name.count < 8 else { return .failed(ScanFailure(.unknownFormat, Failure.programLineIsNotRadianceOrRGBE)) }
             name.append(byte)
             phase = .programName(name)
             return .read(1)
@@ -128,7 +128,7 @@ struct RadianceParser: FormatParser, Sendable {
             }
             // RGB or CIE XYZ primaries, both with shared-exponent 8-bit mantissas.
             guard value.equals("32-bit_rle_rgbe") || value.equals("32-bit_rle_xyze") else {
-                return .failed(.unsupported(.hdr, .formatIsNotRGBEOrXYZE))
+                return .failed(.unsupported(.hdr, Failure.formatIsNotRGBEOrXYZE))
             }
             sawFormat = true
             phase = .lineStart
@@ -137,51 +137,56 @@ struct RadianceParser: FormatParser, Sendable {
             if byte == ASCII.newline { phase = .lineStart }
             return .read(1)
         case .firstSign:
-            guard byte == 0x2B || byte == 0x2D else { return malformed(.resolutionStringExpected) }
+            guard byte == 0x2B || byte == 0x2D else { return malformed(Failure.resolutionStringExpected) }
             phase = .axis(index: 0, negative: byte == 0x2D)
             return .read(1)
         case .axis(let index, let negative):
             let isY = byte == 0x59
-            guard isY || byte == 0x58 else { return malformed(.resolutionAxisIsNotXOrY) }
+            guard isY || byte == 0x58 else { return malformed(Failure.resolutionAxisIsNotXOrY) }
             if index == 0 {
                 axes.firstIsY = isY
                 axes.firstNegative = negative
             } else {
-                guard isY != axes.firstIsY else { return malformed(.resolutionStringNamesOneAxisTwice) }
+                guard isY != axes.firstIsY else { return malformed(Failure.resolutionStringNamesOneAxisTwice) }
                 axes.secondNegative = negative
             }
             phase = .numberGap(index: index)
             return .read(1)
         case .numberGap(let index):
             if ASCII.isBlank(byte) { return .read(1) }
-            guard ASCII.isDigit(byte) else { return malformed(.resolutionIsNotADecimalNumber) }
+            guard ASCII.isDigit(byte) else { return malformed(Failure.resolutionIsNotADecimalNumber) }
             phase = .digits(index: index, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .digits(let index, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed(.resolutionTooLarge) }
+                guard number.append(byte) else { return malformed(Failure.resolutionTooLarge) }
                 phase = .digits(index: index, number)
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed(.resolutionIsNotADecimalNumber) }
-            guard number.value != 0 else { return malformed(.zeroResolution) }
+            guard ASCII.isSpace(byte) else { return malformed(Failure.resolutionIsNotADecimalNumber) }
+            guard number.value != 0 else { return malformed(Failure.zeroResolution) }
             if index == 0 {
                 facts.storedHeight = number.value  // the number of scanlines
-                guard byte != ASCII.newline else { return malformed(.resolutionStringHasOneAxis) }
+                guard byte != ASCII.newline else { return malformed(Failure.resolutionStringHasOneAxis) }
                 phase = .axisGap
                 return .read(1)
             }
             return size(scanlineLength: number.value, options: options)
         case .axisGap:
             if ASCII.isBlank(byte) { return .read(1) }
-            guard byte == 0x2B || byte == 0x2D else { return malformed(.resolutionStringHasOneAxis) }
+            guard byte == 0x2B || byte == 0x2D else { return malformed(Failure.resolutionStringHasOneAxis) }
             phase = .axis(index: 1, negative: byte == 0x2D)
             return .read(1)
         }
     }
 
     @inlinable
-    func malformed(_ message: ScanFailure.Reason) -> Step {
+    func malformed(_ message: Failure) -> Step {
+        .failed(.malformed(.hdr, message))
+    }
+
+    @inlinable
+    func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(.hdr, message))
     }
 
@@ -221,5 +226,40 @@ struct RadianceParser: FormatParser, Sendable {
             if sawFormat { facts.bitDepth = 32 }  // "32-bit": three mantissas and an exponent
         }
         return .done
+    }
+}
+
+extension RadianceParser {
+    /// Why Radiance input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case programLineIsNotRadianceOrRGBE
+        case formatIsNotRGBEOrXYZE
+        case resolutionStringExpected
+        case resolutionAxisIsNotXOrY
+        case resolutionStringNamesOneAxisTwice
+        case resolutionIsNotADecimalNumber
+        case resolutionTooLarge
+        case zeroResolution
+        case resolutionStringHasOneAxis
+
+        @inlinable
+        static var owner: UInt8 { RadianceParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .programLineIsNotRadianceOrRGBE: "#? line is not RADIANCE or RGBE"
+            case .formatIsNotRGBEOrXYZE: "FORMAT is not 32-bit_rle_rgbe or 32-bit_rle_xyze"
+            case .resolutionStringExpected: "resolution string expected, as in -Y 480 +X 640"
+            case .resolutionAxisIsNotXOrY: "resolution axis is not X or Y"
+            case .resolutionStringNamesOneAxisTwice: "resolution string names one axis twice"
+            case .resolutionIsNotADecimalNumber: "resolution is not a decimal number"
+            case .resolutionTooLarge: "resolution too large"
+            case .zeroResolution: "zero resolution"
+            case .resolutionStringHasOneAxis: "resolution string has one axis"
+            }
+        }
     }
 }

@@ -41,13 +41,13 @@ struct SGIParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            guard field.u8(0) <= 1 else { return .failed(.malformed(.sgi, .storageIsNot0Or1)) }
+            guard field.u8(0) <= 1 else { return .failed(.malformed(.sgi, Failure.storageIsNot0Or1)) }
             let bytesPerChannel = field.u8(1)
             guard bytesPerChannel == 1 || bytesPerChannel == 2 else {
-                return .failed(.malformed(.sgi, .bytesPerChannelIsNot1Or2))
+                return .failed(.malformed(.sgi, Failure.bytesPerChannelIsNot1Or2))
             }
             let dimension = field.be16(2)
-            guard dimension >= 1 && dimension <= 3 else { return .failed(.malformed(.sgi, .dimensionIsNot1_2Or3)) }
+            guard dimension >= 1 && dimension <= 3 else { return .failed(.malformed(.sgi, Failure.dimensionIsNot1_2Or3)) }
             let width = field.be16(4)
             guard width != 0 else { return .failed(.malformed(.sgi, .zeroWidth)) }
             facts.width = Int(width)
@@ -69,7 +69,7 @@ struct SGIParser: FormatParser, Sendable {
             // zsize: 1 grey, 3 RGB, 4 RGBA; other counts say nothing about alpha. It comes
             // after the size, so a zero ends the scan with a partial answer.
             switch field.be16(2) {
-            case 0: return .failed(.malformed(.sgi, .zeroChannels))
+            case 0: return .failed(.malformed(.sgi, Failure.zeroChannels))
             case 1, 3: facts.hasAlpha = false
             case 4: facts.hasAlpha = true
             default: break
@@ -84,5 +84,30 @@ struct SGIParser: FormatParser, Sendable {
         guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
         facts.height = Int(height)
         return .done
+    }
+}
+
+extension SGIParser {
+    /// Why SGI input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case storageIsNot0Or1
+        case bytesPerChannelIsNot1Or2
+        case dimensionIsNot1_2Or3
+        case zeroChannels
+
+        @inlinable
+        static var owner: UInt8 { SGIParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .storageIsNot0Or1: "storage is not 0 or 1"
+            case .bytesPerChannelIsNot1Or2: "bytes per channel is not 1 or 2"
+            case .dimensionIsNot1_2Or3: "dimension is not 1, 2 or 3"
+            case .zeroChannels: "zero channels"
+            }
+        }
     }
 }

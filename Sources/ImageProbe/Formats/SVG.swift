@@ -140,13 +140,13 @@ struct SVGParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         if case .rejected(let failure) = phase { return .failed(failure) }
         guard offset < Self.budget else {
-            return .failed(.limit(format, .svgStartTagLongerThan64KiB))
+            return .failed(.limit(format, Failure.svgStartTagLongerThan64KiB))
         }
         return advance(field.u8(0), options: options)
     }
 
     @usableFromInline
-    static let notXML = ScanFailure(.unknownFormat, .notAnXMLDocument)
+    static let notXML = ScanFailure(.unknownFormat, Failure.notAnXMLDocument)
 
     /// Consumes one byte.
     @inlinable
@@ -251,7 +251,7 @@ struct SVGParser: FormatParser, Sendable {
                 phase = .rootName(matched: byte == 0x3A ? 0 : Self.matchRoot(matched, byte))
                 return .read(1)
             }
-            guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, .xmlRootElementIsNotSvg)) }
+            guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, Failure.xmlRootElementIsNotSvg)) }
             rootFound = true
             return afterValue(byte, spaced: false, options: options)
         case .attributes(let spaced):
@@ -270,14 +270,14 @@ struct SVGParser: FormatParser, Sendable {
             return beforeEquals(attribute, byte)
         case .beforeValue(let attribute):
             if ASCII.isXMLSpace(byte) { return .read(1) }
-            guard byte == 0x22 || byte == 0x27 else { return malformed(.attributeValueWithoutQuotes) }
+            guard byte == 0x22 || byte == 0x27 else { return malformed(Failure.attributeValueWithoutQuotes) }
             switch attribute {
             case .width, .height:
-                guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed(.repeatedAttribute) }
+                guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed(Failure.repeatedAttribute) }
                 if attribute == .width { seenWidth = true } else { seenHeight = true }
                 phase = .length(quote: byte, attribute, LengthScanner())
             case .viewBox:
-                guard !seenViewBox else { return malformed(.repeatedAttribute) }
+                guard !seenViewBox else { return malformed(Failure.repeatedAttribute) }
                 seenViewBox = true
                 phase = .viewBox(quote: byte, ViewBoxScanner())
             case .other:
@@ -287,7 +287,7 @@ struct SVGParser: FormatParser, Sendable {
             if byte == quote {
                 phase = .attributes(spaced: false)
             } else if byte == 0x3C {
-                return malformed(.lessThanInAttributeValue)
+                return malformed(Failure.lessThanInAttributeValue)
             }
         case .length(let quote, let attribute, var scanner):
             if byte == quote {
@@ -308,14 +308,19 @@ struct SVGParser: FormatParser, Sendable {
             scanner.feed(byte)
             phase = .viewBox(quote: quote, scanner)
         case .emptyElementEnd:
-            guard byte == 0x3E else { return malformed(.slashNotFollowedByGreaterThan) }
+            guard byte == 0x3E else { return malformed(Failure.slashNotFollowedByGreaterThan) }
             return endOfStartTag(options: options)
         }
         return .read(1)
     }
 
     @inlinable
-    func malformed(_ message: ScanFailure.Reason) -> Step {
+    func malformed(_ message: Failure) -> Step {
+        .failed(.malformed(.svg, message))
+    }
+
+    @inlinable
+    func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(.svg, message))
     }
 
@@ -323,8 +328,8 @@ struct SVGParser: FormatParser, Sendable {
     /// would need the DOCTYPE's entities.
     @inlinable
     static func checkValueByte(_ byte: UInt8) -> ScanFailure? {
-        if byte == 0x3C { return .malformed(.svg, .lessThanInAttributeValue) }
-        if byte == 0x26 { return .unsupported(.svg, .entityReferenceInWidthHeightOrViewBox) }
+        if byte == 0x3C { return .malformed(.svg, Failure.lessThanInAttributeValue) }
+        if byte == 0x26 { return .unsupported(.svg, Failure.entityReferenceInWidthHeightOrViewBox) }
         return nil
     }
 
@@ -339,12 +344,12 @@ struct SVGParser: FormatParser, Sendable {
         } else if byte == 0x2F {
             phase = .emptyElementEnd
         } else if Self.isNameStart(byte) {
-            guard spaced else { return malformed(.attributesNotSeparatedByWhiteSpace) }
+            guard spaced else { return malformed(Failure.attributesNotSeparatedByWhiteSpace) }
             var name = ShortWord()
             name.append(byte)
             phase = .attributeName(name)
         } else {
-            return malformed(.unexpectedByteInTheSvgStartTag)
+            return malformed(Failure.unexpectedByteInTheSvgStartTag)
         }
         return .read(1)
     }
@@ -354,7 +359,7 @@ struct SVGParser: FormatParser, Sendable {
         if byte == 0x3D {
             phase = .beforeValue(attribute)
         } else if !ASCII.isXMLSpace(byte) {
-            return malformed(.attributeWithoutEquals)
+            return malformed(Failure.attributeWithoutEquals)
         }
         return .read(1)
     }
@@ -391,9 +396,9 @@ struct SVGParser: FormatParser, Sendable {
         case .tooLarge:
             return .tooLarge(.svg)
         case .empty:
-            return .unsupported(.svg, .zeroWidthOrHeightNothingIsRendered)
+            return .unsupported(.svg, Failure.zeroWidthOrHeightNothingIsRendered)
         case .noIntrinsicSize:
-            return .unsupported(.svg, .noIntrinsicSize)
+            return .unsupported(.svg, Failure.noIntrinsicSize)
         }
     }
 
@@ -671,5 +676,48 @@ struct SVGLengthRules: Sendable {
         // 2^32, so UInt32 holds it; Int(clamping:) then saturates where Int is 32 bits, and the
         // limits (never above Int.max there) refuse it.
         return max(1, Int(clamping: UInt32(pixels + 0.5)))
+    }
+}
+
+extension SVGParser {
+    /// Why SVG input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case notAnXMLDocument
+        case xmlRootElementIsNotSvg
+        case lessThanInAttributeValue
+        case entityReferenceInWidthHeightOrViewBox
+        case zeroWidthOrHeightNothingIsRendered
+        case noIntrinsicSize
+        case svgStartTagLongerThan64KiB
+        case attributeValueWithoutQuotes
+        case repeatedAttribute
+        case slashNotFollowedByGreaterThan
+        case attributesNotSeparatedByWhiteSpace
+        case unexpectedByteInTheSvgStartTag
+        case attributeWithoutEquals
+
+        @inlinable
+        static var owner: UInt8 { SVGParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .notAnXMLDocument: "not an XML document"
+            case .xmlRootElementIsNotSvg: "XML root element is not svg"
+            case .lessThanInAttributeValue: "< in an attribute value"
+            case .entityReferenceInWidthHeightOrViewBox: "entity reference in width, height or viewBox"
+            case .zeroWidthOrHeightNothingIsRendered: "zero width or height: nothing is rendered"
+            case .noIntrinsicSize: "no intrinsic size: width or height missing or relative, and no viewBox"
+            case .svgStartTagLongerThan64KiB: "no end of the svg start tag in the first 64 KiB"
+            case .attributeValueWithoutQuotes: "attribute value without quotes"
+            case .repeatedAttribute: "repeated attribute"
+            case .slashNotFollowedByGreaterThan: "/ not followed by > in the svg start tag"
+            case .attributesNotSeparatedByWhiteSpace: "attributes not separated by white space"
+            case .unexpectedByteInTheSvgStartTag: "unexpected byte in the svg start tag"
+            case .attributeWithoutEquals: "attribute without ="
+            }
+        }
     }
 }

@@ -43,7 +43,7 @@ struct SunRasterParser: FormatParser, Sendable {
         switch phase {
         case .header:
             guard field.u8(0) == 0x6A && field.u8(1) == 0x95 else {
-                return .failed(ScanFailure(.unknownFormat, .notASunRasterSignature))
+                return .failed(ScanFailure(.unknownFormat, Failure.notASunRasterSignature))
             }
             let width = field.be32(2)
             let height = field.be32(6)
@@ -58,9 +58,30 @@ struct SunRasterParser: FormatParser, Sendable {
             let depth = field.be32(0)
             switch depth {
             case 1, 8, 24, 32: facts.bitDepth = Int(truncatingIfNeeded: depth)
-            default: return .failed(.malformed(.sun, .depthIsNot1_8_24Or32))
+            default: return .failed(.malformed(.sun, Failure.depthIsNot1_8_24Or32))
             }
             return .done
+        }
+    }
+}
+
+extension SunRasterParser {
+    /// Why SunRaster input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case notASunRasterSignature
+        case depthIsNot1_8_24Or32
+
+        @inlinable
+        static var owner: UInt8 { SunRasterParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .notASunRasterSignature: "not a Sun raster signature"
+            case .depthIsNot1_8_24Or32: "depth is not 1, 8, 24 or 32"
+            }
         }
     }
 }

@@ -29,7 +29,8 @@ struct TGAParser: FormatParser, Sendable {
         case valid
         /// Breaks only a soft rule: a TGA if the footer says so.
         case doubtful
-        case invalid(ScanFailure.Reason)
+        /// Not a TGA: the failure to report (unknownFormat).
+        case invalid(ScanFailure)
     }
 
     @usableFromInline var phase: Phase = .header
@@ -76,14 +77,14 @@ struct TGAParser: FormatParser, Sendable {
         case .header:
             let fieldEnd = offset &+ UInt64(field.count)
             switch judge(field) {
-            case .invalid(let reason):
+            case .invalid(let failure):
                 if let step = aseprite(field, options: options) { return step }
-                return .failed(ScanFailure(.unknownFormat, reason))
+                return .failed(failure)
             case .doubtful:
                 if let step = aseprite(field, options: options) { return step }
                 // Only a seekable input of known length can have its footer consulted.
                 guard let length = options.inputLength, length >= Self.headerLength &+ Self.footerLength else {
-                    return .failed(ScanFailure(.unknownFormat, .tgaRuleBrokenAndNoFooter))
+                    return .failed(ScanFailure(.unknownFormat, Failure.tgaRuleBrokenAndNoFooter))
                 }
                 needsFooter = true
             case .valid:
@@ -107,7 +108,7 @@ struct TGAParser: FormatParser, Sendable {
             return finish()
         case .footer:
             guard field.matches("TRUEVISION-XFILE.", at: 8), field.u8(25) == 0 else {
-                return .failed(ScanFailure(.unknownFormat, .tgaRuleBrokenAndFooterMissing))
+                return .failed(ScanFailure(.unknownFormat, Failure.tgaRuleBrokenAndFooterMissing))
             }
             confirmed = true
             guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
@@ -146,7 +147,7 @@ struct TGAParser: FormatParser, Sendable {
     /// size, so it ends the scan with a partial answer.
     @inlinable
     func finish() -> Step {
-        descriptorIsBad ? .failed(.malformed(.tga, .imageDescriptorBreaksTheSpecification)) : .done
+        descriptorIsBad ? .failed(.malformed(.tga, Failure.imageDescriptorBreaksTheSpecification)) : .done
     }
 
     /// Skips from `position` to the footer. The header step checked that it lies ahead.
@@ -183,31 +184,31 @@ struct TGAParser: FormatParser, Sendable {
         let depth = byte(16, field)
 
         // Hard rules.
-        guard mapType <= 1 else { return .invalid(.notATGAColourMapTypeIsNot0Or1) }
+        guard mapType <= 1 else { return .invalid(ScanFailure(.unknownFormat, Failure.notATGAColourMapTypeIsNot0Or1)) }
         let mapped: Bool
         switch imageType {
         case 1, 9:
-            guard mapType == 1 && mapLength != 0 else { return .invalid(.notATGAColourMappedImageWithoutAColourMap) }
-            guard depth == 8 || depth == 15 || depth == 16 else { return .invalid(.notATGABadColourIndexDepth) }
+            guard mapType == 1 && mapLength != 0 else { return .invalid(ScanFailure(.unknownFormat, Failure.notATGAColourMappedImageWithoutAColourMap)) }
+            guard depth == 8 || depth == 15 || depth == 16 else { return .invalid(ScanFailure(.unknownFormat, Failure.notATGABadColourIndexDepth)) }
             mapped = true
         case 2, 10:
             guard depth == 15 || depth == 16 || depth == 24 || depth == 32 else {
-                return .invalid(.notATGABadTrueColourPixelDepth)
+                return .invalid(ScanFailure(.unknownFormat, Failure.notATGABadTrueColourPixelDepth))
             }
             mapped = false
         case 3, 11:
-            guard depth == 8 || depth == 16 else { return .invalid(.notATGABadGreyscalePixelDepth) }
+            guard depth == 8 || depth == 16 else { return .invalid(ScanFailure(.unknownFormat, Failure.notATGABadGreyscalePixelDepth)) }
             mapped = false
         default:
             // Not a TGA image type: nothing says the input looked like a TGA at all.
-            return .invalid(.noKnownImageSignature)
+            return .invalid(ScanFailure(.unknownFormat, CommonFailure.noKnownImageSignature))
         }
         if mapType == 1 {
             guard entrySize == 15 || entrySize == 16 || entrySize == 24 || entrySize == 32 else {
-                return .invalid(.notATGABadColourMapEntrySize)
+                return .invalid(ScanFailure(.unknownFormat, Failure.notATGABadColourMapEntrySize))
             }
         }
-        guard width != 0 && height != 0 else { return .invalid(.notATGAZeroWidthOrHeight) }
+        guard width != 0 && height != 0 else { return .invalid(ScanFailure(.unknownFormat, Failure.notATGAZeroWidthOrHeight)) }
 
         facts.width = Int(width)
         facts.height = Int(height)
@@ -219,5 +220,42 @@ struct TGAParser: FormatParser, Sendable {
         if mapType == 0 && (firstIndex != 0 || mapLength != 0 || entrySize != 0) { return .doubtful }
         if mapType == 1 && mapLength == 0 { return .doubtful }
         return .valid
+    }
+}
+
+extension TGAParser {
+    /// Why TGA input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case tgaRuleBrokenAndNoFooter
+        case tgaRuleBrokenAndFooterMissing
+        case imageDescriptorBreaksTheSpecification
+        case notATGAColourMapTypeIsNot0Or1
+        case notATGAColourMappedImageWithoutAColourMap
+        case notATGABadColourIndexDepth
+        case notATGABadTrueColourPixelDepth
+        case notATGABadGreyscalePixelDepth
+        case notATGABadColourMapEntrySize
+        case notATGAZeroWidthOrHeight
+
+        @inlinable
+        static var owner: UInt8 { TGAParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .tgaRuleBrokenAndNoFooter: "not a TGA: header breaks a rule and no footer can confirm it"
+            case .tgaRuleBrokenAndFooterMissing: "not a TGA: header breaks a rule and the footer is missing"
+            case .imageDescriptorBreaksTheSpecification: "image descriptor breaks the specification"
+            case .notATGAColourMapTypeIsNot0Or1: "not a TGA: colour map type is not 0 or 1"
+            case .notATGAColourMappedImageWithoutAColourMap: "not a TGA: colour-mapped image without a colour map"
+            case .notATGABadColourIndexDepth: "not a TGA: bad colour index depth"
+            case .notATGABadTrueColourPixelDepth: "not a TGA: bad true-colour pixel depth"
+            case .notATGABadGreyscalePixelDepth: "not a TGA: bad greyscale pixel depth"
+            case .notATGABadColourMapEntrySize: "not a TGA: bad colour map entry size"
+            case .notATGAZeroWidthOrHeight: "not a TGA: zero width or height"
+            }
+        }
     }
 }

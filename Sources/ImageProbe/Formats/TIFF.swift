@@ -57,12 +57,12 @@ struct TIFFParser: FormatParser, Sendable {
             case 43:
                 // BigTIFF: offsets are 8 bytes wide, and the next two bytes must be zero.
                 guard field.u16(2, bigEndian: bigEndian) == 8 && field.u16(4, bigEndian: bigEndian) == 0 else {
-                    return .failed(.malformed(.tiff, .badBigTIFFHeader))
+                    return .failed(.malformed(.tiff, Failure.badBigTIFFHeader))
                 }
                 phase = .bigTIFFOffset
                 return .read(8)
             default:
-                return .failed(ScanFailure(.unknownFormat, .byteOrderMarkWithoutTheTIFFMagicNumber))
+                return .failed(ScanFailure(.unknownFormat, Failure.byteOrderMarkWithoutTheTIFFMagicNumber))
             }
         case .bigTIFFOffset:
             return begin(ifdOffset: field.u64(0, bigEndian: bigEndian), bigTIFF: true, at: next, options)
@@ -92,7 +92,7 @@ struct TIFFParser: FormatParser, Sendable {
             return step
         case .finished:
             guard walker.found.isSuperset(of: [.width, .height]) else {
-                return .failed(.malformed(.tiff, .ifd0LacksImageWidthOrImageLength))
+                return .failed(.malformed(.tiff, Failure.ifd0LacksImageWidthOrImageLength))
             }
             guard walker.width != 0 && walker.height != 0 else {
                 return .failed(.malformed(.tiff, .zeroWidthOrHeight))
@@ -102,7 +102,7 @@ struct TIFFParser: FormatParser, Sendable {
         case .invalid(let message):
             return .failed(.malformed(.tiff, message))
         case .limitExceeded:
-            return .failed(.limit(.tiff, .moreIFDEntriesThanMaxEntries))
+            return .failed(.limit(.tiff, Failure.moreIFDEntriesThanMaxEntries))
         }
     }
 
@@ -113,5 +113,30 @@ struct TIFFParser: FormatParser, Sendable {
         facts.height = Int(clamping: walker.height)
         if walker.orientation != 0 { facts.orientation = Orientation(unchecked: walker.orientation) }
         if walker.bitsPerSample != 0 { facts.bitDepth = Int(walker.bitsPerSample) }
+    }
+}
+
+extension TIFFParser {
+    /// Why TIFF input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case byteOrderMarkWithoutTheTIFFMagicNumber
+        case badBigTIFFHeader
+        case ifd0LacksImageWidthOrImageLength
+        case moreIFDEntriesThanMaxEntries
+
+        @inlinable
+        static var owner: UInt8 { TIFFParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .byteOrderMarkWithoutTheTIFFMagicNumber: "byte-order mark without the TIFF magic number"
+            case .badBigTIFFHeader: "bad BigTIFF header"
+            case .ifd0LacksImageWidthOrImageLength: "IFD0 lacks ImageWidth or ImageLength"
+            case .moreIFDEntriesThanMaxEntries: "more IFD entries than maxEntries"
+            }
+        }
     }
 }

@@ -50,8 +50,8 @@ struct VTFParser: FormatParser, Sendable {
         case .header:
             guard field.u8(0) == 0x46 && field.u8(1) == 0 else { return .failed(Sniffer.unknown) }
             // Version 7.0 (2003) to 7.6 (Strata Source); the header grew, never moved.
-            guard field.le32(2) == 7 && field.le32(6) <= 6 else { return .failed(.unsupported(.vtf, .unknownVTFVersion)) }
-            guard field.le32(10) >= 64 else { return .failed(.malformed(.vtf, .vtfHeaderSizeBelow64)) }
+            guard field.le32(2) == 7 && field.le32(6) <= 6 else { return .failed(.unsupported(.vtf, Failure.unknownVTFVersion)) }
+            guard field.le32(10) >= 64 else { return .failed(.malformed(.vtf, Failure.vtfHeaderSizeBelow64)) }
             let width = field.le16(14)
             let height = field.le16(16)
             guard width != 0 && height != 0 else { return .failed(.malformed(.vtf, .zeroWidthOrHeight)) }
@@ -97,6 +97,27 @@ struct VTFParser: FormatParser, Sendable {
         // BGRX5551, UV88, UVWQ8888, UVLX8888.
         case 2, 3, 4, 5, 7, 9, 10, 13, 16, 17, 18, 22, 23, 26: false
         default: nil
+        }
+    }
+}
+
+extension VTFParser {
+    /// Why VTF input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case unknownVTFVersion
+        case vtfHeaderSizeBelow64
+
+        @inlinable
+        static var owner: UInt8 { VTFParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .unknownVTFVersion: "unknown VTF version"
+            case .vtfHeaderSizeBelow64: "VTF header size below 64"
+            }
         }
     }
 }

@@ -76,9 +76,9 @@ struct WebPParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .riffHeader:
-            guard field.be16(0) == 0x4646 else { return .failed(ScanFailure(.unknownFormat, .notARIFFFile)) }  // "FF"
+            guard field.be16(0) == 0x4646 else { return .failed(ScanFailure(.unknownFormat, Failure.notARIFFFile)) }  // "FF"
             guard field.tag(6) == 0x5745_4250 else {  // "WEBP"
-                return .failed(ScanFailure(.unknownFormat, .riffFileIsNotWebP))
+                return .failed(ScanFailure(.unknownFormat, Failure.riffFileIsNotWebP))
             }
             riffEnd = 8 &+ UInt64(field.le32(2))
             // The RIFF payload and its first chunk must lie inside a known input.
@@ -97,12 +97,12 @@ struct WebPParser: FormatParser, Sendable {
                 chunkSize = field.le32(14)
                 return .read(10)
             default:
-                return .failed(.malformed(.webp, .firstChunkIsNotVP8VP8LOrVP8X))
+                return .failed(.malformed(.webp, Failure.firstChunkIsNotVP8VP8LOrVP8X))
             }
         case .lossy:
-            guard field.u8(0) & 0x01 == 0 else { return .failed(.malformed(.webp, .vp8DataIsNotAKeyFrame)) }
+            guard field.u8(0) & 0x01 == 0 else { return .failed(.malformed(.webp, Failure.vp8DataIsNotAKeyFrame)) }
             guard field.u8(3) == 0x9D && field.u8(4) == 0x01 && field.u8(5) == 0x2A else {
-                return .failed(.malformed(.webp, .vp8StartCodeMissing))
+                return .failed(.malformed(.webp, Failure.vp8StartCodeMissing))
             }
             // 14 bits of size; the top two bits are an upscaling hint.
             let width = field.le16(6) & 0x3FFF
@@ -115,9 +115,9 @@ struct WebPParser: FormatParser, Sendable {
             facts.isAnimated = false
             return .done
         case .lossless:
-            guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, .vp8lSignatureMissing)) }
+            guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, Failure.vp8lSignatureMissing)) }
             let bits = field.le32(1)
-            guard bits >> 29 == 0 else { return .failed(.unsupported(.webp, .unknownVP8LVersion)) }
+            guard bits >> 29 == 0 else { return .failed(.unsupported(.webp, Failure.unknownVP8LVersion)) }
             let width = UInt64(bits & 0x3FFF) + 1
             let height = UInt64((bits >> 14) & 0x3FFF) + 1
             guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.webp)) }
@@ -142,7 +142,7 @@ struct WebPParser: FormatParser, Sendable {
             walksFrames = animated && options.animation
             // Full mode reads an animation's loop count from ANIM, which comes before the frames.
             if !wantsExif && !animated { return .done }
-            guard chunkSize >= 10 else { return .failed(.malformed(.webp, .vp8xChunkTooShort)) }
+            guard chunkSize >= 10 else { return .failed(.malformed(.webp, Failure.vp8xChunkTooShort)) }
             phase = .chunkHeader
             return nextChunk(after: offset &+ 10, padding: Self.padded(chunkSize) &- 10)
         case .chunkHeader:
@@ -219,5 +219,38 @@ struct WebPParser: FormatParser, Sendable {
         let next = position &+ padding
         if riffEnd > 20 && (next >= riffEnd || riffEnd &- next < 8) { return .done }
         return padding == 0 ? .read(8) : .skipThenRead(padding, 8)
+    }
+}
+
+extension WebPParser {
+    /// Why WebP input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case notARIFFFile
+        case riffFileIsNotWebP
+        case firstChunkIsNotVP8VP8LOrVP8X
+        case vp8DataIsNotAKeyFrame
+        case vp8StartCodeMissing
+        case vp8lSignatureMissing
+        case vp8xChunkTooShort
+        case unknownVP8LVersion
+
+        @inlinable
+        static var owner: UInt8 { WebPParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .notARIFFFile: "not a RIFF file"
+            case .riffFileIsNotWebP: "RIFF file is not WebP"
+            case .firstChunkIsNotVP8VP8LOrVP8X: "first chunk is not VP8, VP8L or VP8X"
+            case .vp8DataIsNotAKeyFrame: "VP8 data is not a key frame"
+            case .vp8StartCodeMissing: "VP8 start code missing"
+            case .vp8lSignatureMissing: "VP8L signature missing"
+            case .vp8xChunkTooShort: "VP8X chunk too short"
+            case .unknownVP8LVersion: "unknown VP8L version"
+            }
+        }
     }
 }

@@ -90,20 +90,20 @@ struct XBMParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
-            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, .noXBMWidthOrHeightInTheFirst8KiB)) }
-            return .failed(.limit(.xbm, .noWidthAndHeightInTheFirst8KiB))
+            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, Failure.noXBMWidthOrHeightInTheFirst8KiB)) }
+            return .failed(.limit(.xbm, Failure.noWidthAndHeightInTheFirst8KiB))
         }
         let byte = field.u8(0)
         switch phase {
         case .directive(let matched):
             if matched == 7 {
                 // "#define" must be followed by white space.
-                guard ASCII.isBlank(byte) else { return .failed(ScanFailure(.unknownFormat, .notAnXBMDefine)) }
+                guard ASCII.isBlank(byte) else { return .failed(ScanFailure(.unknownFormat, Failure.notAnXBMDefine)) }
                 phase = .nameGap
                 return .read(1)
             }
             guard byte == ASCII.byte(of: "#define", at: Int(matched)) else {
-                return .failed(ScanFailure(.unknownFormat, .notAnXBMDefine))
+                return .failed(ScanFailure(.unknownFormat, Failure.notAnXBMDefine))
             }
             phase = .directive(matched: matched &+ 1)
             return .read(1)
@@ -121,27 +121,27 @@ struct XBMParser: FormatParser, Sendable {
             return .read(1)
         case .nameGap:
             if ASCII.isBlank(byte) { return .read(1) }
-            guard !ASCII.isSpace(byte) else { return malformed(.defineWithoutAName) }
+            guard !ASCII.isSpace(byte) else { return malformed(Failure.defineWithoutAName) }
             return name(ShortWord(), byte)
         case .name(let part):
             guard ASCII.isSpace(byte) else { return name(part, byte) }
             let dimension: Dimension = part.equals("width") ? .width : part.equals("height") ? .height : .other
             if dimension == .other { return skipLine(byte) }
-            guard ASCII.isBlank(byte) else { return malformed(.defineWithoutAValue) }
+            guard ASCII.isBlank(byte) else { return malformed(Failure.defineWithoutAValue) }
             phase = .valueGap(dimension)
             return .read(1)
         case .valueGap(let dimension):
             if ASCII.isBlank(byte) { return .read(1) }
-            guard ASCII.isDigit(byte) else { return malformed(.widthOrHeightIsNotADecimalNumber) }
+            guard ASCII.isDigit(byte) else { return malformed(Failure.widthOrHeightIsNotADecimalNumber) }
             phase = .digits(dimension, DecimalInteger(firstDigit: byte))
             return .read(1)
         case .digits(let dimension, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed(.widthOrHeightTooLarge) }
+                guard number.append(byte) else { return malformed(Failure.widthOrHeightTooLarge) }
                 phase = .digits(dimension, number)
                 return .read(1)
             }
-            guard ASCII.isSpace(byte) else { return malformed(.widthOrHeightIsNotADecimalNumber) }
+            guard ASCII.isSpace(byte) else { return malformed(Failure.widthOrHeightIsNotADecimalNumber) }
             guard number.value != 0 else { return malformed(dimension == .width ? .zeroWidth : .zeroHeight) }
             // A repeated define changes nothing: the size may already have been answered.
             if dimension == .width && facts.storedWidth == 0 { facts.storedWidth = number.value }
@@ -159,7 +159,12 @@ struct XBMParser: FormatParser, Sendable {
     }
 
     @inlinable
-    func malformed(_ message: ScanFailure.Reason) -> Step {
+    func malformed(_ message: Failure) -> Step {
+        .failed(.malformed(.xbm, message))
+    }
+
+    @inlinable
+    func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(.xbm, message))
     }
 
@@ -180,8 +185,8 @@ struct XBMParser: FormatParser, Sendable {
     @inlinable
     mutating func skipLine(_ byte: UInt8) -> Step {
         if byte == 0x7B {
-            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, .cSourceWithoutAnXBMWidthOrHeight)) }
-            return malformed(.bitmapDataBeforeWidthAndHeight)
+            guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, Failure.cSourceWithoutAnXBMWidthOrHeight)) }
+            return malformed(Failure.bitmapDataBeforeWidthAndHeight)
         }
         phase = byte == ASCII.newline ? .lineStart(ShortWord()) : .skipLine
         return .read(1)
@@ -195,5 +200,40 @@ struct XBMParser: FormatParser, Sendable {
             facts.hasAlpha = false
         }
         return .done
+    }
+}
+
+extension XBMParser {
+    /// Why XBM input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case noXBMWidthOrHeightInTheFirst8KiB
+        case notAnXBMDefine
+        case cSourceWithoutAnXBMWidthOrHeight
+        case noWidthAndHeightInTheFirst8KiB
+        case defineWithoutAName
+        case defineWithoutAValue
+        case widthOrHeightIsNotADecimalNumber
+        case widthOrHeightTooLarge
+        case bitmapDataBeforeWidthAndHeight
+
+        @inlinable
+        static var owner: UInt8 { XBMParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .noXBMWidthOrHeightInTheFirst8KiB: "no XBM width or height in the first 8 KiB"
+            case .notAnXBMDefine: "not an XBM #define"
+            case .cSourceWithoutAnXBMWidthOrHeight: "C source without an XBM width or height"
+            case .noWidthAndHeightInTheFirst8KiB: "no width and height in the first 8 KiB"
+            case .defineWithoutAName: "#define without a name"
+            case .defineWithoutAValue: "#define without a value"
+            case .widthOrHeightIsNotADecimalNumber: "width or height is not a decimal number"
+            case .widthOrHeightTooLarge: "width or height too large"
+            case .bitmapDataBeforeWidthAndHeight: "bitmap data before width and height"
+            }
+        }
     }
 }

@@ -78,7 +78,7 @@ struct XPMParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
-            guard case .xpm2Tag = phase else { return .failed(.limit(.xpm, .noXPMValuesInTheFirst8KiB)) }
+            guard case .xpm2Tag = phase else { return .failed(.limit(.xpm, Failure.noXPMValuesInTheFirst8KiB)) }
             return .failed(Sniffer.unknown)
         }
         let byte = field.u8(0)
@@ -90,13 +90,13 @@ struct XPMParser: FormatParser, Sendable {
             case 0x22: phase = .gap(index: 0)  // the values string opens
             case 0x2F: phase = .slash(inArray: true)
             default:
-                guard ASCII.isSpace(byte) else { return malformed(.xpmArrayDoesNotStartWithTheValues) }
+                guard ASCII.isSpace(byte) else { return malformed(Failure.xpmArrayDoesNotStartWithTheValues) }
             }
         case .slash(let inArray):
             if byte == 0x2A {
                 phase = .comment(inArray: inArray, star: false)
             } else if inArray {
-                return malformed(.xpmArrayDoesNotStartWithTheValues)
+                return malformed(Failure.xpmArrayDoesNotStartWithTheValues)
             } else {
                 // Not a comment: the byte belongs to the declaration.
                 phase = .declaration
@@ -120,19 +120,19 @@ struct XPMParser: FormatParser, Sendable {
         case .gap(let index):
             if ASCII.isBlank(byte) { break }
             guard ASCII.isDigit(byte) else {
-                guard !endsValues(byte) else { return malformed(.xpmValuesStringHasFewerThan4Numbers) }
-                return malformed(.xpmValueIsNotADecimalNumber)
+                guard !endsValues(byte) else { return malformed(Failure.xpmValuesStringHasFewerThan4Numbers) }
+                return malformed(Failure.xpmValueIsNotADecimalNumber)
             }
             phase = .digits(index: index, DecimalInteger(firstDigit: byte))
         case .digits(let index, var number):
             if ASCII.isDigit(byte) {
-                guard number.append(byte) else { return malformed(.xpmValueTooLarge) }
+                guard number.append(byte) else { return malformed(Failure.xpmValueTooLarge) }
                 phase = .digits(index: index, number)
                 break
             }
             // A number ends at a blank, or at the end of the values string (or XPM2 line).
             let last = endsValues(byte)
-            guard ASCII.isBlank(byte) || last else { return malformed(.xpmValueIsNotADecimalNumber) }
+            guard ASCII.isBlank(byte) || last else { return malformed(Failure.xpmValueIsNotADecimalNumber) }
             return record(number.value, index: index, endsValues: last, options: options)
         }
         return .read(1)
@@ -144,7 +144,7 @@ struct XPMParser: FormatParser, Sendable {
         switch byte {
         case 0x7B: phase = .beforeValues  // "{"
         case 0x2F: phase = .slash(inArray: false)
-        case 0x22: return malformed(.stringBeforeTheXPMArray)  // a quote before "{"
+        case 0x22: return malformed(Failure.stringBeforeTheXPMArray)  // a quote before "{"
         default: break
         }
         return nil
@@ -169,19 +169,55 @@ struct XPMParser: FormatParser, Sendable {
             facts.storedHeight = value
             if options.dimensionsOnly { return .done }
         case 2:
-            guard value != 0 else { return malformed(.xpmColourCountIsZero) }
+            guard value != 0 else { return malformed(Failure.xpmColourCountIsZero) }
         default:
             // The characters per pixel: 0 is accepted, as netpbm writes it for one colour.
             return .done
         }
         // Width, height, colours and characters per pixel are all required.
-        guard !endsValues else { return malformed(.xpmValuesStringHasFewerThan4Numbers) }
+        guard !endsValues else { return malformed(Failure.xpmValuesStringHasFewerThan4Numbers) }
         phase = .gap(index: index &+ 1)
         return .read(1)
     }
 
     @inlinable
-    func malformed(_ reason: ScanFailure.Reason) -> Step {
+    func malformed(_ reason: Failure) -> Step {
         .failed(.malformed(.xpm, reason))
+    }
+
+    @inlinable
+    func malformed(_ reason: CommonFailure) -> Step {
+        .failed(.malformed(.xpm, reason))
+    }
+}
+
+extension XPMParser {
+    /// Why XPM input can't be read: each failure with its message (SPEC.md §3).
+    @usableFromInline
+    enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
+        case noXPMValuesInTheFirst8KiB
+        case stringBeforeTheXPMArray
+        case xpmArrayDoesNotStartWithTheValues
+        case xpmValueIsNotADecimalNumber
+        case xpmValueTooLarge
+        case xpmColourCountIsZero
+        case xpmValuesStringHasFewerThan4Numbers
+
+        @inlinable
+        static var owner: UInt8 { XPMParser.kind.rawValue }
+
+        /// The message: a literal, so reading it allocates nothing.
+        @inlinable
+        var message: String {
+            switch self {
+            case .noXPMValuesInTheFirst8KiB: "no XPM values string in the first 8 KiB"
+            case .stringBeforeTheXPMArray: "a string before the XPM array's {"
+            case .xpmArrayDoesNotStartWithTheValues: "XPM array does not start with the values string"
+            case .xpmValueIsNotADecimalNumber: "XPM value is not a decimal number"
+            case .xpmValueTooLarge: "XPM value too large"
+            case .xpmColourCountIsZero: "XPM colour count is zero"
+            case .xpmValuesStringHasFewerThan4Numbers: "XPM values string has fewer than 4 numbers"
+            }
+        }
     }
 }

@@ -319,13 +319,16 @@ enum ParserKind: UInt8, Sendable, CaseIterable {
     case vtf
     case ilbm
     case aseprite
+
+    /// How many there are: their raw values are 0 to this − 1.
+    @usableFromInline static var count: UInt8 { 37 }
 }
 
 extension HeaderScanner {
     /// The one dispatch from a parser kind to its parser: `operation` specialised for the
     /// parser's type, a direct call. Parsers left out of the build (`IMAGEPROBE_SELECT_FORMATS`)
     /// go to `operation.unavailable`.
-    @inlinable @inline(__always)
+    @usableFromInline @_transparent
     mutating func dispatch<Operation: ScannerOperation>(
         _ kind: ParserKind, _ operation: Operation.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {

@@ -1,0 +1,78 @@
+/// The failures no single format owns: the scanner's own, and those several formats share (SPEC.md §1, §5).
+@usableFromInline
+package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
+    case genericUnknownFormat
+    case genericMalformed
+    case genericTruncated
+    case genericLimitExceeded
+    case genericUnsupportedFeature
+    case formatLeftOutOfThisBuild
+    case internalFieldWidthOutOfRange
+    case offsetBeyond2To64
+    case headerNotFoundWithinMaxBytes
+    case noKnownImageSignature
+    case isobmffStyleFileOfNoImageType
+    case iconDirectoryListsNoImages
+    case ifd0OffsetPointsBackwards
+    case ifd0LiesOutsideTheTIFFData
+    case zeroWidthOrHeight
+    case ftypBoxTooSmall
+    case boxSmallerThanItsHeader
+    case moreBoxesThanMaxEntries
+    case boxesNestedDeeperThanMaxDepth
+    case moreChunksThanMaxEntries
+    case headerLongerThan8KiB
+    case zeroWidth
+    case zeroHeight
+    case zeroDepth
+    case boxOrChunkRunsPastTheEndOfTheInput
+    case inputEndedInsideTheHeader
+    case internalRunningParserMissing
+    case imageLargerThanMaxWidthOrMaxHeight
+    case metadataRequestLimit
+    case metadataTransferLimit
+    case metadataTimeLimit
+    case moreFramesThanMaxEntries
+
+    @inlinable
+    package static var owner: UInt8 { 0xFF }
+
+    /// The message: a literal, so reading it allocates nothing.
+    @inlinable
+    package var message: String {
+        switch self {
+        case .genericUnknownFormat: "not a supported image"
+        case .genericMalformed: "the header breaks its format's specification"
+        case .genericTruncated: "the input ended inside the header"
+        case .genericLimitExceeded: "a limit in ScanOptions was reached"
+        case .genericUnsupportedFeature: "a feature the scanner does not handle"
+        case .formatLeftOutOfThisBuild: "this build of the scanner leaves the format out"
+        case .internalFieldWidthOutOfRange: "internal: field width out of range"
+        case .offsetBeyond2To64: "offset beyond 2^64"
+        case .headerNotFoundWithinMaxBytes: "header not found within maxBytes"
+        case .noKnownImageSignature: "no known image signature"
+        case .isobmffStyleFileOfNoImageType: "ISOBMFF-style file of no image type"
+        case .iconDirectoryListsNoImages: "icon directory lists no images"
+        case .ifd0OffsetPointsBackwards: "IFD0 offset points backwards"
+        case .ifd0LiesOutsideTheTIFFData: "IFD0 lies outside the TIFF data"
+        case .zeroWidthOrHeight: "zero width or height"
+        case .ftypBoxTooSmall: "ftyp box too small"
+        case .boxSmallerThanItsHeader: "box smaller than its header"
+        case .moreBoxesThanMaxEntries: "more boxes than maxEntries"
+        case .boxesNestedDeeperThanMaxDepth: "boxes nested deeper than maxDepth"
+        case .moreChunksThanMaxEntries: "more chunks than maxEntries"
+        case .headerLongerThan8KiB: "header longer than 8 KiB"
+        case .zeroWidth: "zero width"
+        case .zeroHeight: "zero height"
+        case .zeroDepth: "zero depth"
+        case .boxOrChunkRunsPastTheEndOfTheInput: "box or chunk runs past the end of the input"
+        case .inputEndedInsideTheHeader: "input ended inside the header"
+        case .internalRunningParserMissing: "internal: the running parser is missing"
+        case .imageLargerThanMaxWidthOrMaxHeight: "image larger than maxWidth or maxHeight"
+        case .metadataRequestLimit: "size known; the metadata search needed more than maxMetadataRequests requests"
+        case .metadataTransferLimit: "size known; maxRequests or maxBytes ended the metadata search"
+        case .metadataTimeLimit: "size known; a time limit ended the metadata search"
+        case .moreFramesThanMaxEntries: "more frames than maxEntries"
+        }
+    }
+}
