@@ -85,8 +85,18 @@ let package = Package(
 
         .testTarget(name: "ImageProbeTests", dependencies: ["ImageProbe", "ImageProbeFixtures"]),
         .testTarget(name: "ImageProbeFoundationTests", dependencies: ["ImageProbeFoundation", "ImageProbeFixtures"]),
-        // The fetcher and the command line against real processes: nginx on loopback, pipes.
-        .testTarget(name: "ImageProbeFetchTests", dependencies: ["ImageProbeFetch", "ImageProbeFixtures", "ImageProbeCLI"]),
+        // What the fetcher's and the command's tests share: nginx on loopback with the large files
+        // it serves, timing and spawning on the APIs the Apple floors have. Not a test target, as
+        // test targets can't import each other; it doesn't import Testing. Not a product.
+        .target(
+            name: "ImageProbeTestSupport",
+            dependencies: ["ImageProbe", "ImageProbeFixtures"],
+            path: "Tests/ImageProbeTestSupport"
+        ),
+        // The fetcher against real servers: nginx on loopback, hostile servers.
+        .testTarget(name: "ImageProbeFetchTests", dependencies: ["ImageProbeFetch", "ImageProbeFixtures", "ImageProbeTestSupport"]),
+        // The `imageprobe` command as a process: pipes, files, URLs over nginx, its peak memory.
+        .testTarget(name: "ImageProbeCLITests", dependencies: ["ImageProbeCLI", "ImageProbeFixtures", "ImageProbeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

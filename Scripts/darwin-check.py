@@ -75,7 +75,9 @@ CHECKED = [
     "ImageProbeFuzz",
     "imageprobe-bench",
     "ImageProbeFoundationTests",
+    "ImageProbeTestSupport",
     "ImageProbeFetchTests",
+    "ImageProbeCLITests",
     "ImageProbeTests",
 ]
 SELF_TEST_TARGETS = ["ImageProbeFoundation", "ImageProbeFetch", "ImageProbeCLI"]

@@ -152,6 +152,8 @@ public struct ImageInfo: Hashable, Sendable {
     /// The format-specific details, of which a file has at most one kind (but a HEIF or AVIF
     /// sequence can have a clean aperture and animation totals).
     @usableFromInline var details: Details = .none
+    /// Colour, resolution, interlacing and motion photos: full mode's extra facts.
+    @usableFromInline var extras = ExtraFacts()
 
     @usableFromInline
     enum Details: Hashable, Sendable {
@@ -345,6 +347,70 @@ public struct ImageInfo: Hashable, Sendable {
             return preview
         }
         set { details = newValue.map(Details.epsPreview) ?? .none }
+    }
+
+    /// Dots per inch, where the file states a resolution in physical units (PNG `pHYs` in
+    /// metres, JFIF density, EXIF and TIFF `XResolution`/`YResolution`, BMP, PSD), rounded to
+    /// the nearest integer. Nil when absent, unitless, or in dimensions-only mode.
+    @inlinable
+    public var dpi: Resolution? {
+        get {
+            guard extras.dpiX != 0 && extras.dpiY != 0 else { return nil }
+            return Resolution(x: Int(clamping: extras.dpiX), y: Int(clamping: extras.dpiY))
+        }
+        set {
+            extras.dpiX = UInt32(clamping: newValue?.x ?? 0)
+            extras.dpiY = UInt32(clamping: newValue?.y ?? 0)
+        }
+    }
+
+    /// The colour description the file declares in ITU-T H.273 code points (AVIF and HEIF
+    /// `colr nclx`, PNG `cICP`, JPEG XL's enumerated colour encoding). Nil when it declares none.
+    @inlinable
+    public var cicp: CICP? {
+        get { extras.cicp }
+        set { extras.cicp = newValue }
+    }
+
+    /// Whether an ICC profile is embedded, where the format can carry one and full mode looked.
+    @inlinable
+    public var hasICCProfile: Bool? {
+        get { extras.hasICCProfile }
+        set { extras.hasICCProfile = newValue }
+    }
+
+    /// Whether a gain map accompanies the image, so that it can be shown as HDR: Ultra HDR and
+    /// ISO 21496-1 JPEGs, Apple's HDR gain maps, AVIF and HEIF `tmap` items.
+    @inlinable
+    public var hasGainMap: Bool? {
+        get { extras.hasGainMap }
+        set { extras.hasGainMap = newValue }
+    }
+
+    /// Whether the image is meant to be shown as HDR: a PQ or HLG transfer in its CICP, or a
+    /// gain map. False when the file declares an SDR transfer or was searched for a gain map
+    /// and has none; nil when it can't tell.
+    @inlinable
+    public var isHDR: Bool? {
+        let cicp = extras.cicp
+        if cicp?.hasHDRTransfer == true || extras.hasGainMap == true { return true }
+        if cicp != nil || extras.hasGainMap == false { return false }
+        return nil
+    }
+
+    /// PNG Adam7, a GIF's first image interlaced; nil when the header doesn't say.
+    @inlinable
+    public var isInterlaced: Bool? {
+        get { extras.isInterlaced }
+        set { extras.isInterlaced = newValue }
+    }
+
+    /// Whether an embedded video follows the image: Google's Motion Photo and MicroVideo, and
+    /// Samsung's, as their XMP declares them.
+    @inlinable
+    public var isMotionPhoto: Bool? {
+        get { extras.isMotionPhoto }
+        set { extras.isMotionPhoto = newValue }
     }
 
     /// Why the scanner answered before full mode had settled everything, or nil for a

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImageProbeFetch
+import ImageProbeTestSupport
 import Testing
 
 /// An app's own work can fill the dispatch pool and Swift's cooperative pool. The transports

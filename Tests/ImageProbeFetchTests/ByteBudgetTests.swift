@@ -2,6 +2,7 @@ import Foundation
 import ImageProbe
 @testable import ImageProbeFetch
 import ImageProbeFixtures
+import ImageProbeTestSupport
 import Testing
 
 /// Servers that push bytes the body doesn't carry, change the file between ranges, or stall

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ImageProbeFetch
+import ImageProbeTestSupport
 import Testing
 
 @Suite struct HTTPPartsTests {

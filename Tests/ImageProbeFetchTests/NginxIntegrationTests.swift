@@ -1,13 +1,14 @@
 import Foundation
 import ImageProbe
 import ImageProbeFetch
+import ImageProbeTestSupport
 import Testing
 
 /// The fetcher against a real nginx: answers, the bytes nginx logged as sent, and each
 /// failure's error. See `NginxServer` for the locations.
 @Suite(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
 struct NginxIntegrationTests {
-    static let largeFiles = ["big.jpg", "sparse.tif", "mdat-first.heic", "animated-exif-last.webp"]
+    static let largeFiles = LargeFile.probed
     static let transports: [FetchConfiguration.Transport] = [.platform, .urlSession]
 
     /// What one probe cost, from both ends.

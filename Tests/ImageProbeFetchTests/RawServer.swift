@@ -1,4 +1,5 @@
 import Foundation
+import ImageProbeTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,7 @@ import FoundationNetworking
 import ImageProbe
 @testable import ImageProbeFetch
 import ImageProbeFixtures
+import ImageProbeTestSupport
 import Testing
 
 /// The URLSession transport's delegate, driven directly in the orders Apple's URLSession may

@@ -59,3 +59,38 @@ let dimensionsOnly = ScanOptions(mode: .dimensionsOnly)
 extension ImageInfo {
     var size: [Int] { [width, height] }
 }
+
+/// Random tails after a signature for `garbageAfter`: each length, `tries` times.
+struct RandomTails {
+    var lengths: [Int]
+    var tries: Int
+
+    /// QOI, PCX, SGI, Sun raster.
+    static let raster = RandomTails(lengths: [0, 1, 6, 10, 14, 40], tries: 20)
+    /// BLP, PVR, PKM, ASTC, VTF, whose headers run longer (up to 56 bytes).
+    static let texture = RandomTails(lengths: [0, 1, 6, 14, 40, 70], tries: 10)
+}
+
+/// Signature followed by random bytes: never a crash, never a read past `limit`.
+func garbageAfter(_ signature: [UInt8], seed: UInt64, limit: UInt64, tails: RandomTails) {
+    var random = SeededRandom(seed: seed)
+    for length in tails.lengths {
+        for _ in 0..<tails.tries {
+            for options in [ScanOptions(), dimensionsOnly] {
+                #expect(verified(signature + random.bytes(length), options).bytesConsumed <= limit)
+            }
+        }
+    }
+}
+
+/// Every prefix shorter than `answerEnd` in dimensions-only mode is truncated; with `format`,
+/// the first `answerEnd` bytes answer that format.
+func truncatedBefore(_ answerEnd: Int, _ bytes: [UInt8], _ format: ImageFormat? = nil) {
+    for length in 0..<answerEnd {
+        let outcome = ChunkingVerifier.scanWhole(Array(bytes[0..<length]), options: dimensionsOnly)
+        #expect(failureCode(outcome) == .truncated, "\(length)")
+    }
+    if let format {
+        #expect(info(ChunkingVerifier.scanWhole(Array(bytes[0..<answerEnd]), options: dimensionsOnly))?.format == format)
+    }
+}

@@ -21,10 +21,10 @@ struct ASTCParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

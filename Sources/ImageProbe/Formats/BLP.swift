@@ -13,11 +13,11 @@ struct BLPParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// "P" and the version digit (after the sniffed "BL"), the header through the height.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

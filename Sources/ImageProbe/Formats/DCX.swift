@@ -33,10 +33,10 @@ struct DCXParser: FormatParser, Sendable {
     /// The most pages a directory lists: 1024 entries, the last of them the 0.
     @usableFromInline static let maximumPages: UInt32 = 1023
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

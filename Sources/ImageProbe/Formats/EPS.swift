@@ -104,12 +104,12 @@ struct EPSParser: FormatParser, Sendable {
     @usableFromInline static let trailerWindow: UInt64 = 16384
 
     /// After `%!`, or after `C5 D0` for a DOS EPS binary file.
-    @inlinable
+    @inlinable @inline(__always)
     init(dos: Bool) {
         phase = dos ? .dosHeader : .adobe
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(dos: sniffed.variant != 0) }
 
     @inlinable

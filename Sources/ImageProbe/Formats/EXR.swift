@@ -68,11 +68,11 @@ struct EXRParser: FormatParser, Sendable {
     @usableFromInline static let box2iType = ShortText(head: 0x626F_7832_6900_0000, tail: 0, count: 5)
     @usableFromInline static let chlistType = ShortText(head: 0x6368_6C69_7374_0000, tail: 0, count: 6)
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// After the sniffed `76 2F`.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable
@@ -325,7 +325,7 @@ struct ChannelSummary: Sendable {
     /// The list has been read or given up on.
     @usableFromInline var settled = false
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 }
 
@@ -339,7 +339,7 @@ struct ShortText: Sendable {
     @usableFromInline let tail: UInt64
     @usableFromInline let count: Int
 
-    @inlinable
+    @inlinable @inline(__always)
     init(head: UInt64, tail: UInt64, count: Int) {
         self.head = head
         self.tail = tail

@@ -49,10 +49,10 @@ struct FITSParser: FormatParser, Sendable {
     @usableFromInline static let cardLength: UInt64 = 80
     @usableFromInline static let blockLength: UInt64 = 2880
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

@@ -10,11 +10,11 @@ struct FarbfeldParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// "rbfeld" (after the sniffed "fa"), width, height.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

@@ -56,12 +56,12 @@ struct GIFParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(8) }
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable

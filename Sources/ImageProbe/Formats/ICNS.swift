@@ -52,11 +52,11 @@ struct ICNSParser: FormatParser, Sendable {
     /// The largest pixel size of any type: once seen, nothing can beat it.
     @usableFromInline static let maximumSide: UInt16 = 1024
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// After the sniffed "ic".
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

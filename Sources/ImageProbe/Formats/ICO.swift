@@ -37,7 +37,7 @@ struct ICOParser: FormatParser, Sendable {
     /// The largest area an entry can declare: 256 × 256.
     @usableFromInline static let maximumArea: UInt32 = 256 * 256
 
-    @inlinable
+    @inlinable @inline(__always)
     init(isCursor: Bool, count: UInt16) {
         self.isCursor = isCursor
         self.count = count
@@ -45,7 +45,7 @@ struct ICOParser: FormatParser, Sendable {
         facts.frameCount = Int(count)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(isCursor: sniffed.variant != 0, count: UInt16(truncatingIfNeeded: sniffed.value)) }
 
     @inlinable

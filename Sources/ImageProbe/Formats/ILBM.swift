@@ -32,10 +32,10 @@ struct ILBMParser: FormatParser, Sendable {
     @usableFromInline static let bodyID: UInt32 = 0x424F_4459  // "BODY"
     @usableFromInline static let contiguousBodyID: UInt32 = 0x4142_4954  // "ABIT"
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

@@ -34,12 +34,12 @@ struct JPEGParser: FormatParser, Sendable {
     @usableFromInline var segments = 0
 
     /// After SOI (which the sniffer consumed): the first marker.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(2) }
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
@@ -97,7 +97,7 @@ struct JPEGParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation):
+            case .finished(let orientation, _):
                 // Only the first Exif segment counts, even when it proves unreadable.
                 if exif.sawIdentifier {
                     exifSeen = true

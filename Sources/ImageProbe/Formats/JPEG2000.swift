@@ -39,7 +39,8 @@ struct JPEG2000Parser: FormatParser, Sendable {
     /// of the file).
     @usableFromInline var inHeaderBox = false
     @usableFromInline var headerBoxEnd: UInt64? = nil
-    @usableFromInline var boxes = 0
+    /// Boxes read, which `maxEntries` bounds.
+    @usableFromInline var boxes: UInt32 = 0
 
     @usableFromInline static let headerBox: UInt32 = 0x6A70_3268  // "jp2h"
     @usableFromInline static let imageHeaderBox: UInt32 = 0x6968_6472  // "ihdr"
@@ -48,14 +49,14 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @usableFromInline static let compoundBrand: UInt32 = 0x6A70_6D20  // "jpm "
 
     /// A raw codestream: the sniffer consumed SOC (`FF 4F`).
-    @inlinable
+    @inlinable @inline(__always)
     init(codestream: ()) {
         phase = .imageSize(withStartMarker: false)
         facts = ImageFacts(format: .j2k, width: 0, height: 0)
     }
 
     /// A JP2 family file: the sniffer consumed the first box's size and type `jP  `.
-    @inlinable
+    @inlinable @inline(__always)
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
         facts = ImageFacts(format: .jp2, width: 0, height: 0)
@@ -66,7 +67,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     /// codestream.
     @usableFromInline static let boxed: UInt8 = 1
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) {
         if sniffed.variant == Self.boxed {
             self.init(signatureBoxSize: UInt32(truncatingIfNeeded: sniffed.value))
@@ -139,10 +140,9 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 }
             }
         case .boxHeader:
-            boxes &+= 1
-            guard boxes <= options.maxEntries else { return .failed(.limit(.jp2, .moreBoxesThanMaxEntries)) }
+            guard BoxWalker.count(&boxes, limit: options.entryLimit) else { return .failed(.limit(.jp2, .moreBoxesThanMaxEntries)) }
             let type = field.tag(4)
-            switch JPEG2000Box.size(field.be32(0)) {
+            switch BoxWalker.size(field.be32(0)) {
             case .toEnd:
                 return box(type, payloadStart: offset &+ 8, end: nil, options: options)
             case .large:
@@ -154,7 +154,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 return box(type, payloadStart: offset &+ 8, end: offset &+ 8 &+ payload, options: options)
             }
         case .largeSize(let type, let start):
-            guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
+            guard let payload = BoxWalker.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             }
             let (end, overflow) = (start &+ 16).addingReportingOverflow(payload)

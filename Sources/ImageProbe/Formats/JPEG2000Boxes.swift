@@ -1,39 +1,9 @@
-/// The box layout JPEG 2000 defined (ISO/IEC 15444-1 I.4) and JPEG XL's container reuses
-/// (ISO/IEC 18181-2): a 32-bit size of the whole box and a type; a size of 1 puts a 64-bit size
-/// after the type, and a size of 0 means the box runs to the end of the file. Both files open
-/// with a 12-byte signature box (payload `0D 0A 87 0A`) and then `ftyp`.
+/// The start JPEG 2000's boxed files (ISO/IEC 15444-1 I.5) and JPEG XL's container (ISO/IEC
+/// 18181-2) share: a 12-byte signature box (payload `0D 0A 87 0A`), then `ftyp`. Their boxes
+/// are `BoxWalker`'s.
 @usableFromInline
 enum JPEG2000Box {
-    /// What a box header's 32-bit size says.
-    @usableFromInline
-    enum Size: Sendable {
-        /// The payload's length.
-        case payload(UInt64)
-        /// A 64-bit size follows the type.
-        case large
-        /// The box runs to the end of the file.
-        case toEnd
-        /// Smaller than its own header: no box can be that small.
-        case tooSmall
-    }
-
     @usableFromInline static let fileType: UInt32 = 0x6674_7970  // "ftyp"
-
-    @inlinable
-    static func size(_ value: UInt32) -> Size {
-        switch value {
-        case 0: .toEnd
-        case 1: .large
-        case 2..<8: .tooSmall
-        default: .payload(UInt64(value &- 8))
-        }
-    }
-
-    /// The payload's length for a 64-bit size, or nil when that is smaller than its header.
-    @inlinable
-    static func largePayload(_ value: UInt64) -> UInt64? {
-        value >= 16 ? value &- 16 : nil
-    }
 
     /// The start of a file, as the parsers read it after the sniffer.
     @usableFromInline

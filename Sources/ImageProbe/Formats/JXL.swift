@@ -44,21 +44,22 @@ struct JXLParser: FormatParser, Sendable {
     /// Whether the codestream comes in `jxlp` boxes, and whether the current one is the last.
     @usableFromInline var inParts = false
     @usableFromInline var lastPart = false
-    @usableFromInline var boxes = 0
+    /// Boxes read, which `maxEntries` bounds.
+    @usableFromInline var boxes: UInt32 = 0
 
     @usableFromInline static let brand: UInt32 = 0x6A78_6C20  // "jxl "
     @usableFromInline static let codestreamBox: UInt32 = 0x6A78_6C63  // "jxlc"
     @usableFromInline static let partialCodestreamBox: UInt32 = 0x6A78_6C70  // "jxlp"
 
     /// A bare codestream: the sniffer consumed `FF 0A`; the SizeHeader starts at offset 2.
-    @inlinable
+    @inlinable @inline(__always)
     init(codestream: ()) {
         phase = .codestream
         header = JXLHeaderReader(expectsSignature: false)
     }
 
     /// A container: the sniffer consumed the first box's size and type `JXL `.
-    @inlinable
+    @inlinable @inline(__always)
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
         header = JXLHeaderReader(expectsSignature: true)
@@ -68,7 +69,7 @@ struct JXLParser: FormatParser, Sendable {
     /// `Sniffed.variant` for a container (its first box's size in `value`); 0 for a bare codestream.
     @usableFromInline static let container: UInt8 = 1
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) {
         if sniffed.variant == Self.container {
             self.init(signatureBoxSize: UInt32(truncatingIfNeeded: sniffed.value))
@@ -109,10 +110,9 @@ struct JXLParser: FormatParser, Sendable {
                 return .skipThenRead(rest, 8)
             }
         case .boxHeader:
-            boxes &+= 1
-            guard boxes <= options.maxEntries else { return .failed(.limit(.jxl, .moreBoxesThanMaxEntries)) }
+            guard BoxWalker.count(&boxes, limit: options.entryLimit) else { return .failed(.limit(.jxl, .moreBoxesThanMaxEntries)) }
             let type = field.tag(4)
-            switch JPEG2000Box.size(field.be32(0)) {
+            switch BoxWalker.size(field.be32(0)) {
             case .toEnd:
                 return box(type, payload: nil, at: offset &+ 8, options: options)
             case .large:
@@ -124,7 +124,7 @@ struct JXLParser: FormatParser, Sendable {
                 return box(type, payload: payload, at: offset &+ 8, options: options)
             }
         case .largeSize(let type):
-            guard let payload = JPEG2000Box.largePayload(field.be64(0)) else {
+            guard let payload = BoxWalker.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             }
             return box(type, payload: payload, at: offset &+ 8, options: options)

@@ -14,13 +14,13 @@ struct MSPParser: FormatParser, Sendable {
     /// Built on demand from the compact facts the parser keeps.
 
     /// After "Da" or "Li", which the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init(version2: Bool) {
         self.version2 = version2
     }
 
     /// The rest of the key, then words 1 to 12 (width … y aspect correction) and the checksum.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(version2: sniffed.variant != 0) }
 
     @inlinable

@@ -11,11 +11,11 @@ struct PCXParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// Bits per pixel, and the window.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

@@ -50,12 +50,12 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline var frameControlLength: UInt32 = 0
 
     /// After the two signature bytes the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(22) }
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
@@ -133,7 +133,7 @@ struct PNGParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation):
+            case .finished(let orientation, _):
                 facts.orientation = orientation
                 return afterExif(from: offset &+ UInt64(field.count), to: exif.end, options: options)
             }

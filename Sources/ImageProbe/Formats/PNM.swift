@@ -66,7 +66,7 @@ struct PNMParser: FormatParser, Sendable {
     @usableFromInline static let headerBudget: UInt64 = 8192
 
     /// `magic` is the byte after `P`: `1`…`7`, `F` or `f`.
-    @inlinable
+    @inlinable @inline(__always)
     init(magic: UInt8) {
         self.magic = magic
         self.phase = .afterMagic
@@ -75,7 +75,7 @@ struct PNMParser: FormatParser, Sendable {
     }
 
     /// After `P` and the magic byte, which the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(magic: sniffed.variant) }
 
     @inlinable

@@ -37,14 +37,14 @@ struct PVRParser: FormatParser, Sendable {
     /// Built on demand from the compact facts the parser keeps.
 
     /// Version 3: the sniffer consumed "PV" (or `03 52` in a big-endian file).
-    @inlinable
+    @inlinable @inline(__always)
     init(bigEndian: Bool) {
         phase = .header
         self.bigEndian = bigEndian
     }
 
     /// Legacy version 2: the sniffer consumed the header size, `34 00 00 00`.
-    @inlinable
+    @inlinable @inline(__always)
     init(legacy: ()) {
         phase = .legacyHeader
     }
@@ -53,7 +53,7 @@ struct PVRParser: FormatParser, Sendable {
     /// `value` (1: big-endian).
     @usableFromInline static let legacy: UInt8 = 1
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) {
         if sniffed.variant == Self.legacy { self.init(legacy: ()) } else { self.init(bigEndian: sniffed.value != 0) }
     }

@@ -18,12 +18,12 @@ struct QOIParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(10) }
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable

@@ -73,11 +73,11 @@ struct RadianceParser: FormatParser, Sendable {
     /// command lines that made the picture; a few hundred bytes is usual.
     @usableFromInline static let headerBudget: UInt64 = 8192
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// After `#?`, which the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable

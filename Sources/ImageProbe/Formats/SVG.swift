@@ -83,7 +83,7 @@ struct SVGParser: FormatParser, Sendable {
 
     /// `first` and `second` are the two bytes the sniffer consumed: `<`, `EF` or white space,
     /// then anything but 0 or 1. They go through the same state machine as every later byte.
-    @inlinable
+    @inlinable @inline(__always)
     init(first: UInt8, second: UInt8) {
         phase = .prolog
         if first == 0xEF {
@@ -97,7 +97,7 @@ struct SVGParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(first: sniffed.variant, second: UInt8(truncatingIfNeeded: sniffed.value)) }
 
     /// Whether two first bytes already rule out XML: the input then matched no signature in
@@ -444,7 +444,7 @@ struct LengthScanner: Sendable {
     @usableFromInline var unit = ShortWord()
     @usableFromInline var percent = false
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
@@ -548,7 +548,7 @@ struct ViewBoxScanner: Sendable {
     @usableFromInline var count: UInt8 = 0
     @usableFromInline var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
@@ -625,7 +625,7 @@ struct SVGLengthRules: Sendable {
     @usableFromInline let width: Double?
     @usableFromInline let height: Double?
 
-    @inlinable
+    @inlinable @inline(__always)
     init(_ size: SVGSize) {
         self.size = size
         width = size.width?.pixels

@@ -54,12 +54,12 @@ struct TGAParser: FormatParser, Sendable {
     @usableFromInline static let headerLength: UInt64 = 18
     @usableFromInline static let footerLength: UInt64 = 26
 
-    @inlinable
+    @inlinable @inline(__always)
     init(known: KnownBytes) {
         self.known = known
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(known: sniffed.knownBytes) }
 
     @inlinable

@@ -52,11 +52,11 @@ struct DecimalInteger: Sendable {
 
     @usableFromInline static let maximum = UInt32(Int32.max)
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// Starts a number with its first digit.
-    @inlinable
+    @inlinable @inline(__always)
     init(firstDigit: UInt8) {
         value = UInt32(firstDigit &- 0x30)
     }
@@ -83,7 +83,7 @@ struct ShortWord: Sendable {
     /// Bytes appended, saturating.
     @usableFromInline var count: UInt16 = 0
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
@@ -163,7 +163,7 @@ struct DecimalNumber: Sendable {
     @usableFromInline var scale: Int32 = 0
     @usableFromInline var exponent: Int32 = 0
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable

@@ -51,7 +51,7 @@ struct WebPParser: FormatParser, Sendable {
     @usableFromInline var riffEnd: UInt64 = 0
     @usableFromInline var chunks = 0
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(18) }
@@ -63,7 +63,7 @@ struct WebPParser: FormatParser, Sendable {
     @usableFromInline static let anim: UInt32 = 0x414E_494D  // "ANIM"
     @usableFromInline static let anmf: UInt32 = 0x414E_4D46  // "ANMF"
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
@@ -190,7 +190,7 @@ struct WebPParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation):
+            case .finished(let orientation, _):
                 facts.orientation = orientation
                 return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ UInt64(field.count))
             }

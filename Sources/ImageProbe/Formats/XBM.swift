@@ -50,12 +50,12 @@ struct XBMParser: FormatParser, Sendable {
     @usableFromInline static let headerBudget: UInt64 = 8192
 
     /// After `#d`, which the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// Inside the comment the file opens with: the sniffer consumed `/*` and the comment's
     /// first bytes, the last of them `*` when `star` (SPEC.md §3.26).
-    @inlinable
+    @inlinable @inline(__always)
     init(afterCommentOpening: (), star: Bool) {
         phase = .leadingComment(star: star)
         openedWithComment = true
@@ -65,7 +65,7 @@ struct XBMParser: FormatParser, Sendable {
     /// byte read was `*`).
     @usableFromInline static let afterComment: UInt8 = 1
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) {
         if sniffed.variant == Self.afterComment {
             self.init(afterCommentOpening: (), star: sniffed.value != 0)

@@ -41,13 +41,13 @@ struct XPMParser: FormatParser, Sendable {
     @usableFromInline static let headerBudget: UInt64 = 8192
 
     /// XPM3: after `/* XPM */`, which the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init() {
         phase = .declaration
     }
 
     /// XPM2: after "! ", which the sniffer consumed.
-    @inlinable
+    @inlinable @inline(__always)
     init(xpm2: ()) {
         phase = .xpm2Tag(matched: 0)
         plain = true
@@ -56,7 +56,7 @@ struct XPMParser: FormatParser, Sendable {
     /// `Sniffed.variant` for XPM2 (`! XPM2`).
     @usableFromInline static let version2: UInt8 = 1
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) {
         if sniffed.variant == Self.version2 { self.init(xpm2: ()) } else { self.init() }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageProbeFixtures
+import ImageProbeTestSupport
 import Testing
 
 #if canImport(Glibc)

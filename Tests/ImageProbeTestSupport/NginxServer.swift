@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -11,28 +10,29 @@ import Glibc
 ///
 /// Outside CI, a machine without nginx skips the network tests and says so; with
 /// `IMAGEPROBE_REQUIRE_NGINX=1` (set by `.ci/run`) a missing nginx fails the run instead.
-final class NginxServer: Sendable {
-    let port: Int
+package final class NginxServer: Sendable {
+    package let port: Int
     /// The same locations over TLS (HTTP/1.1), with a certificate made for this run.
-    let tlsPort: Int
+    package let tlsPort: Int
     /// The same again over TLS with HTTP/2 offered (ALPN), which libcurl takes.
-    let http2Port: Int
-    let directory: URL
-    let files: [LargeFile]
+    package let http2Port: Int
+    package let directory: URL
+    package let files: [LargeFile]
     private let accessLog: URL
     /// The self-signed certificate of the TLS server, as a PEM file: the only authority the
     /// TLS tests trust (`FetchConfiguration.certificateAuthorities`, `--cacert`).
-    var certificate: URL { directory.appendingPathComponent("cert.pem") }
+    package var certificate: URL { directory.appendingPathComponent("cert.pem") }
 
     /// The shared server, or why there is none.
-    static let shared: Result<NginxServer, NginxUnavailable> = start()
+    package static let shared: Result<NginxServer, NginxUnavailable> = start()
 
-    static var isAvailable: Bool { (try? shared.get()) != nil }
+    package static var isAvailable: Bool { (try? shared.get()) != nil }
 
-    static var isRequired: Bool { ProcessInfo.processInfo.environment["IMAGEPROBE_REQUIRE_NGINX"] == "1" }
+    package static var isRequired: Bool { ProcessInfo.processInfo.environment["IMAGEPROBE_REQUIRE_NGINX"] == "1" }
 
-    /// Why the network tests don't run here, for the skip message.
-    static var skipReason: Comment {
+    /// Why the network tests don't run here, for the skip message (each test target makes it
+    /// the `Comment` of its `.enabled(if:)` traits: this module doesn't import Testing).
+    package static var skipMessage: String {
         switch shared {
         case .success: "nginx is running"
         case .failure(let reason): "nginx integration tests skipped: \(reason.message)"
@@ -40,7 +40,7 @@ final class NginxServer: Sendable {
     }
 
     /// The server, or a test failure saying why there is none.
-    static func require() throws -> NginxServer {
+    package static func require() throws -> NginxServer {
         try shared.get()
     }
 
@@ -53,33 +53,33 @@ final class NginxServer: Sendable {
         self.accessLog = directory.appendingPathComponent("access.log")
     }
 
-    func file(_ name: String) -> LargeFile { files.first { $0.name == name }! }
+    package func file(_ name: String) -> LargeFile { files.first { $0.name == name }! }
 
     /// A URL under `path` with a query token unique to this call, so its log lines can be told
     /// apart from those of tests running at the same time.
-    func url(_ path: String, tls: Bool = false, http2: Bool = false) -> (url: URL, token: String) {
+    package func url(_ path: String, tls: Bool = false, http2: Bool = false) -> (url: URL, token: String) {
         let token = UUID().uuidString.lowercased()
         let base = http2 ? "https://127.0.0.1:\(http2Port)" : tls ? "https://127.0.0.1:\(tlsPort)" : "http://127.0.0.1:\(port)"
         return (URL(string: "\(base)\(path)?t=\(token)")!, token)
     }
 
-    struct LogLine: Equatable {
-        var uri: String
-        var status: Int
-        var bytesSent: Int
-        var range: String
+    package struct LogLine: Equatable {
+        package var uri: String
+        package var status: Int
+        package var bytesSent: Int
+        package var range: String
         /// nginx's `$request_time`: from the request's first byte to the log line, in seconds.
         /// The server's clock, so the test process being busy doesn't skew it.
-        var seconds: Double
+        package var seconds: Double
         /// nginx's `$connection` (the connection's serial number) and `$connection_requests`
         /// (this request's number on it).
-        var connection: Int
-        var connectionRequest: Int
+        package var connection: Int
+        package var connectionRequest: Int
     }
 
     /// The access log lines for `token`, once there are at least `count` (nginx logs a request
     /// when it ends, which for a dropped connection is when its next write fails).
-    func log(token: String, atLeast count: Int, within seconds: Double = 10) async -> [LogLine] {
+    package func log(token: String, atLeast count: Int, within seconds: Double = 10) async -> [LogLine] {
         let deadline = Date(timeIntervalSinceNow: seconds)
         var lines: [LogLine] = []
         repeat {
@@ -103,9 +103,9 @@ final class NginxServer: Sendable {
 
     // MARK: - Starting
 
-    struct NginxUnavailable: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    package struct NginxUnavailable: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     private static func findNginx() -> String? {

@@ -40,13 +40,14 @@ import json
 import os
 import re
 import shutil
-import statistics
 import struct
 import subprocess
 import sys
 import tempfile
 import zlib
 from pathlib import Path
+
+import harness  # beside this script: running tools, the manifest, running the prober
 
 FORMATS = ["eps", "xpm", "fits", "dcx", "msp", "blp", "pvr", "pkm", "astc", "farbfeld", "vtf",
            "ilbm", "aseprite"]
@@ -55,8 +56,8 @@ HERE = Path(__file__).resolve().parent
 LOG_SKIPS: list[str] = []
 
 
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
+log = harness.log
+which = harness.which
 
 
 def skip(msg: str) -> None:
@@ -64,20 +65,12 @@ def skip(msg: str) -> None:
     log("SKIP: " + msg)
 
 
-def which(tool: str) -> str | None:
-    return shutil.which(tool)
-
-
 def run(cmd, *, timeout=120, input=None, cwd=None, env=None):
     """Run a command at low priority. Returns (rc, stdout bytes, stderr text); rc -1 on failure."""
-    try:
-        p = subprocess.run(["nice", "-n", "10", *cmd] if which("nice") else list(cmd),
-                           input=input, capture_output=True, timeout=timeout, cwd=cwd, env=env)
-        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        return -1, b"", "timeout"
-    except OSError as e:
-        return -1, b"", str(e)
+    rc, out, err, error = harness.execute(cmd, timeout=timeout, input=input, cwd=cwd, env=env, nice=True)
+    if error is not None:
+        return -1, b"", "timeout" if isinstance(error, subprocess.TimeoutExpired) else str(error)
+    return rc, out, err
 
 
 # --------------------------------------------------------------------------------------------
@@ -1271,23 +1264,14 @@ def oracle_all(g: Gen):
 # --check
 
 def check(outdir: Path, cmd: list[str]) -> int:
-    man = outdir / "manifest.jsonl"
-    recs = [json.loads(line) for line in man.read_text().splitlines() if line.strip()]
+    recs = harness.read_manifest(outdir)
     results = {}
     paths = [str((outdir / r["file"]).resolve()) for r in recs]
-    for i in range(0, len(paths), 100):
-        batch = paths[i:i + 100]
-        try:
-            p = subprocess.run([*cmd, "--json", *batch], capture_output=True, timeout=900)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            print(f"cannot run {cmd}: {e}", file=sys.stderr)
+    for batch, _, _, _, error, answers, _ in harness.probe(cmd, ["--json"], paths, batch=100, timeout=900):
+        if error is not None:
+            print(f"cannot run {cmd}: {error}", file=sys.stderr)
             return 2
-        lines = [ln for ln in p.stdout.decode("utf-8", "replace").splitlines() if ln.strip()]
-        for j, ln in enumerate(lines):
-            try:
-                obj = json.loads(ln)
-            except json.JSONDecodeError:
-                continue
+        for j, obj in answers:
             key = obj.get("path")
             if key not in batch and j < len(batch):
                 key = batch[j]
@@ -1298,43 +1282,39 @@ def check(outdir: Path, cmd: list[str]) -> int:
     for r, path in zip(recs, paths):
         by_fmt.setdefault(r["format"], []).append((r, results.get(path)))
     print(f"{'format':<10} {'files':>5} {'right':>5} {'read med':>9} {'read max':>9}")
-    failures = []
-    for fmt in FORMATS + sorted(set(by_fmt) - set(FORMATS)):
+    per_format, per_encoder = harness.Tally(), harness.Tally()
+    order = FORMATS + sorted(set(by_fmt) - set(FORMATS))
+    for fmt in order:
         items = by_fmt.get(fmt, [])
         if not items:
             continue
-        right = 0
-        reads = []
         for r, res in items:
+            failure = None
             if res is None:
-                failures.append((r, "no output"))
-                continue
-            if "bytesRead" in res:
-                reads.append(res["bytesRead"])
-            ok = (res.get("format") == fmt and res.get("width") == r["width"] and res.get("height") == r["height"])
-            if r.get("expectInvalid"):
-                ok = ok or ("error" in res)
-            if ok:
-                right += 1
+                failure = (r, "no output")
             else:
-                got = (f"{res.get('format')} {res.get('width')}x{res.get('height')}" if "error" not in res
-                       else f"error {res.get('error')}: {str(res.get('message', ''))[:60]}")
-                failures.append((r, got))
-        med = int(statistics.median(reads)) if reads else 0
-        mx = max(reads) if reads else 0
-        print(f"{fmt:<10} {len(items):>5} {right:>5} {med:>9} {mx:>9}")
+                ok = (res.get("format") == fmt and res.get("width") == r["width"] and res.get("height") == r["height"])
+                if r.get("expectInvalid"):
+                    ok = ok or ("error" in res)
+                if not ok:
+                    got = (f"{res.get('format')} {res.get('width')}x{res.get('height')}" if "error" not in res
+                           else f"error {res.get('error')}: {str(res.get('message', ''))[:60]}")
+                    failure = (r, got)
+            read = res["bytesRead"] if res is not None and "bytesRead" in res else None
+            per_format.count(fmt, res is not None, failure, read)
+            per_encoder.count((fmt, r.get("encoder", "?")), res is not None, failure, read)
+        s = per_format.groups[fmt]
+        med, mx = harness.median_max(s["read"])
+        print(f"{fmt:<10} {s['files']:>5} {s['right']:>5} {med:>9} {mx:>9}")
     # The same per encoder: which writers' files a prober reads, and how far it reads into them.
     print(f"\n{'format':<10} {'encoder':<24} {'files':>5} {'right':>5} {'read med':>9} {'read max':>9}")
-    failed = {id(r) for r, _ in failures}
-    for fmt in FORMATS + sorted(set(by_fmt) - set(FORMATS)):
-        by_encoder: dict[str, list] = {}
-        for r, res in by_fmt.get(fmt, []):
-            by_encoder.setdefault(r.get("encoder", "?"), []).append((r, res))
-        for encoder, items in sorted(by_encoder.items()):
-            reads = [res["bytesRead"] for _, res in items if res and "bytesRead" in res]
-            right = sum(1 for r, res in items if res is not None and id(r) not in failed)
-            med = int(statistics.median(reads)) if reads else 0
-            print(f"{fmt:<10} {encoder:<24} {len(items):>5} {right:>5} {med:>9} {max(reads) if reads else 0:>9}")
+    for fmt in order:
+        for (group_fmt, encoder), s in sorted(per_encoder.groups.items()):
+            if group_fmt != fmt:
+                continue
+            med, mx = harness.median_max(s["read"])
+            print(f"{fmt:<10} {encoder:<24} {s['files']:>5} {s['right']:>5} {med:>9} {mx:>9}")
+    failures = per_format.failures
     if failures:
         print(f"\nfailures ({len(failures)}):")
         for r, got in failures:
@@ -1375,9 +1355,7 @@ def main() -> int:
     if not a.no_oracles:
         log(f"== oracles over {len(g.records)} files")
         oracle_all(g)
-    with open(g.out / "manifest.jsonl", "w") as fh:
-        for r in g.records:
-            fh.write(json.dumps(r, sort_keys=False) + "\n")
+    harness.write_manifest(g.out, g.records)
     shutil.rmtree(g.tmp, ignore_errors=True)
     print("files per format and encoder:")
     for fmt in fmts:

@@ -11,10 +11,10 @@ and a score of the imageprobe CLI against it.
     options for --check: --loop-semantics raw|plays (default raw), --batch N (default 100)
 
 For example, from the package root:
-    python3 Tests/Encoders/animations.py --install
-    python3 Tests/Encoders/animations.py /tmp/animations
+    python3 Tests/encoders/animations.py --install
+    python3 Tests/encoders/animations.py /tmp/animations
     swift build -c release --product imageprobe
-    python3 Tests/Encoders/animations.py /tmp/animations --check .build/release/imageprobe
+    python3 Tests/encoders/animations.py /tmp/animations --check .build/release/imageprobe
 
 Uses (each optional; a missing one is skipped with a message; --install installs them):
     apt-get install -y imagemagick webp libavif-bin libjxl-tools libimage-exiftool-perl gifsicle libheif-examples
@@ -44,53 +44,25 @@ import math
 import os
 import re
 import shutil
-import statistics
 import struct
-import subprocess
 import sys
 import zlib
 from fractions import Fraction
+
+import harness  # beside this script: installing and running tools, the manifest, running the prober
 
 # ----------------------------------------------------------------------------------------------
 # small helpers
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
+log = harness.log
+tool = harness.tool  # /usr/local/bin/convert may be a stand-in: tool("convert") is ImageMagick's own
 
 
 def run(cmd, timeout=180, stdin=None):
     """Runs cmd; never raises. Returns (returncode, stdout, stderr) as text."""
-    try:
-        p = subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
-        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    except FileNotFoundError as e:
-        return 127, "", str(e)
-    except subprocess.TimeoutExpired:
-        return 124, "", "timeout after %ss" % timeout
-    except Exception as e:  # noqa: BLE001 - the run must go on
-        return 1, "", repr(e)
-
-
-def find_tool(name):
-    if name == "convert":
-        # /usr/local/bin/convert may be a stand-in that only renders PNGs; prefer ImageMagick's own.
-        for cand in ("/usr/bin/convert", "/usr/bin/convert-im6.q16", shutil.which("magick"), shutil.which("convert")):
-            if cand and os.path.exists(cand):
-                rc, out, _ = run([cand, "-version"], timeout=20)
-                if rc == 0 and "ImageMagick" in out:
-                    return cand
-        return None
-    return shutil.which(name)
-
-
-TOOLS = {}
-
-
-def tool(name):
-    if name not in TOOLS:
-        TOOLS[name] = find_tool(name)
-    return TOOLS[name]
+    rc, out, err = harness.run(cmd, timeout=timeout, input=stdin)
+    return rc, out.decode("utf-8", "replace"), err
 
 
 def r3(x):
@@ -1786,9 +1758,7 @@ def generate(outdir):
             lines.append(describe(g, entry))
         except Exception as e:  # noqa: BLE001
             g.skip(entry["file"], "describe crashed: %r" % (e,))
-    with open(os.path.join(outdir, "manifest.jsonl"), "w") as f:
-        for rec in lines:
-            f.write(json.dumps(rec, sort_keys=False) + "\n")
+    harness.write_manifest(outdir, lines)
     with open(os.path.join(outdir, "skipped.json"), "w") as f:
         json.dump(g.skipped, f, indent=1)
     shutil.rmtree(g.tmp, ignore_errors=True)
@@ -1812,36 +1782,27 @@ def generate(outdir):
 
 
 def check(outdir, cmd, loop_semantics="raw", batch=100):
-    mpath = os.path.join(outdir, "manifest.jsonl")
     try:
-        with open(mpath) as f:
-            manifest = [json.loads(line) for line in f if line.strip()]
+        manifest = harness.read_manifest(outdir)
     except OSError as e:
-        print("cannot read %s: %s (generate first: animations.py %s)" % (mpath, e, outdir))
+        print("cannot read %s: %s (generate first: animations.py %s)" % (harness.manifest_path(outdir), e, outdir))
         return 2
     answers = {}
     errors = []
-    for i in range(0, len(manifest), batch):
-        files = [os.path.join(outdir, m["file"]) for m in manifest[i:i + batch]]
-        argv = cmd + ["--json", "--animation"] + files
-        rc, out, err = run(argv, timeout=600)
+    files = [os.path.join(outdir, m["file"]) for m in manifest]
+    for chunk, rc, out, err, _, objects, unparsable in harness.probe(cmd, ["--json", "--animation"], files,
+                                                                     batch=batch, timeout=600):
+        for line in unparsable:
+            errors.append("unparsable output line: " + line[:200])
         got = 0
-        for line in out.splitlines():
-            line = line.strip()
-            if not line.startswith("{"):
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                errors.append("unparsable output line: " + line[:200])
-                continue
+        for _, obj in objects:
             p = obj.get("path")
             if p is not None:
                 answers[os.path.realpath(p)] = obj
                 got += 1
         if got == 0:
             errors.append("`%s` (exit %d) printed no JSON for %d files: %s" % (
-                " ".join(cmd + ["--json", "--animation", "FILE..."]), rc, len(files),
+                " ".join(cmd + ["--json", "--animation", "FILE..."]), rc, len(chunk),
                 " | ".join((err or out).strip().splitlines()[:2])[:300]))
             if rc in (2, 127) or "unknown option" in (err + out):
                 break  # usage error or no such program: every batch will fail the same way
@@ -1851,19 +1812,13 @@ def check(outdir, cmd, loop_semantics="raw", batch=100):
         print("no answers at all from %s: nothing to score (%d files in the manifest)" % (" ".join(cmd), len(manifest)))
         return 2
     loop_field = "loopCount" if loop_semantics == "raw" else "playCount"
-    per = {}
-    failures = []
+    tally = harness.Tally()
     for m in manifest:
         fmt = m["format"]
-        s = per.setdefault(fmt, {"files": 0, "answered": 0, "right": 0, "read": [], "skipped": []})
-        s["files"] += 1
         a = answers.get(os.path.realpath(os.path.join(outdir, m["file"])))
         if a is None:
-            failures.append((m["file"], ["no answer"]))
+            tally.count(fmt, False, (m["file"], ["no answer"]))
             continue
-        s["answered"] += 1
-        s["read"].append(int(a.get("bytesRead", 0) or 0))
-        s["skipped"].append(int(a.get("bytesSkipped", 0) or 0))
         bad = []
         if "error" in a:
             bad.append("error %s: %s" % (a.get("error"), a.get("message")))
@@ -1891,23 +1846,22 @@ def check(outdir, cmd, loop_semantics="raw", batch=100):
             dl = a["delays"]
             if not lists_close(dl, m["delaysMs"][:len(dl)], 1.0):
                 bad.append("delays: want %s (first) got %s" % (m["delaysMs"][:len(dl)], dl))
-        if bad:
-            failures.append((m["file"], bad))
-        else:
-            s["right"] += 1
+        tally.count(fmt, True, (m["file"], bad) if bad else None,
+                    read=int(a.get("bytesRead", 0) or 0), skipped=int(a.get("bytesSkipped", 0) or 0))
+    per = tally.groups
     print("%-6s %6s %9s %6s   %-22s %-22s" % ("format", "files", "answered", "right", "bytesRead med/max",
                                                "bytesSkipped med/max"))
     for fmt in sorted(per):
         s = per[fmt]
-        rd = "%d/%d" % (statistics.median(s["read"]), max(s["read"])) if s["read"] else "-"
-        sk = "%d/%d" % (statistics.median(s["skipped"]), max(s["skipped"])) if s["skipped"] else "-"
+        rd = "%d/%d" % harness.median_max(s["read"]) if s["read"] else "-"
+        sk = "%d/%d" % harness.median_max(s["skipped"]) if s["skipped"] else "-"
         print("%-6s %6d %9d %6d   %-22s %-22s" % (fmt, s["files"], s["answered"], s["right"], rd, sk))
     tot = sum(s["files"] for s in per.values())
     right = sum(s["right"] for s in per.values())
     print("%d of %d right (loopCount compared as %s)" % (right, tot, loop_field))
-    if failures:
+    if tally.failures:
         print("failures:")
-        for f, bad in failures:
+        for f, bad in tally.failures:
             print("  %s: %s" % (f, "; ".join(bad)))
     return 0 if right == tot and not errors else 1
 
@@ -1919,25 +1873,7 @@ PIP_PACKAGES = ["pillow", "pillow-heif"]
 
 def install():
     """Installs what the generator and the oracles use: apt packages (as root), then pip packages."""
-    missing = [p for p in APT_PACKAGES if run(["dpkg", "-s", p])[0] != 0]
-    if missing:
-        prefix = [] if os.geteuid() == 0 else ["sudo"]
-        rc, out, err = run(prefix + ["apt-get", "update", "-qq"], timeout=900)
-        if rc == 0:
-            rc, out, err = run(prefix + ["apt-get", "install", "-y", "-qq"] + missing, timeout=1800)
-        if rc != 0:
-            print("apt-get install failed (%d): %s" % (rc, (err or out).strip()[-500:]))
-            return 1
-    rc, out, err = run([sys.executable, "-m", "pip", "install", "-q"] + PIP_PACKAGES, timeout=1800)
-    if rc != 0:
-        # Debian's Python refuses system-wide pip installs unless told otherwise.
-        rc, out, err = run([sys.executable, "-m", "pip", "install", "-q", "--break-system-packages"] + PIP_PACKAGES,
-                           timeout=1800)
-    if rc != 0:
-        print("pip install failed (%d): %s" % (rc, (err or out).strip()[-500:]))
-        return 1
-    print("installed: %s (apt), %s (pip)" % (" ".join(APT_PACKAGES), " ".join(PIP_PACKAGES)))
-    return 0
+    return harness.install(APT_PACKAGES, PIP_PACKAGES)
 
 
 def main(argv):

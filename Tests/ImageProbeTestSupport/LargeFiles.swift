@@ -4,18 +4,21 @@ import ImageProbeFixtures
 
 /// The large images the network tests serve, built here (the TIFF sparse, so its 100 MB cost
 /// no disk), with the answers their parameters imply.
-struct LargeFile: Sendable, CustomStringConvertible {
-    var name: String
-    var format: ImageFormat
-    var width: Int
-    var height: Int
-    var orientation: Orientation?
-    var size: Int
+package struct LargeFile: Sendable, CustomStringConvertible {
+    package var name: String
+    package var format: ImageFormat
+    package var width: Int
+    package var height: Int
+    package var orientation: Orientation?
+    package var size: Int
 
-    var description: String { name }
+    package var description: String { name }
+
+    /// The files most network tests probe, one per way of reaching the answer.
+    package static let probed = ["big.jpg", "sparse.tif", "mdat-first.heic", "animated-exif-last.webp"]
 
     /// Writes every file into `directory`.
-    static func writeAll(into directory: URL) throws -> [LargeFile] {
+    package static func writeAll(into directory: URL) throws -> [LargeFile] {
         try [jpeg(directory), tiff(directory), heif(directory), webp(directory), png(directory), truncatedJPEG(directory), gibibytePNG(directory)]
     }
 
@@ -31,7 +34,7 @@ struct LargeFile: Sendable, CustomStringConvertible {
         return LargeFile(name: "big.jpg", format: .jpeg, width: 4000, height: 3000, orientation: .rotate90Clockwise, size: bytes.count)
     }
 
-    static func jpegHeader(orientation: Int, width: Int, height: Int) -> [UInt8] {
+    package static func jpegHeader(orientation: Int, width: Int, height: Int) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xD8] + JPEGBuilder.jfif
         bytes += JPEGBuilder.exif(TIFFBuilder(byteOrder: .bigEndian, entries: [.orientation(orientation)]).build())
         for part in 0..<2 {

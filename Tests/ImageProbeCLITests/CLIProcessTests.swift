@@ -1,5 +1,6 @@
 import Foundation
 import ImageProbeFixtures
+import ImageProbeTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -80,7 +81,7 @@ import Glibc
     @Test(.enabled(if: NginxServer.isAvailable, NginxServer.skipReason))
     func urlsInInputOrderWithTransferCounts() throws {
         let server = try NginxServer.require()
-        let names = NginxIntegrationTests.largeFiles
+        let names = LargeFile.probed
         let urls = names.map { server.url("/range/\($0)").url.absoluteString }
         let failing = server.url("/range/no-such-image.jpg").url.absoluteString
         let run = try Self.run(["--json", "-j", "3"] + urls + [failing])

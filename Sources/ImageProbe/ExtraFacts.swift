@@ -1,0 +1,150 @@
+/// The facts beyond size and orientation that full mode gathers from the same headers: colour
+/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos. 16 bytes.
+/// A parser that reports them keeps one in its state and hands it to its `ImageInfo`;
+/// dimensions-only mode never sets them.
+@usableFromInline
+struct ExtraFacts: Hashable, Sendable {
+    /// Dots per inch, rounded to the nearest integer; 0 when the file states none.
+    @usableFromInline var dpiX: UInt32 = 0
+    @usableFromInline var dpiY: UInt32 = 0
+    /// CICP (ITU-T H.273): colour primaries in bits 0–7, transfer characteristics in 8–15,
+    /// matrix coefficients in 16–23, the full-range flag in bit 24 and "present" in bit 25.
+    @usableFromInline var cicpBits: UInt32 = 0
+    /// Two bits each (0 unknown, 1 false, 2 true): ICC profile at 0, gain map at 2,
+    /// interlaced at 4, motion photo at 6.
+    @usableFromInline var flags: UInt16 = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func flag(at shift: UInt16) -> Bool? {
+        switch (flags >> shift) & 3 {
+        case 1: false
+        case 2: true
+        default: nil
+        }
+    }
+
+    @inlinable
+    mutating func setFlag(_ value: Bool?, at shift: UInt16) {
+        let bits: UInt16 = value.map { $0 ? 2 : 1 } ?? 0
+        flags = flags & ~(3 << shift) | bits << shift
+    }
+
+    /// An ICC profile is embedded.
+    @inlinable
+    var hasICCProfile: Bool? {
+        get { flag(at: 0) }
+        set { setFlag(newValue, at: 0) }
+    }
+
+    /// A gain map accompanies the image (Ultra HDR, ISO 21496-1, Apple's, AVIF `tmap`).
+    @inlinable
+    var hasGainMap: Bool? {
+        get { flag(at: 2) }
+        set { setFlag(newValue, at: 2) }
+    }
+
+    /// PNG Adam7, a GIF's first image interlaced.
+    @inlinable
+    var isInterlaced: Bool? {
+        get { flag(at: 4) }
+        set { setFlag(newValue, at: 4) }
+    }
+
+    /// An embedded video follows the image (Google and Samsung motion photos).
+    @inlinable
+    var isMotionPhoto: Bool? {
+        get { flag(at: 6) }
+        set { setFlag(newValue, at: 6) }
+    }
+
+    @inlinable
+    var cicp: CICP? {
+        get {
+            guard cicpBits & (1 << 25) != 0 else { return nil }
+            return CICP(
+                colourPrimaries: UInt8(truncatingIfNeeded: cicpBits),
+                transferCharacteristics: UInt8(truncatingIfNeeded: cicpBits >> 8),
+                matrixCoefficients: UInt8(truncatingIfNeeded: cicpBits >> 16),
+                isFullRange: cicpBits & (1 << 24) != 0)
+        }
+        set {
+            guard let newValue else {
+                cicpBits = 0
+                return
+            }
+            cicpBits = UInt32(newValue.colourPrimaries) | UInt32(newValue.transferCharacteristics) << 8
+                | UInt32(newValue.matrixCoefficients) << 16 | (newValue.isFullRange ? 1 << 24 : 0) | 1 << 25
+        }
+    }
+
+    /// Sets the resolution from `x` and `y` pixels per `micrometres` (1,000,000 for PNG's
+    /// metre, BMP's too), rounded to the nearest dot per inch. Zero counts leave it unset: a
+    /// resolution of 0 says nothing.
+    @inlinable
+    mutating func setResolution(x: UInt32, y: UInt32, perMicrometres micrometres: UInt64) {
+        guard x != 0, y != 0, micrometres != 0 else { return }
+        dpiX = Self.dotsPerInch(UInt64(x), per: micrometres)
+        dpiY = Self.dotsPerInch(UInt64(y), per: micrometres)
+    }
+
+    /// Sets the resolution from rationals (TIFF, EXIF: numerator / denominator dots per
+    /// `micrometres`, 25,400 for an inch, 10,000 for a centimetre). A zero term leaves it unset.
+    @inlinable
+    mutating func setResolution(
+        x: (numerator: UInt32, denominator: UInt32), y: (numerator: UInt32, denominator: UInt32), perMicrometres micrometres: UInt64
+    ) {
+        guard x.numerator != 0, x.denominator != 0, y.numerator != 0, y.denominator != 0, micrometres != 0 else { return }
+        dpiX = Self.dotsPerInch(UInt64(x.numerator), per: UInt64(x.denominator) &* micrometres)
+        dpiY = Self.dotsPerInch(UInt64(y.numerator), per: UInt64(y.denominator) &* micrometres)
+    }
+
+    /// `count` dots per `micrometres` µm in dots per inch (25,400 µm), rounded half up and
+    /// saturating. `count` < 2^32 and `micrometres` < 2^52 (a 32-bit denominator times a
+    /// metre): neither the product nor the sum below can overflow 64 bits.
+    @inlinable
+    static func dotsPerInch(_ count: UInt64, per micrometres: UInt64) -> UInt32 {
+        guard micrometres != 0 else { return 0 }
+        let scaled = count &* 25_400
+        return UInt32(clamping: (scaled &+ micrometres / 2) / micrometres)
+    }
+}
+
+/// A colour description in the code points of ITU-T H.273 (CICP), as AVIF and HEIF `colr`
+/// (`nclx`), PNG `cICP` and JPEG XL's enumerated colour encoding state it.
+public struct CICP: Hashable, Sendable {
+    /// `ColourPrimaries`: 1 BT.709/sRGB, 9 BT.2020, 12 Display P3, ...
+    public var colourPrimaries: UInt8
+    /// `TransferCharacteristics`: 13 sRGB, 16 PQ (SMPTE ST 2084), 18 HLG, ...
+    public var transferCharacteristics: UInt8
+    /// `MatrixCoefficients`: 0 identity (RGB), 1 BT.709, 6 BT.601, 9 BT.2020, ...
+    public var matrixCoefficients: UInt8
+    /// `VideoFullRangeFlag`.
+    public var isFullRange: Bool
+
+    @inlinable
+    public init(colourPrimaries: UInt8, transferCharacteristics: UInt8, matrixCoefficients: UInt8, isFullRange: Bool) {
+        self.colourPrimaries = colourPrimaries
+        self.transferCharacteristics = transferCharacteristics
+        self.matrixCoefficients = matrixCoefficients
+        self.isFullRange = isFullRange
+    }
+
+    /// A transfer meant for HDR display: PQ (16) or HLG (18).
+    @inlinable
+    public var hasHDRTransfer: Bool { transferCharacteristics == 16 || transferCharacteristics == 18 }
+}
+
+/// Dots per inch, horizontally and vertically.
+public struct Resolution: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+
+    @inlinable
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+}

@@ -1,0 +1,229 @@
+extension ISOBMFFParser {
+    /// What a sub-machine of the parser says after a field of the box it reads.
+    @usableFromInline
+    enum Outcome: Sendable {
+        /// It reads on in the same phase, or the step ends the scan.
+        case step(Step)
+        /// It reads on in the box, in the phase given.
+        case next(Step, Phase)
+        /// It is done with the box, read up to `from`: the walk goes on after the box, in its
+        /// container `level` (a constant where the sub-machine says it, so the walk's next
+        /// step is resolved at compile time).
+        case boxDone(from: UInt64, in: Level)
+        /// Nothing more in the track's `mdia` matters: the walk goes on after it.
+        case mediaDone(from: UInt64)
+    }
+
+    /// A leaf box a sub-machine reads: its first step, and the phase that reads it.
+    @usableFromInline
+    typealias BoxStart = (step: Step, phase: Phase)
+
+    /// AVIF or other HEIF: what `ftyp`'s brands, the item types and the sample entries say,
+    /// and the sub-machine that reads `ftyp` (`Phase`'s ftyp group). Two bytes of facts, decided by
+    /// `format`: AVIF for the AVIF brands; HEIF for brands of other codings; otherwise (generic
+    /// brands such as mif1) by the primary item's type, then by the items and compatible brands.
+    @usableFromInline
+    struct Brands: Sendable {
+        /// The facts, one bit each, and in bits 8–9 the primary item's coding (`Coding`).
+        @usableFromInline var bits: UInt16 = 0
+
+        /// What an item's or a sample entry's type says.
+        @usableFromInline
+        enum Coding: UInt16, Sendable {
+            case unknown = 0, av1, other, unrecognised
+        }
+
+        @inlinable
+        init() {}
+
+        @inlinable @inline(__always) func bit(_ index: UInt16) -> Bool { bits & (1 << index) != 0 }
+        @inlinable @inline(__always) mutating func setBit(_ index: UInt16, _ value: Bool) {
+            bits = value ? bits | 1 << index : bits & ~(1 << index)
+        }
+        /// A brand says the file holds HEIF images or image sequences.
+        @inlinable var hasImageBrand: Bool { get { bit(0) } set { setBit(0, newValue) } }
+        @inlinable var compatibleWithAVIF: Bool { get { bit(1) } set { setBit(1, newValue) } }
+        /// A brand names an image sequence: `moov` holds frames worth reading.
+        @inlinable var hasSequenceBrand: Bool { get { bit(2) } set { setBit(2, newValue) } }
+        @inlinable var sawAV1Item: Bool { get { bit(3) } set { setBit(3, newValue) } }
+        @inlinable var sawOtherCodedItem: Bool { get { bit(4) } set { setBit(4, newValue) } }
+        @inlinable var majorIsAVIF: Bool { get { bit(5) } set { setBit(5, newValue) } }
+        /// The major brand names a coding other than AV1.
+        @inlinable var majorIsCodingSpecific: Bool { get { bit(6) } set { setBit(6, newValue) } }
+        @inlinable var majorIsSequence: Bool { get { bit(7) } set { setBit(7, newValue) } }
+        /// The coding of the primary item, once its `infe` is read.
+        @inlinable var primaryCoding: Coding {
+            get { Coding(rawValue: bits >> 8 & 3) ?? .unknown }
+            set { bits = bits & ~0x300 | newValue.rawValue << 8 }
+        }
+
+        /// Whether the major brand alone decides between AVIF and other HEIF.
+        @inlinable
+        var majorSettlesFormat: Bool { majorIsAVIF || majorIsCodingSpecific }
+
+        @inlinable
+        var format: ImageFormat {
+            if majorIsAVIF { return .avif }
+            if majorIsCodingSpecific { return .heif }
+            switch primaryCoding {
+            case .av1: return .avif
+            case .other: return .heif
+            case .unknown, .unrecognised:
+                return (sawAV1Item && !sawOtherCodedItem) || (compatibleWithAVIF && !sawOtherCodedItem) ? .avif : .heif
+            }
+        }
+
+        // MARK: ftyp
+
+        /// `ftyp`'s 64-bit size, when its 32-bit size was 1.
+        @inlinable
+        static func largeSize(_ field: FieldBytes, walker: inout BoxWalker) -> Outcome {
+            let size = field.be64(0)
+            guard size >= 24 else { return .step(.failed(.malformed(.heif, .ftypBoxTooSmall))) }
+            walker.boxEnd = size
+            return .next(.read(8), .ftypHead)
+        }
+
+        /// `ftyp`'s major brand and minor version.
+        @inlinable
+        mutating func head(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
+            let position = offset &+ UInt64(field.count)
+            let end = walker.boxEnd
+            guard end >= position else { return .step(.failed(.malformed(.heif, .ftypBoxTooSmall))) }
+            guard !options.runsPastInput(end) else {
+                return .step(.failed(.malformed(.heif, .boxOrChunkRunsPastTheEndOfTheInput)))
+            }
+            let major = field.tag(0)
+            majorIsAVIF = Brand.isAVIF(major)
+            majorIsCodingSpecific = Brand.isCodingSpecific(major)
+            majorIsSequence = Brand.isSequence(major)
+            hasImageBrand = majorIsAVIF || majorIsCodingSpecific || Brand.isGenericImage(major)
+            hasSequenceBrand = majorIsSequence
+            return nextBrand(at: position, options: options, walker: &walker)
+        }
+
+        /// A run of compatible brands.
+        @inlinable
+        mutating func compatible(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
+            var index = 0
+            while index &+ 4 <= field.count {
+                let brand = field.tag(index)
+                note(brand)
+                if brand == Brand.avif { compatibleWithAVIF = true }
+                index &+= 4
+            }
+            return nextBrand(at: offset &+ UInt64(field.count), options: options, walker: &walker)
+        }
+
+        /// The next compatible brands, up to 16 in a field. Each counts against `maxEntries`
+        /// as it would one at a time: a run stops at the limit, and the brand after it fails.
+        @inlinable
+        mutating func nextBrand(at position: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
+            let end = walker.boxEnd
+            guard end &- position >= 4, end > position else {
+                guard hasImageBrand else { return .step(.failed(ISOBMFFParser.unknownBrand)) }
+                return .boxDone(from: position, in: .top)
+            }
+            let limit = options.entryLimit
+            guard walker.count(limit: limit) else {
+                return .step(.failed(.limit(.heif, Failure.moreBrandsThanMaxEntries)))
+            }
+            // The first brand is counted; as many more as fit the field and the limit.
+            let more = min((end &- position) / 4 &- 1, 15, UInt64(limit &- walker.boxes))
+            walker.boxes &+= UInt32(truncatingIfNeeded: more)
+            return .next(.read(4 &* (1 &+ Int(truncatingIfNeeded: more))), .compatibleBrand)
+        }
+
+        @inlinable
+        mutating func note(_ brand: UInt32) {
+            if Brand.isImage(brand) { hasImageBrand = true }
+            if Brand.isSequence(brand) { hasSequenceBrand = true }
+        }
+
+        /// An item's type or a sample entry's: which codings the file uses.
+        @inlinable
+        mutating func noteCoding(_ type: UInt32) {
+            switch Brand.coding(type) {
+            case .av1: sawAV1Item = true
+            case .other: sawOtherCodedItem = true
+            case .unknown, .unrecognised: break
+            }
+        }
+
+        /// The primary item's type, from its `infe`.
+        @inlinable
+        mutating func notePrimary(_ type: UInt32) {
+            primaryCoding = Brand.coding(type)
+        }
+    }
+
+    @usableFromInline
+    enum Brand {
+        @usableFromInline static let avif: UInt32 = 0x6176_6966  // "avif"
+        @usableFromInline static let avis: UInt32 = 0x6176_6973  // "avis"
+        @usableFromInline static let avio: UInt32 = 0x6176_696F  // "avio"
+        @usableFromInline static let msf1: UInt32 = 0x6D73_6631  // "msf1"
+        @usableFromInline static let av01: UInt32 = 0x6176_3031  // "av01"
+        @usableFromInline static let hvc1: UInt32 = 0x6876_6331  // "hvc1"
+        @usableFromInline static let hev1: UInt32 = 0x6865_7631  // "hev1"
+        @usableFromInline static let vvc1: UInt32 = 0x7676_6331  // "vvc1"
+        @usableFromInline static let avc1: UInt32 = 0x6176_6331  // "avc1"
+        @usableFromInline static let jpeg: UInt32 = 0x6A70_6567  // "jpeg"
+        @usableFromInline static let j2k1: UInt32 = 0x6A32_6B31  // "j2k1"
+
+        /// The coding an item or sample entry type names: 0 stays unknown.
+        @inlinable
+        static func coding(_ type: UInt32) -> Brands.Coding {
+            switch type {
+            case 0: .unknown
+            case av01: .av1
+            case hvc1, hev1, vvc1, avc1, jpeg, j2k1: .other
+            default: .unrecognised
+            }
+        }
+
+        @inlinable
+        static func isAVIF(_ brand: UInt32) -> Bool { brand == avif || brand == avis || brand == avio }
+
+        /// Brands that name a coding other than AV1 (HEVC, VVC, AVC, JPEG, JPEG 2000).
+        @inlinable
+        static func isCodingSpecific(_ brand: UInt32) -> Bool {
+            switch brand {
+            case 0x6865_6963, 0x6865_6978, 0x6865_696D, 0x6865_6973,  // heic heix heim heis
+                0x6865_7663, 0x6865_7678, 0x6865_766D, 0x6865_7673,  // hevc hevx hevm hevs
+                0x7676_6963, 0x7676_6973, 0x6176_6369, 0x6176_6373,  // vvic vvis avci avcs
+                0x6A32_6B69, 0x6A32_6973, 0x6A70_6567, 0x6A70_6773:  // j2ki j2is jpeg jpgs
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// Brands of image sequences: AVIF's avis, HEIF's msf1 and the coding-specific
+        /// sequence brands (ISO/IEC 23008-12 Annex B to E: hevc hevx hevs, avcs, vvis, j2is,
+        /// jpgs).
+        @inlinable
+        static func isSequence(_ brand: UInt32) -> Bool {
+            switch brand {
+            case avis, msf1,
+                0x6865_7663, 0x6865_7678, 0x6865_7673,  // hevc hevx hevs
+                0x6176_6373, 0x7676_6973, 0x6A32_6973, 0x6A70_6773:  // avcs vvis j2is jpgs
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// Brands that say the file holds HEIF images or image sequences.
+        @inlinable
+        static func isImage(_ brand: UInt32) -> Bool {
+            isGenericImage(brand) || isAVIF(brand) || isCodingSpecific(brand)
+        }
+
+        /// The structural brands of HEIF and MIAF: mif1 mif2 msf1 miaf.
+        @inlinable
+        static func isGenericImage(_ brand: UInt32) -> Bool {
+            brand == 0x6D69_6631 || brand == 0x6D69_6632 || brand == 0x6D73_6631 || brand == 0x6D69_6166
+        }
+    }
+}
