@@ -97,7 +97,7 @@ struct JPEGParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation, _):
+            case .finished(let orientation):
                 // Only the first Exif segment counts, even when it proves unreadable.
                 if exif.sawIdentifier {
                     exifSeen = true

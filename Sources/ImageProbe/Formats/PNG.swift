@@ -133,7 +133,7 @@ struct PNGParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation, _):
+            case .finished(let orientation):
                 facts.orientation = orientation
                 return afterExif(from: offset &+ UInt64(field.count), to: exif.end, options: options)
             }

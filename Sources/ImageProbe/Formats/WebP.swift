@@ -190,7 +190,7 @@ struct WebPParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation, _):
+            case .finished(let orientation):
                 facts.orientation = orientation
                 return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ UInt64(field.count))
             }
