@@ -34,24 +34,16 @@ extension HeaderScanner {
             return status
         }
         var iterator = bytes.makeIterator()
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+        return StagingBuffer.with { staging in
             var status = self.status
             while !status.isTerminal {
                 // Take no more than the scanner needs, so nothing past the answer is consumed
                 // from the sequence.
                 let wanted: Int
-                if case .needMore(let count) = status { wanted = min(count, buffer.count) } else { wanted = 1 }
-                var filled = 0
-                while filled < wanted, let byte = iterator.next() {
-                    // SAFETY: filled < wanted <= buffer.count, and release builds don't check
-                    // an unsafe buffer's subscript.
-                    buffer[filled] = byte
-                    filled += 1
-                }
+                if case .needMore(let count) = status { wanted = count } else { wanted = 1 }
+                let filled = staging.fill(from: &iterator, upTo: wanted)
                 if filled == 0 { break }
-                // SAFETY: 0 < filled <= buffer.count, so the slice lies in the allocation, which
-                // outlives this call.
-                status = feed(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<filled])))
+                status = feed(staging.bytes(filled))
             }
             return status
         }

@@ -21,3 +21,22 @@ public enum ScanStatus: Hashable, Sendable {
         }
     }
 }
+
+extension ScanStatus {
+    /// A complete answer, unless the size is beyond the limits.
+    @inlinable
+    static func settled(_ info: ImageInfo, _ options: ScanOptions) -> ScanStatus {
+        guard options.admits(width: UInt64(info.facts.storedWidth), height: UInt64(info.facts.storedHeight)) else {
+            return .unsupported(.tooLarge(info.format))
+        }
+        return .done(info)  // parsers leave partialReason nil
+    }
+
+    /// The answer when `failure` ended the scan: partial if the size is known, else the failure.
+    @inlinable
+    static func settled(_ info: ImageInfo?, _ failure: ScanFailure, _ options: ScanOptions) -> ScanStatus {
+        guard var info else { return .unsupported(failure) }
+        info.partialReason = failure
+        return settled(info, options)
+    }
+}
