@@ -1,25 +1,43 @@
 /// The facts beyond size and orientation that full mode gathers from the same headers: colour
-/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos. 16 bytes.
+/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos: two words.
 /// A parser that reports them keeps one in its state and hands it to its `ImageInfo`;
 /// dimensions-only mode never sets them.
 @usableFromInline
 struct ExtraFacts: Hashable, Sendable {
-    /// Dots per inch, rounded to the nearest integer; 0 when the file states none.
-    @usableFromInline var dpiX: UInt32 = 0
-    @usableFromInline var dpiY: UInt32 = 0
-    /// CICP (ITU-T H.273): colour primaries in bits 0–7, transfer characteristics in 8–15,
-    /// matrix coefficients in 16–23, the full-range flag in bit 24 and "present" in bit 25.
-    @usableFromInline var cicpBits: UInt32 = 0
-    /// Two bits each (0 unknown, 1 false, 2 true): ICC profile at 0, gain map at 2,
-    /// interlaced at 4, motion photo at 6.
-    @usableFromInline var flags: UInt16 = 0
+    /// Dots per inch, rounded to the nearest integer (0 when the file states none): x in the
+    /// low 32 bits, y in the high 32.
+    @usableFromInline var resolution: UInt64 = 0
+    /// CICP (ITU-T H.273) in the low 32 bits: colour primaries in bits 0–7, transfer
+    /// characteristics in 8–15, matrix coefficients in 16–23, the full-range flag in bit 24 and
+    /// "present" in bit 25. Above them, two bits each (0 unknown, 1 false, 2 true): ICC profile
+    /// at 32, gain map at 34, interlaced at 36, motion photo at 38. Two words, so that copying
+    /// an answer costs two moves.
+    @usableFromInline var colour: UInt64 = 0
+
+    @inlinable
+    var dpiX: UInt32 {
+        get { UInt32(truncatingIfNeeded: resolution) }
+        set { resolution = resolution & ~0xFFFF_FFFF | UInt64(newValue) }
+    }
+
+    @inlinable
+    var dpiY: UInt32 {
+        get { UInt32(truncatingIfNeeded: resolution >> 32) }
+        set { resolution = resolution & 0xFFFF_FFFF | UInt64(newValue) << 32 }
+    }
+
+    @inlinable
+    var cicpBits: UInt32 {
+        get { UInt32(truncatingIfNeeded: colour) }
+        set { colour = colour & ~0xFFFF_FFFF | UInt64(newValue) }
+    }
 
     @inlinable
     init() {}
 
     @inlinable
-    func flag(at shift: UInt16) -> Bool? {
-        switch (flags >> shift) & 3 {
+    func flag(at shift: UInt64) -> Bool? {
+        switch (colour >> (32 &+ shift)) & 3 {
         case 1: false
         case 2: true
         default: nil
@@ -27,9 +45,9 @@ struct ExtraFacts: Hashable, Sendable {
     }
 
     @inlinable
-    mutating func setFlag(_ value: Bool?, at shift: UInt16) {
-        let bits: UInt16 = value.map { $0 ? 2 : 1 } ?? 0
-        flags = flags & ~(3 << shift) | bits << shift
+    mutating func setFlag(_ value: Bool?, at shift: UInt64) {
+        let bits: UInt64 = value.map { $0 ? 2 : 1 } ?? 0
+        colour = colour & ~(3 << (32 &+ shift)) | bits << (32 &+ shift)
     }
 
     /// An ICC profile is embedded.

@@ -149,11 +149,12 @@ public enum EPSPreview: Hashable, Sendable {
 /// What the scanner learned about an image from its header.
 public struct ImageInfo: Hashable, Sendable {
     @usableFromInline var facts: ImageFacts
+    /// Colour, resolution, interlacing and motion photos: full mode's extra facts. Beside
+    /// `facts`, so that an answer is copied in whole words.
+    @usableFromInline var extras = ExtraFacts()
     /// The format-specific details, of which a file has at most one kind (but a HEIF or AVIF
     /// sequence can have a clean aperture and animation totals).
     @usableFromInline var details: Details = .none
-    /// Colour, resolution, interlacing and motion photos: full mode's extra facts.
-    @usableFromInline var extras = ExtraFacts()
 
     @usableFromInline
     enum Details: Hashable, Sendable {
