@@ -17,9 +17,11 @@
 #define INFO_FIELDS(X) X(needed) X(bytes_read) X(bytes_skipped) X(format) X(format_name) X(mime_type) \
     X(width) X(height) X(display_width) X(display_height) X(orientation) X(bit_depth) X(has_alpha) \
     X(is_progressive) X(is_animated) X(is_partial) X(frame_count) X(loop_count) X(duration_ms) \
-    X(playback_duration_ms) X(eps_preview) X(error) X(message) X(detected_format) X(detected_format_name) \
+    X(playback_duration_ms) X(eps_preview) X(hdr) X(gain_map) X(icc_profile) X(interlaced) X(motion_photo) \
+    X(has_cicp) X(cicp) X(dpi_x) X(dpi_y) X(error) X(message) X(detected_format) X(detected_format_name) \
     X(fetch_error) X(http_status)
-#define OPTIONS_FIELDS(X) X(mode) X(max_bytes) X(input_length) X(max_width) X(max_height) X(max_entries) X(max_depth)
+#define OPTIONS_FIELDS(X) X(mode) X(max_bytes) X(input_length) X(max_width) X(max_height) X(max_entries) X(max_depth) \
+    X(max_pixels)
 #define PLANNER_FIELDS(X) X(scan) X(max_bytes) X(max_requests) X(max_metadata_requests) X(max_redirects) \
     X(request_growth) X(initial_range) X(minimum_request) X(jump_threshold)
 #define REQUEST_FIELDS(X) X(first) X(last) X(if_range)

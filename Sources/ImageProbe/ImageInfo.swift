@@ -202,6 +202,12 @@ public struct ImageInfo: Hashable, Sendable {
     @inlinable
     init(_ facts: ImageFacts) { self.facts = facts }
 
+    @inlinable
+    init(_ facts: ImageFacts, _ extras: ExtraFacts) {
+        self.facts = facts
+        self.extras = extras
+    }
+
     /// The file format.
     @inlinable
     public var format: ImageFormat {
@@ -449,6 +455,17 @@ public struct ImageInfo: Hashable, Sendable {
     @inlinable
     var croppedHeight: Int { cleanAperture?.height ?? height }
 
+    /// Width × height, and in animation mode × the frames counted: what `maxPixels` limits.
+    /// Saturates at 2^64 − 1.
+    @inlinable
+    var pixelCount: UInt64 {
+        let (area, overflow) = UInt64(facts.storedWidth).multipliedReportingOverflow(by: UInt64(facts.storedHeight))
+        guard !overflow else { return UInt64.max }
+        guard animationTotals != nil, let frames = facts.storedFrameCount, frames > 1 else { return area }
+        let (total, tooMany) = area.multipliedReportingOverflow(by: UInt64(frames))
+        return tooMany ? UInt64.max : total
+    }
+
     /// The media type for `format`.
     @inlinable
     public var mimeType: String { format.mimeType }
@@ -471,6 +488,15 @@ extension ImageInfo: CustomStringConvertible {
             text += ", \(Self.seconds(durations.declaredMicros)) s"
             if durations.playbackMicros != durations.declaredMicros { text += " (played \(Self.seconds(durations.playbackMicros)) s)" }
         }
+        if let dpi { text += dpi.x == dpi.y ? ", \(dpi.x) dpi" : ", \(dpi.x)x\(dpi.y) dpi" }
+        if hasICCProfile == true { text += ", ICC profile" }
+        if let cicp {
+            text += ", CICP \(cicp.colourPrimaries)/\(cicp.transferCharacteristics)/\(cicp.matrixCoefficients)"
+            text += cicp.isFullRange ? " full" : " limited"
+        }
+        if isHDR == true { text += hasGainMap == true ? ", HDR gain map" : ", HDR" }
+        if isInterlaced == true && isProgressive != true { text += ", interlaced" }
+        if isMotionPhoto == true { text += ", motion photo" }
         if let epsPreview { text += ", \(epsPreview.name) preview" }
         if let partialReason { text += ", partial (\(partialReason.code.name))" }
         return text

@@ -8,7 +8,7 @@ public struct ScanFailure: Sendable, Hashable {
     public struct Code: Hashable, Sendable {
         @usableFromInline
         enum Kind: UInt8, Sendable {
-            case unknownFormat = 1, malformed, truncated, limitExceeded, unsupportedFeature
+            case unknownFormat = 1, malformed, truncated, limitExceeded, unsupportedFeature, tooManyPixels
         }
 
         @usableFromInline let kind: Kind
@@ -26,6 +26,10 @@ public struct ScanFailure: Sendable, Hashable {
         public static let limitExceeded = Code(.limitExceeded)
         /// A valid file uses a feature the scanner does not handle.
         public static let unsupportedFeature = Code(.unsupportedFeature)
+        /// The image has more pixels than `ScanOptions.maxPixels` allows: a possible
+        /// decompression bomb, not a broken file. Comes with the image's size
+        /// (`ScanStatus.refused`).
+        public static let tooManyPixels = Code(.tooManyPixels)
 
         /// The code's name as used in SPEC.md and the CLI's JSON (`"truncated"`). A literal:
         /// reading it allocates nothing.
@@ -36,6 +40,7 @@ public struct ScanFailure: Sendable, Hashable {
             case .truncated: "truncated"
             case .limitExceeded: "limitExceeded"
             case .unsupportedFeature: "unsupportedFeature"
+            case .tooManyPixels: "tooManyPixels"
             }
         }
 
@@ -48,6 +53,7 @@ public struct ScanFailure: Sendable, Hashable {
             case .truncated: .genericTruncated
             case .limitExceeded: .genericLimitExceeded
             case .unsupportedFeature: .genericUnsupportedFeature
+            case .tooManyPixels: .imageHasMorePixelsThanMaxPixels
             }
         }
     }

@@ -15,8 +15,8 @@ public struct ScanOptions: Hashable, Sendable {
         case animation
     }
 
-    // Stored as four words (32 bytes): every scanner holds a copy, and every parser step is
-    // passed one, which four words make four registers. Setters clamp to the stored widths;
+    // Stored as five words (40 bytes): every scanner holds a copy, and every parser step is
+    // passed one. Setters clamp to the stored widths;
     // no limit loses meaning by it (see each).
     /// maxBytes.
     @usableFromInline var byteLimit: UInt64
@@ -27,6 +27,8 @@ public struct ScanOptions: Hashable, Sendable {
     /// maxEntries in bits 0–31, maxDepth in 32–47, the mode in bits 48 (dimensions only) and
     /// 49 (animation), and whether inputLength is known in bit 56.
     @usableFromInline var otherLimits: UInt64
+    /// maxPixels; UInt64.max for none.
+    @usableFromInline var pixelLimit: UInt64
 
     /// Default: `.full`.
     @inlinable
@@ -87,6 +89,27 @@ public struct ScanOptions: Hashable, Sendable {
         set { otherLimits = otherLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
     }
 
+    /// Most pixels (width × height, and in animation mode width × height × frames) an image may
+    /// have: one with more is refused with `ScanFailure.Code.tooManyPixels` and its size, before
+    /// anything decodes it (a decompression bomb). Nil, the default, for no limit. Negative
+    /// values act as 0.
+    @inlinable
+    public var maxPixels: Int? {
+        get { pixelLimit == UInt64.max ? nil : Int(clamping: pixelLimit) }
+        set { pixelLimit = newValue.map { UInt64(max(0, $0)) } ?? UInt64.max }
+    }
+
+    /// `maxPixels` in full, for the C interface (64 bits on every target; 0 for none there).
+    @inlinable
+    package var exactMaxPixels: UInt64? {
+        get { pixelLimit == UInt64.max ? nil : pixelLimit }
+        set { pixelLimit = newValue ?? UInt64.max }
+    }
+
+    /// Whether `pixels` is within `maxPixels`.
+    @inlinable
+    func admits(pixels: UInt64) -> Bool { pixels <= pixelLimit }
+
     /// Deepest nesting of boxes the scanner follows (ISOBMFF `meta` inside `moov`, say).
     /// Default: 16. Clamped to 0...65,535.
     @inlinable
@@ -125,6 +148,7 @@ public struct ScanOptions: Hashable, Sendable {
         storedInputLength = 0
         sizeLimits = 1 << 30 | (1 << 30) << 32
         otherLimits = 1 << 16 | 16 << 32
+        pixelLimit = UInt64.max
     }
 
     /// Options for `mode` with the default limits.

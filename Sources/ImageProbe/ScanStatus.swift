@@ -11,13 +11,27 @@ public enum ScanStatus: Hashable, Sendable {
     case done(ImageInfo)
     /// The input is not a supported image, or not a valid one. Terminal and sticky.
     case unsupported(ScanFailure)
+    /// The header was read, but the image is refused by a limit the caller set: it has more
+    /// pixels than `ScanOptions.maxPixels` (the failure's code is `tooManyPixels`). The info
+    /// has the format and size, so a caller can tell a decompression bomb from a broken file
+    /// and say how large it is. Terminal and sticky.
+    case refused(ImageInfo, ScanFailure)
 
-    /// Whether this status is `done` or `unsupported`.
+    /// Whether this status is `done`, `unsupported` or `refused`.
     @inlinable
     public var isTerminal: Bool {
         switch self {
         case .needMore: false
-        case .done, .unsupported: true
+        case .done, .unsupported, .refused: true
+        }
+    }
+
+    /// The failure of an `unsupported` or `refused` status.
+    @inlinable
+    public var failure: ScanFailure? {
+        switch self {
+        case .needMore, .done: nil
+        case .unsupported(let failure), .refused(_, let failure): failure
         }
     }
 }
@@ -28,6 +42,9 @@ extension ScanStatus {
     static func settled(_ info: ImageInfo, _ options: ScanOptions) -> ScanStatus {
         guard options.admits(width: UInt64(info.facts.storedWidth), height: UInt64(info.facts.storedHeight)) else {
             return .unsupported(.tooLarge(info.format))
+        }
+        if options.pixelLimit != UInt64.max && !options.admits(pixels: info.pixelCount) {
+            return .refused(info, ScanFailure(.tooManyPixels, .imageHasMorePixelsThanMaxPixels, format: info.format))
         }
         return .done(info)  // parsers leave partialReason nil
     }

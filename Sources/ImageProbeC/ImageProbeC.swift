@@ -57,6 +57,7 @@ func scanOptions(_ options: imageprobe_options) -> ScanOptions {
     if options.max_height > 0 { scanOptions.maxHeight = Int(clamping: options.max_height) }
     if options.max_entries > 0 { scanOptions.maxEntries = Int(clamping: options.max_entries) }
     if options.max_depth > 0 { scanOptions.maxDepth = Int(clamping: options.max_depth) }
+    if options.max_pixels > 0 { scanOptions.exactMaxPixels = options.max_pixels }  // 64 bits on every target
     return scanOptions
 }
 
@@ -123,6 +124,11 @@ private func report(_ status: ScanStatus, _ scanner: HeaderScanner, into out: Un
     case .unsupported(let failure):
         fill(failure, into: &info)
         code = Int32(IMAGEPROBE_UNSUPPORTED)
+    case .refused(let image, let failure):
+        // The refused image's format and size, then why (tooManyPixels).
+        fill(image, into: &info)
+        fill(failure, into: &info)
+        code = Int32(IMAGEPROBE_UNSUPPORTED)
     }
     out.pointee = info
     return code
@@ -141,6 +147,11 @@ func emptyInfo() -> imageprobe_info {
     info.is_animated = -1
     info.frame_count = -1
     info.loop_count = -1
+    info.hdr = -1
+    info.gain_map = -1
+    info.icc_profile = -1
+    info.interlaced = -1
+    info.motion_photo = -1
     info.duration_ms = .nan
     info.playback_duration_ms = .nan
     return info
@@ -166,6 +177,18 @@ func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.duration_ms = image.duration ?? .nan
     info.playback_duration_ms = image.playbackDuration ?? .nan
     if let preview = image.epsPreview { copy(preview.name, to: &info.eps_preview) }
+    info.hdr = flag(image.isHDR)
+    info.gain_map = flag(image.hasGainMap)
+    info.icc_profile = flag(image.hasICCProfile)
+    info.interlaced = flag(image.isInterlaced)
+    info.motion_photo = flag(image.isMotionPhoto)
+    if let cicp = image.cicp {
+        info.has_cicp = 1
+        info.cicp = (cicp.colourPrimaries, cicp.transferCharacteristics, cicp.matrixCoefficients, cicp.isFullRange ? 1 : 0)
+    }
+    // Stored as 32 bits; above Int32.max (no real file) they saturate alike on every target.
+    info.dpi_x = Int32(clamping: image.dpi?.x ?? 0)
+    info.dpi_y = Int32(clamping: image.dpi?.y ?? 0)
     if let reason = image.partialReason {
         info.is_partial = 1
         copy(reason.code.name, to: &info.error)

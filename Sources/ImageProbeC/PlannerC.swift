@@ -104,6 +104,7 @@ public func imageprobePlannerNext(
         out.pointee = info
         return Int32(IMAGEPROBE_DONE)
     case .failed(let failure):
+        if let refused = failure.refusedImage { fill(refused, into: &info) }
         if let scanFailure = failure.scanFailure {
             fill(scanFailure, into: &info)
         } else {

@@ -90,7 +90,7 @@ extension InputResult {
         if let fetchError { return (fetchError.code, fetchError.message) }
         switch status {
         case .done: return nil
-        case .unsupported(let failure): return (failure.code.name, failure.message)
+        case .unsupported(let failure), .refused(_, let failure): return (failure.code.name, failure.message)
         case .needMore: return ("truncated", "input ended inside the header")
         }
     }

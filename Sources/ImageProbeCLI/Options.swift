@@ -49,7 +49,7 @@ struct CommandLineOptions {
         Option(names: ["--format"], value: "TEMPLATE",
                help: "print each image through TEMPLATE: %f path (controls escaped), %F path as is, %t format, %w %h width and height, "
                    + "%W %H displayed width and height, %o orientation (1-8), %m MIME type, "
-                   + "%b bytes read, %% a percent sign, \\n newline, \\t tab"),
+                   + "%b bytes read, %{name} any field by its JSON name (%{dpi}, %{hdr}, ...), %% a percent sign, \\n newline, \\t tab"),
         Option(names: ["--images-only"], value: nil,
                help: "print images only: inputs that are not images are left out (I/O errors still go to standard error)"),
         Option(names: ["-r", "--recursive"], value: nil, help: "probe every file under a directory, on its filesystem only"),
@@ -59,6 +59,9 @@ struct CommandLineOptions {
         Option(names: ["--animation"], value: nil,
                help: "walk every frame of an animation: frame count, loop count, duration and playback duration, largest frame, first delays"),
         Option(names: ["--max-bytes"], value: "N", help: "give up after N bytes without an answer (default 16 MiB)"),
+        Option(names: ["--max-pixels"], value: "N",
+               help: "refuse an image of more than N pixels (width x height, x frames with --animation) with "
+                   + "the error tooManyPixels and its size: a decompression-bomb guard (default: no limit)"),
         Option(names: ["--chunk-size"], value: "N", help: "feed the scanner at most N bytes at a time (for testing)"),
         Option(names: ["--no-seek"], value: nil, help: "read skipped bytes instead of seeking over them"),
         Option(names: ["-j", "--jobs"], value: "N", help: "probe up to N files and N URLs at once, 1 to 256 (default 8); output keeps input order"),
@@ -183,6 +186,7 @@ struct CommandLineOptions {
                 case "-h", "--help": options.showHelp = true
                 case "-V", "--version": options.showVersion = true
                 case "--max-bytes": options.scan.maxBytes = try number(argument)
+                case "--max-pixels": options.scan.maxPixels = try number(argument)
                 case "--chunk-size": options.chunkSize = try number(argument)
                 case "-j", "--jobs": options.jobs = try number(argument, atMost: 256)
                 case "--timeout": options.timeout = Double(try number(argument, atMost: 86_400, " seconds (a day)"))
@@ -216,7 +220,16 @@ struct OutputTemplate: Equatable {
     enum Piece: Equatable {
         case literal(String)
         case path, rawPath, format, width, height, displayWidth, displayHeight, orientation, mimeType, bytesRead
+        /// `%{name}`: a field by its JSON name (SPEC.md §4), empty when unknown.
+        case named(String)
     }
+
+    /// The JSON names `%{name}` accepts.
+    static let names: Set<String> = [
+        "format", "mime", "width", "height", "orientation", "displayWidth", "displayHeight", "bitDepth", "alpha",
+        "progressive", "animated", "frameCount", "loopCount", "hdr", "gainMap", "cicp", "iccProfile", "dpi",
+        "interlaced", "motionPhoto",
+    ]
 
     var pieces: [Piece]
 
@@ -243,6 +256,11 @@ struct OutputTemplate: Equatable {
                 case "o": piece = .orientation
                 case "m": piece = .mimeType
                 case "b": piece = .bytesRead
+                case "{":
+                    var name = ""
+                    while let next = characters.next(), next != "}" { name.append(next) }
+                    guard Self.names.contains(name) else { throw UsageError("--format: unknown field %{\(name)}") }
+                    piece = .named(name)
                 default: throw UsageError("--format: unknown directive %\(directive)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(literal)) }

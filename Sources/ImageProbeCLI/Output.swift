@@ -5,6 +5,7 @@ import ImageProbe
 let csvColumns = [
     "path", "format", "mime", "width", "height", "displayWidth", "displayHeight", "orientation",
     "bitDepth", "alpha", "animated", "frameCount", "bytesRead", "error", "message", "pathBytes",
+    "hdr", "gainMap", "cicp", "iccProfile", "dpiX", "dpiY", "interlaced", "motionPhoto",
 ]
 
 /// One CSV record for `result` (RFC 4180, decided on bytes: fields with a comma, quote, CR or
@@ -28,6 +29,17 @@ func csvLine(_ result: InputResult) -> String {
         values[9] = info.hasAlpha.map { "\($0)" } ?? ""
         values[10] = info.isAnimated.map { "\($0)" } ?? ""
         values[11] = info.frameCount.map { "\($0)" } ?? ""
+        values[16] = info.isHDR.map { "\($0)" } ?? ""
+        values[17] = info.hasGainMap.map { "\($0)" } ?? ""
+        // The four code points as one field: primaries/transfer/matrix/full range.
+        values[18] = info.cicp.map {
+            "\($0.colourPrimaries)/\($0.transferCharacteristics)/\($0.matrixCoefficients)/\($0.isFullRange ? 1 : 0)"
+        } ?? ""
+        values[19] = info.hasICCProfile.map { "\($0)" } ?? ""
+        values[20] = info.dpi.map { "\($0.x)" } ?? ""
+        values[21] = info.dpi.map { "\($0.y)" } ?? ""
+        values[22] = info.isInterlaced.map { "\($0)" } ?? ""
+        values[23] = info.isMotionPhoto.map { "\($0)" } ?? ""
     }
     if !result.path.isUTF8 { values[15] = result.path.percentEncoded }
     return values.map(csvField).joined(separator: ",")
@@ -66,9 +78,41 @@ func templateText(_ result: InputResult, _ template: OutputTemplate, rawNames: B
         case .orientation: out += "\(info.orientation?.rawValue ?? 1)"
         case .mimeType: out += info.mimeType
         case .bytesRead: out += "\(result.network?.bytesTransferred ?? Int(result.bytesRead))"
+        case .named(let name): out += namedField(info, name)
         }
     }
     return out
+}
+
+/// `%{name}`'s text: the field as JSON shows it, without quotes; empty when unknown.
+func namedField(_ info: ImageInfo, _ name: String) -> String {
+    func text<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "" }
+    switch name {
+    case "format": return info.format.name
+    case "mime": return info.mimeType
+    case "width": return "\(info.width)"
+    case "height": return "\(info.height)"
+    case "orientation": return text(info.orientation?.rawValue)
+    case "displayWidth": return "\(info.displayWidth)"
+    case "displayHeight": return "\(info.displayHeight)"
+    case "bitDepth": return text(info.bitDepth)
+    case "alpha": return text(info.hasAlpha)
+    case "progressive": return text(info.isProgressive)
+    case "animated": return text(info.isAnimated)
+    case "frameCount": return text(info.frameCount)
+    case "loopCount": return text(info.loopCount)
+    case "hdr": return text(info.isHDR)
+    case "gainMap": return text(info.hasGainMap)
+    case "cicp":
+        return info.cicp.map {
+            "\($0.colourPrimaries),\($0.transferCharacteristics),\($0.matrixCoefficients),\($0.isFullRange)"
+        } ?? ""
+    case "iccProfile": return text(info.hasICCProfile)
+    case "dpi": return info.dpi.map { "\($0.x)x\($0.y)" } ?? ""
+    case "interlaced": return text(info.isInterlaced)
+    case "motionPhoto": return text(info.isMotionPhoto)
+    default: return ""
+    }
 }
 
 /// The JSON object of SPEC.md §4, plus extra fields readers may ignore.
@@ -114,6 +158,7 @@ func jsonLine(_ result: InputResult) -> String {
             if result.mode == .animation && info.duration != nil {
                 fields.append(("firstDelays", "[" + result.firstDelays.map(jsonNumber).joined(separator: ",") + "]"))
             }
+            if result.mode != .dimensionsOnly { fields += extraFactFields(info) }
             if let preview = info.epsPreview { fields.append(("preview", jsonString(preview.name.description))) }
             if let reason = info.partialReason {
                 fields.append(("partial", "true"))
@@ -122,6 +167,14 @@ func jsonLine(_ result: InputResult) -> String {
         case .unsupported(let failure):
             fields += [("error", jsonString(failure.code.name.description)), ("message", jsonString(failure.message.description))]
             if let format = failure.format { fields.append(("detectedFormat", jsonString(format.name.description))) }
+        case .refused(let info, let failure):
+            // A limit refused the image: the error, with what was refused.
+            fields += [
+                ("error", jsonString(failure.code.name.description)), ("message", jsonString(failure.message.description)),
+                ("detectedFormat", jsonString(info.format.name.description)), ("width", "\(info.width)"),
+                ("height", "\(info.height)"),
+            ]
+            if let frameCount = info.frameCount { fields.append(("frameCount", "\(frameCount)")) }
         case .needMore:
             fields += [("error", jsonString("truncated")), ("message", jsonString("input ended inside the header"))]
         }
@@ -134,6 +187,24 @@ func jsonLine(_ result: InputResult) -> String {
         if result.bytesSkipped > 0 { fields.append(("bytesSkipped", "\(result.bytesSkipped)")) }
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+}
+
+/// Full mode's extra facts as JSON fields (SPEC.md §2, §4): each present, `null` when the file
+/// can't tell.
+func extraFactFields(_ info: ImageInfo) -> [(String, String)] {
+    func flag(_ value: Bool?) -> String { value.map { "\($0)" } ?? "null" }
+    let cicp = info.cicp.map {
+        "[\($0.colourPrimaries),\($0.transferCharacteristics),\($0.matrixCoefficients),\($0.isFullRange)]"
+    }
+    return [
+        ("hdr", flag(info.isHDR)),
+        ("gainMap", flag(info.hasGainMap)),
+        ("cicp", cicp ?? "null"),
+        ("iccProfile", flag(info.hasICCProfile)),
+        ("dpi", info.dpi.map { "[\($0.x),\($0.y)]" } ?? "null"),
+        ("interlaced", flag(info.isInterlaced)),
+        ("motionPhoto", flag(info.isMotionPhoto)),
+    ]
 }
 
 func humanLine(_ result: InputResult, rawNames: Bool = false) -> String {
@@ -154,6 +225,8 @@ func humanLine(_ result: InputResult, rawNames: Bool = false) -> String {
         return text + " [\(counts)]"
     case .unsupported(let failure):
         return "\(path): error: \(failure) [\(counts)]"
+    case .refused(let info, let failure):
+        return "\(path): error: \(failure): \(info.format.name) \(info.width)x\(info.height) [\(counts)]"
     case .needMore:
         return "\(path): error: truncated [\(counts)]"
     }

@@ -51,7 +51,7 @@ final class URLProber: Sendable {
             case .failure(let error):
                 var failed = InputResult(path: name, status: .needMore(1), bytesRead: 0, bytesSkipped: 0)
                 if let scanFailure = error.scanFailure {
-                    failed.status = .unsupported(scanFailure)
+                    failed.status = error.refusedImage.map { .refused($0, scanFailure) } ?? .unsupported(scanFailure)
                 } else {
                     failed.fetchError = (error.code.name, error.message, error.status)
                 }

@@ -58,6 +58,8 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: Int?
     /// The scanner's failure, for `.scan`.
     public var scanFailure: ScanFailure?
+    /// The image a limit refused (`ScanFailure.Code.tooManyPixels`): its format and size.
+    public var refusedImage: ImageInfo?
     /// What the probe had cost when it failed: bytes received.
     public var bytesTransferred = 0
     /// What the probe had cost when it failed: requests sent.

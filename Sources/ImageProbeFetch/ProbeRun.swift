@@ -212,7 +212,9 @@ final class ProbeRun: @unchecked Sendable {
            let transportError, failure.scanFailure == nil {
             return transportError
         }
-        return FetchError(FetchError.Code(failure.code.name), failure.message, status: failure.status, scanFailure: failure.scanFailure)
+        var error = FetchError(FetchError.Code(failure.code.name), failure.message, status: failure.status, scanFailure: failure.scanFailure)
+        error.refusedImage = failure.refusedImage
+        return error
     }
 }
 

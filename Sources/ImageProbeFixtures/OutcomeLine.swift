@@ -18,6 +18,8 @@ extension ScanOutcome {
             return "needMore \(count) \(counts)"
         case .unsupported(let failure):
             return "unsupported \(failure.code.name) detected=\(failure.format?.name ?? "-") \"\(failure.message)\" \(counts)"
+        case .refused(let info, let failure):
+            return "refused \(failure.code.name) detected=\(info.format.name) \(info.width)x\(info.height) \"\(failure.message)\" \(counts)"
         case .done(let info):
             func flag(_ value: Bool?) -> String { value.map { $0 ? "1" : "0" } ?? "-1" }
             func micros(_ value: Double?) -> String {
@@ -31,7 +33,11 @@ extension ScanOutcome {
                 + " alpha=\(flag(info.hasAlpha)) progressive=\(flag(info.isProgressive)) animated=\(flag(info.isAnimated))"
                 + " frames=\(info.exactFrameCount.map { String($0) } ?? "-1") loops=\(info.exactLoopCount.map { String($0) } ?? "-1")"
                 + " duration=\(micros(info.duration)) playback=\(micros(info.playbackDuration))"
-                + " preview=\(info.epsPreview?.name ?? "-") partial=\(partial) \(counts)"
+                + " preview=\(info.epsPreview?.name ?? "-")"
+                + " dpi=\(info.dpi.map { "\($0.x)x\($0.y)" } ?? "-")"
+                + " cicp=\(info.cicp.map { "\($0.colourPrimaries)/\($0.transferCharacteristics)/\($0.matrixCoefficients)/\($0.isFullRange ? 1 : 0)" } ?? "-")"
+                + " icc=\(flag(info.hasICCProfile)) gainmap=\(flag(info.hasGainMap)) interlaced=\(flag(info.isInterlaced))"
+                + " motion=\(flag(info.isMotionPhoto)) partial=\(partial) \(counts)"
         }
     }
 }

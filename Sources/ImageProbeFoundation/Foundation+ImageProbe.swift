@@ -51,7 +51,7 @@ extension ImageInfo {
     static func answer(_ result: FileProbeResult) throws -> ImageInfo {
         switch result.status {
         case .done(let info): return info
-        case .unsupported(let failure): throw failure
+        case .unsupported(let failure), .refused(_, let failure): throw failure
         case .needMore: throw ScanFailure(.truncated)
         }
     }

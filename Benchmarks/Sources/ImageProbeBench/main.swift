@@ -285,6 +285,7 @@ func consume(_ status: ScanStatus) {
     switch status {
     case .done(let info): sink &+= info.width
     case .unsupported(let failure): sink &+= Int(failure.message.utf8.count)
+    case .refused(let info, _): sink &+= info.width
     case .needMore(let count): sink &+= count
     }
 }
@@ -508,6 +509,8 @@ func checkDescription(_ status: ScanStatus) -> String {
         return "needMore \(count)"
     case .unsupported(let reason):
         return "unsupported " + failure(reason)
+    case .refused(let info, let reason):
+        return "refused \(info.format.name) \(info.width)x\(info.height) " + failure(reason)
     case .done(let info):
         var text = "done \(info.format.name) \(info.width)x\(info.height) display \(info.displayWidth)x\(info.displayHeight)"
         text += " orientation \(info.orientation.map { "\($0.rawValue)" } ?? "-")"
@@ -527,6 +530,15 @@ func checkDescription(_ status: ScanStatus) -> String {
             text += " svg \(String(describing: svg.width)) \(String(describing: svg.height)) \(String(describing: svg.viewBox))"
         }
         if let preview = info.epsPreview { text += " preview \(preview.name)" }
+        // Full mode's extra facts, only where known, so that older lines read the same.
+        if let dpi = info.dpi { text += " dpi \(dpi.x)x\(dpi.y)" }
+        if let cicp = info.cicp {
+            text += " cicp \(cicp.colourPrimaries)/\(cicp.transferCharacteristics)/\(cicp.matrixCoefficients)/\(cicp.isFullRange)"
+        }
+        if let icc = info.hasICCProfile { text += " icc \(icc)" }
+        if let gainMap = info.hasGainMap { text += " gainmap \(gainMap)" }
+        if let interlaced = info.isInterlaced { text += " interlaced \(interlaced)" }
+        if let motion = info.isMotionPhoto { text += " motion \(motion)" }
         if let reason = info.partialReason { text += " partial " + failure(reason) }
         return text
     }

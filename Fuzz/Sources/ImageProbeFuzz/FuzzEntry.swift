@@ -5,7 +5,7 @@
 // `check FILE...` runs the same checks on saved inputs, and `write-samples` and `describe`
 // serve the 32-bit replay (Scripts/check-32bit.sh).
 import FuzzerHooks
-import ImageProbe
+@_spi(Fuzzing) import ImageProbe
 import ImageProbeFetch
 import ImageProbeFixtures
 
@@ -19,7 +19,7 @@ import Darwin
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = count == 0 ? [] : Array(UnsafeBufferPointer(start: start, count: count))
-    let failures = FuzzInput(data).check() + headFailures(data) + plannerFailures(data)
+    let failures = FuzzInput(data).check() + headFailures(data) + plannerFailures(data) + xmpFailures(data)
     if !failures.isEmpty {
         // To standard error, unbuffered: the trap that follows ends the process at once.
         for failure in failures {
@@ -143,7 +143,7 @@ struct FuzzEntry {
                 allPassed = false
                 continue
             }
-            let failures = FuzzInput(data).check() + headFailures(data) + plannerFailures(data)
+            let failures = FuzzInput(data).check() + headFailures(data) + plannerFailures(data) + xmpFailures(data)
             print("\(path): \(failures.isEmpty ? "ok" : failures.joined(separator: "\n  "))")
             allPassed = allPassed && failures.isEmpty
         }
@@ -199,4 +199,36 @@ func headFailures(_ data: [UInt8]) -> [String] {
         return failures
     }
     return failures
+}
+
+/// The same bytes as an XMP packet through the core's XMP matcher: fed whole, in two pieces
+/// split where the bytes say, in pieces of the sizes they say (1 to 97 bytes, across the
+/// matcher's 64-byte fields) and a byte at a time, it must find the same facts, and never trap.
+func xmpFailures(_ data: [UInt8]) -> [String] {
+    func facts(_ pieces: [Int]) -> UInt8 {
+        var matcher = XMPMatcherProbe()
+        data.withUnsafeBytes { buffer in
+            var start = 0
+            for piece in pieces {
+                matcher.consume(UnsafeRawBufferPointer(rebasing: buffer[start..<start + piece]))
+                start += piece
+            }
+        }
+        return matcher.facts
+    }
+    let whole = facts([data.count])
+    let split = data.isEmpty ? 0 : (Int(data[0]) << 8 | Int(data[data.count - 1])) % (data.count + 1)
+    var pieces: [Int] = []
+    var left = data.count
+    while left > 0 {
+        let piece = min(left, Int(data[pieces.count % data.count]) % 97 + 1)
+        pieces.append(piece)
+        left -= piece
+    }
+    let ways = [("split at \(split)", [split, data.count - split]), ("in pieces the bytes size", pieces),
+                ("a byte at a time", [Int](repeating: 1, count: data.count))]
+    return ways.compactMap { name, pieces in
+        let found = facts(pieces)
+        return found == whole ? nil : "XMP matcher, \(name): found \(found), whole \(whole)"
+    }
 }

@@ -121,6 +121,8 @@ typedef struct imageprobe_options {
     uint32_t max_height;       /* taller images likewise; 0: 2^30 */
     uint32_t max_entries;      /* entries examined in one structure, frames walked; 0: 65,536 */
     uint32_t max_depth;        /* boxes nested; 0: 16 (at most 65,535) */
+    uint64_t max_pixels;       /* width x height (x frames in animation mode) above this is
+                                  refused with "tooManyPixels", the size reported; 0: no limit */
 } imageprobe_options;
 
 /* An answer. Unknown numbers are -1 (and NaN for durations); strings are NUL-terminated
@@ -147,8 +149,18 @@ typedef struct imageprobe_info {
     double duration_ms;              /* animation mode: the sum of the declared delays; NaN */
     double playback_duration_ms;     /* as browsers play it (delays under 11 ms count 100); NaN */
     char eps_preview[8];             /* a DOS EPS file's preview: "tiff", "wmf" or "" */
+    /* Full mode's extra facts (SPEC.md §2): 1, 0, or -1 when the file can't tell. */
+    int8_t hdr;                      /* a PQ or HLG transfer, or a gain map */
+    int8_t gain_map;                 /* a gain map accompanies the image */
+    int8_t icc_profile;              /* an ICC profile is embedded */
+    int8_t interlaced;               /* PNG Adam7, a GIF's first image interlaced */
+    int8_t motion_photo;             /* an embedded video follows the image */
+    uint8_t has_cicp;                /* 1 when cicp holds the file's CICP (ITU-T H.273) */
+    uint8_t cicp[4];                 /* colour primaries, transfer, matrix coefficients, full range (0/1) */
+    int32_t dpi_x, dpi_y;            /* dots per inch; 0 when the file states none */
 
-    /* IMAGEPROBE_UNSUPPORTED: why; IMAGEPROBE_DONE with is_partial: the limit that cut it. */
+    /* IMAGEPROBE_UNSUPPORTED: why (with "tooManyPixels", the refused image's format and size
+       are filled in above); IMAGEPROBE_DONE with is_partial: the limit that cut it. */
     char error[24];                  /* "unknownFormat", "malformed", "truncated",
                                         "limitExceeded", "unsupportedFeature" */
     char message[128];               /* a sentence for people */

@@ -33,6 +33,7 @@ package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
     case metadataTransferLimit
     case metadataTimeLimit
     case moreFramesThanMaxEntries
+    case imageHasMorePixelsThanMaxPixels
 
     @inlinable
     package static var owner: UInt8 { 0xFF }
@@ -73,6 +74,7 @@ package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
         case .metadataTransferLimit: "size known; maxRequests or maxBytes ended the metadata search"
         case .metadataTimeLimit: "size known; a time limit ended the metadata search"
         case .moreFramesThanMaxEntries: "more frames than maxEntries"
+        case .imageHasMorePixelsThanMaxPixels: "the image has more pixels than maxPixels"
         }
     }
 }

@@ -38,6 +38,10 @@ struct GIFParser: FormatParser, Sendable {
     }
 
     @usableFromInline var facts = ImageFacts(format: .gif)
+    @usableFromInline var extras = ExtraFacts()
+
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts, extras) }
     /// Animation mode: the frame whose descriptor was just read.
     @usableFromInline var pending = PendingFrames()
     /// The delay of the last Graphic Control Extension, in centiseconds, for the next image.
@@ -148,6 +152,8 @@ struct GIFParser: FormatParser, Sendable {
             return subBlocks(skipping: field.u8(0), options)
         case .imageDescriptor:
             images = images == UInt32.max ? images : images &+ 1
+            // The first image's interlace flag (GIF89a §20: packed bit 6).
+            if images == 1 { extras.isInterlaced = field.u8(8) & 0x40 != 0 }
             if images == 2 {
                 // A second image: an animation. Full mode has learned what it came for.
                 facts.isAnimated = true

@@ -3,7 +3,9 @@
 /// Segment payloads are skipped by their length, never scanned for marker bytes (an EXIF
 /// thumbnail holds its own SOF). Fill bytes (0xFF) and stray bytes between segments are
 /// tolerated the way libjpeg's `next_marker` does. In full mode the first Exif APP1 segment's
-/// IFD0 is read for the orientation; later Exif segments are ignored.
+/// IFD0 is read for the orientation; later Exif segments are ignored. Full mode also reads the
+/// openings of APP0 (JFIF density) and APP2 (an ICC profile's chunks, the ISO 21496-1 gain-map
+/// marker), all of which come before the frame header.
 @usableFromInline
 struct JPEGParser: FormatParser, Sendable {
 
@@ -21,10 +23,25 @@ struct JPEGParser: FormatParser, Sendable {
         case frameHeader
         /// An APP1 payload that may be the first Exif block, read by `exif`.
         case exif
+        /// The opening of an APP0 or APP2 payload: its identifier and what follows it.
+        case applicationHead
+        /// An APP1 payload's first eight bytes: "Exif\0\0" and the byte order, or the start of
+        /// XMP's namespace identifier.
+        case app1Head
+        /// The rest of XMP's identifier, "s.adobe.com/xap/1.0/\0".
+        case xmpIdentifier
+        /// A run of the XMP packet, for `xmp`.
+        case xmp
     }
 
     @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .jpeg)
+    @usableFromInline var extras = ExtraFacts()
+    /// Where the APP segment whose head is being read ends.
+    @usableFromInline var segmentEnd: UInt64 = 0
+    /// The XMP packet's properties: gain maps and motion photos.
+    @usableFromInline var xmp = XMPMatcher()
+    @usableFromInline var xmpSeen = false
     @usableFromInline var phase: Phase = .marker
     /// The marker whose segment or frame header is being read.
     @usableFromInline var marker: UInt8 = 0
@@ -48,6 +65,18 @@ struct JPEGParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { nil }  // the size comes last, at SOF
 
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts, extras) }
+
+    /// APP2's identifiers (ICC.1:2022 B.4; ISO/TS 21496-1 uses a URN), and APP0's (JFIF 1.02).
+    @usableFromInline static let iccIdentifier: StaticString = "ICC_PROFILE\0"
+    @usableFromInline static let gainMapIdentifier: StaticString = "urn:iso:std:iso:ts:21496:-1\0"
+    @usableFromInline static let jfifIdentifier: StaticString = "JFIF\0"
+    /// APP1's identifiers: Exif's, and XMP's (XMP Part 3 §1.1.3) in two parts.
+    @usableFromInline static let exifIdentifier: StaticString = "Exif\0\0"
+    @usableFromInline static let xmpIdentifierStart: StaticString = "http://n"
+    @usableFromInline static let xmpIdentifierRest: StaticString = "s.adobe.com/xap/1.0/\0"
+
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
@@ -65,18 +94,74 @@ struct JPEGParser: FormatParser, Sendable {
             return .read(1)
         case .segmentLength:
             let length = field.be16(0)
-            guard length >= 2 else { return .failed(.malformed(.jpeg, Failure.segmentLengthBelow2)) }
+            guard length >= 2 else {
+                // libjpeg-turbo reads COM and APPn through skip_variable and
+                // get_interesting_appn, which take a length below 2 as no payload at all.
+                guard marker == 0xFE || marker & 0xF0 == 0xE0 else {
+                    return .failed(.malformed(.jpeg, Failure.segmentLengthBelow2))
+                }
+                phase = .marker
+                return .read(2)
+            }
             let payload = UInt64(length &- 2)
             let payloadStart = offset &+ 2
-            if marker == 0xE1 && !exifSeen && !options.dimensionsOnly {
-                exif = ExifReader(start: payloadStart, end: payloadStart &+ payload, requiresIdentifier: true)
-                if let step = exif.firstStep {
-                    phase = .exif
-                    return step
+            if !options.dimensionsOnly {
+                switch marker {
+                case 0xE1 where payload >= 14 && (!exifSeen || !xmpSeen):
+                    // Exif's identifier and byte order, or the start of XMP's identifier.
+                    segmentEnd = payloadStart &+ payload
+                    phase = .app1Head
+                    return .read(8)
+                case 0xE0 where payload >= 12, 0xE2 where payload >= 12:
+                    // JFIF's identifier, version, units and densities; APP2's identifiers.
+                    segmentEnd = payloadStart &+ payload
+                    phase = .applicationHead
+                    return .read(marker == 0xE0 ? 12 : Int(truncatingIfNeeded: min(payload, 28)))
+                default:
+                    break
                 }
             }
             phase = .marker
             return payload == 0 ? .read(2) : .skipThenRead(payload, 2)
+        case .app1Head:
+            let position = offset &+ 8
+            if !exifSeen && field.matches(Self.exifIdentifier, at: 0) {
+                // The reader's first field is these eight bytes.
+                exif = ExifReader(start: offset, end: segmentEnd, requiresIdentifier: true)
+                phase = .exif
+                return readExif(field, at: offset, options: options)
+            }
+            if !xmpSeen && field.matches(Self.xmpIdentifierStart, at: 0) && segmentEnd &- position >= 21 {
+                phase = .xmpIdentifier
+                return .read(21)
+            }
+            return skipRest(from: position, to: segmentEnd)
+        case .xmpIdentifier:
+            let position = offset &+ 21
+            guard field.matches(Self.xmpIdentifierRest, at: 0) else { return skipRest(from: position, to: segmentEnd) }
+            xmpSeen = true
+            return nextXMPRun(from: position)
+        case .xmp:
+            xmp.consume(field)
+            return nextXMPRun(from: offset &+ UInt64(field.count))
+        case .applicationHead:
+            if marker == 0xE0 {
+                // The first JFIF segment's density: units 1 dots per inch, 2 per centimetre,
+                // 0 an aspect ratio only.
+                if field.matches(Self.jfifIdentifier, at: 0) && extras.dpiX == 0 {
+                    let units = field.u8(7)
+                    let micrometres: UInt64 = units == 1 ? 25_400 : units == 2 ? 10_000 : 0
+                    if micrometres != 0 {
+                        extras.setResolution(
+                            x: (UInt32(field.be16(8)), 1), y: (UInt32(field.be16(10)), 1), perMicrometres: micrometres)
+                    }
+                }
+            } else if field.matches(Self.iccIdentifier, at: 0) {
+                extras.hasICCProfile = true
+            } else if field.count >= 28 && field.matches(Self.gainMapIdentifier, at: 0) {
+                extras.hasGainMap = true
+            }
+            return skipRest(from: offset &+ UInt64(field.count), to: segmentEnd)
         case .frameHeader:
             // Lf (2), P (1), Y (2), X (2); Lf covers at least one 3-byte component spec.
             guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, Failure.frameHeaderTooShort)) }
@@ -92,20 +177,41 @@ struct JPEGParser: FormatParser, Sendable {
             facts.bitDepth = Int(field.u8(2))
             // SOF2, SOF6, SOF10 and SOF14 are the progressive processes.
             facts.isProgressive = marker & 0x03 == 0x02
+            if !options.dimensionsOnly {
+                // Every APP segment came before the frame header: what wasn't seen isn't there.
+                if extras.hasICCProfile == nil { extras.hasICCProfile = false }
+                if xmp.hasGainMap { extras.hasGainMap = true }
+                if extras.hasGainMap == nil { extras.hasGainMap = false }
+                extras.isMotionPhoto = xmp.motionPhoto ?? false
+            }
             return .done
         case .exif:
-            switch exif.parse(field, at: offset, options: options) {
-            case .step(let step):
-                return step
-            case .finished(let orientation):
-                // Only the first Exif segment counts, even when it proves unreadable.
-                if exif.sawIdentifier {
-                    exifSeen = true
-                    facts.orientation = orientation
-                }
-                return skipRest(from: offset &+ UInt64(field.count), to: exif.end)
-            }
+            return readExif(field, at: offset, options: options)
         }
+    }
+
+    /// A field of the Exif block, for `exif`.
+    @inlinable
+    mutating func readExif(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        switch exif.parse(field, at: offset, options: options) {
+        case .step(let step):
+            return step
+        case .finished(let orientation):
+            // Only the first Exif segment counts, even when it proves unreadable.
+            if exif.sawIdentifier {
+                exifSeen = true
+                facts.orientation = orientation
+            }
+            return skipRest(from: offset &+ UInt64(field.count), to: exif.end)
+        }
+    }
+
+    /// The next run of the XMP packet, up to 64 bytes, or past the segment once it is read.
+    @inlinable
+    mutating func nextXMPRun(from position: UInt64) -> Step {
+        guard position < segmentEnd else { return skipRest(from: position, to: segmentEnd) }
+        phase = .xmp
+        return .read(Int(truncatingIfNeeded: min(segmentEnd &- position, 64)))
     }
 
     @inlinable

@@ -5,7 +5,9 @@
 /// `tRNS` (alpha) and `eXIf` (orientation). PNG 1.2's extension allowed `eXIf` after the
 /// image data, and ImageMagick writes it there, so the walk goes on to IEND (see SPEC.md).
 /// An `eXIf` before the image data ends the walk only at IDAT: `acTL` and `tRNS` may still
-/// follow it (Pillow writes `eXIf` before `acTL`).
+/// follow it (Pillow writes `eXIf` before `acTL`). On the way full mode notes the colour and
+/// resolution chunks, which precede the image data: `iCCP` (an ICC profile), `cICP` (CICP),
+/// `pHYs` (pixels per metre) and IHDR's interlace method (Adam7).
 @usableFromInline
 struct PNGParser: FormatParser, Sendable {
 
@@ -25,10 +27,15 @@ struct PNGParser: FormatParser, Sendable {
         case frameControl
         /// The `eXIf` payload, read by `exif`.
         case exif
+        /// `pHYs`: pixels per unit, x and y, and the unit (1: the metre).
+        case physicalSize
+        /// `cICP`: colour primaries, transfer function, matrix coefficients, full range.
+        case colourCodes
     }
 
     @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .png)
+    @usableFromInline var extras = ExtraFacts()
     /// Animation mode: the frame whose `fcTL` was just read.
     @usableFromInline var pending = PendingFrames()
     @usableFromInline var phase: Phase = .signature
@@ -64,6 +71,9 @@ struct PNGParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts, extras) }
+
     @usableFromInline static let ihdr: UInt32 = 0x4948_4452  // "IHDR"
     @usableFromInline static let cgbi: UInt32 = 0x4367_4249  // "CgBI"
     @usableFromInline static let idat: UInt32 = 0x4944_4154  // "IDAT"
@@ -72,6 +82,9 @@ struct PNGParser: FormatParser, Sendable {
     @usableFromInline static let trns: UInt32 = 0x7452_4E53  // "tRNS"
     @usableFromInline static let exif: UInt32 = 0x6558_4966  // "eXIf"
     @usableFromInline static let fctl: UInt32 = 0x6663_544C  // "fcTL"
+    @usableFromInline static let iccp: UInt32 = 0x6943_4350  // "iCCP"
+    @usableFromInline static let cicp: UInt32 = 0x6349_4350  // "cICP"
+    @usableFromInline static let phys: UInt32 = 0x7048_5973  // "pHYs"
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -108,6 +121,7 @@ struct PNGParser: FormatParser, Sendable {
             // Colour types 4 and 6 carry alpha; a tRNS chunk may add it to the others.
             facts.hasAlpha = colourType == 4 || colourType == 6
             facts.isProgressive = field.u8(4) == 1
+            extras.isInterlaced = field.u8(4) == 1
             phase = .chunkHeader
             return .skipThenRead(4, 8)  // IHDR's CRC, then the next chunk header
         case .chunkHeader:
@@ -129,6 +143,17 @@ struct PNGParser: FormatParser, Sendable {
                 x: field.be32(12), y: field.be32(16), width: field.be32(4), height: field.be32(8))
             phase = .chunkHeader
             return .skipThenRead(UInt64(frameControlLength) &- 26 &+ 4, 8)
+        case .physicalSize:
+            // Unit 1 is the metre; 0 states only the aspect ratio (PNG §11.3.5.3).
+            if field.u8(8) == 1 { extras.setResolution(x: field.be32(0), y: field.be32(4), perMicrometres: 1_000_000) }
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)
+        case .colourCodes:
+            extras.cicp = CICP(
+                colourPrimaries: field.u8(0), transferCharacteristics: field.u8(1), matrixCoefficients: field.u8(2),
+                isFullRange: field.u8(3) == 1)
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)
         case .exif:
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
@@ -165,8 +190,10 @@ struct PNGParser: FormatParser, Sendable {
         case Self.iend:
             return .done
         case Self.idat:
-            // Without acTL before it, the file is a still image.
+            // Without acTL before it, the file is a still image; iCCP comes before the image
+            // data or not at all.
             if !isAPNG { facts.isAnimated = false }
+            if extras.hasICCProfile == nil { extras.hasICCProfile = false }
             // Nothing full mode reads comes after the image data but an eXIf; animation mode
             // goes on to count an APNG's frames.
             if exifRead && !(isAPNG && options.animation) { return .done }
@@ -180,6 +207,14 @@ struct PNGParser: FormatParser, Sendable {
             return .read(26)
         case Self.trns where !sawImageData:
             facts.hasAlpha = true
+        case Self.iccp where !sawImageData:
+            extras.hasICCProfile = true
+        case Self.phys where !sawImageData && length == 9:
+            phase = .physicalSize
+            return .read(9)
+        case Self.cicp where !sawImageData && length == 4:
+            phase = .colourCodes
+            return .read(4)
         case Self.exif where !exifRead:
             let start = offset &+ 8
             exif = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)

@@ -31,6 +31,7 @@ struct WebPParser: FormatParser, Sendable {
 
     @usableFromInline var exif = ExifReader()
     @usableFromInline var facts = ImageFacts(format: .webp)
+    @usableFromInline var extras = ExtraFacts()
     /// Animation mode: the frame whose `ANMF` header was just read.
     @usableFromInline var pending = PendingFrames()
     @usableFromInline var phase: Phase = .riffHeader
@@ -71,6 +72,9 @@ struct WebPParser: FormatParser, Sendable {
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
+
+    @inlinable
+    var info: ImageInfo { ImageInfo(facts, extras) }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -113,6 +117,8 @@ struct WebPParser: FormatParser, Sendable {
             facts.height = Int(height)
             facts.hasAlpha = false
             facts.isAnimated = false
+            // Only VP8X can announce an ICCP chunk.
+            if !options.dimensionsOnly { extras.hasICCProfile = false }
             return .done
         case .lossless:
             guard field.u8(0) == 0x2F else { return .failed(.malformed(.webp, Failure.vp8lSignatureMissing)) }
@@ -125,6 +131,7 @@ struct WebPParser: FormatParser, Sendable {
             facts.storedHeight = UInt32(truncatingIfNeeded: height)
             facts.hasAlpha = (bits >> 28) & 1 == 1
             facts.isAnimated = false
+            if !options.dimensionsOnly { extras.hasICCProfile = false }
             return .done
         case .extended:
             let flags = field.u8(0)
@@ -138,6 +145,8 @@ struct WebPParser: FormatParser, Sendable {
             facts.isAnimated = animated
             sizeKnown = true
             if options.dimensionsOnly { return .done }
+            // The ICC flag says an ICCP chunk follows VP8X (RFC 9649 §2.7).
+            extras.hasICCProfile = flags & 0x20 != 0
             wantsExif = flags & 0x08 != 0
             walksFrames = animated && options.animation
             // Full mode reads an animation's loop count from ANIM, which comes before the frames.

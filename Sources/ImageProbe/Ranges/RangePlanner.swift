@@ -114,6 +114,8 @@ public struct RangePlanner: Sendable {
         public var status: Int?
         /// The scanner's failure, for `scan` and `limitExceeded`.
         public var scanFailure: ScanFailure?
+        /// The image a limit refused (`ScanFailure.Code.tooManyPixels`): its format and size.
+        public var refusedImage: ImageInfo?
 
         /// The failure codes (`FetchError.Code` has the same names).
         public enum Code: UInt8, Sendable, Hashable {
@@ -482,6 +484,10 @@ public struct RangePlanner: Sendable {
             return settle(.failed(Failure(.limitExceeded, failure.message, scanFailure: failure)))
         case .unsupported(let failure):
             return settle(.failed(Failure(.scan, failure.message, scanFailure: failure)))
+        case .refused(let info, let failure):
+            var refusal = Failure(.scan, failure.message, scanFailure: failure)
+            refusal.refusedImage = info
+            return settle(.failed(refusal))
         case .needMore:
             return settle(.failed(Failure(.scan, "the response ended before the header",
                                           scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))))
