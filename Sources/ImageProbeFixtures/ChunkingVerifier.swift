@@ -237,8 +237,18 @@ public struct ChunkingVerifier: Sendable {
                     switch final {
                     case .unsupported(let failure) where failure.code == .truncated:
                         break
-                    case .done(let info) where info.isPartial:
-                        if case .done(let whole) = reference.status,
+                    case .done(let info) where info.isPartial, .refused(let info, _) where info.isPartial:
+                        // A partial answer is the whole input's image, refused by maxPixels only
+                        // when the whole input's is (animation mode's frames only grow).
+                        let whole: ImageInfo?
+                        switch reference.status {
+                        case .done(let image): whole = image
+                        case .refused(let image, _): whole = image
+                        case .needMore, .unsupported: whole = nil
+                        }
+                        var refusedEarly = false
+                        if case .refused = final, case .done = reference.status { refusedEarly = true }
+                        if let whole, !refusedEarly,
                             whole.format == info.format && whole.width == info.width && whole.height == info.height
                         {
                             break

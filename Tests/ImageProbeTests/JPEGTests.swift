@@ -147,16 +147,33 @@ import Testing
     }
 
     @Test func structuralErrors() {
-        // EOI or a scan before any frame header, a zero width, a segment length below 2.
+        // EOI or a scan before any frame header, a zero width, a table segment's length below 2
+        // (APPn and COM tolerate one: see below).
         let cases: [[UInt8]] = [
             [0xFF, 0xD8] + JPEGBuilder.jfif + [0xFF, 0xD9],
             [0xFF, 0xD8] + JPEGBuilder.segment(0xDA, [1, 1, 0, 0, 63, 0]),
             JPEGBuilder.image(width: 0, height: 5).bytes,
-            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01, 0, 0],
+            [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x01, 0, 0],
             [0xFF, 0xD8, 0xFF, 0xD8],
         ]
         for bytes in cases {
             #expect(failureCode(verified(bytes)) == .malformed)
+        }
+    }
+
+    /// libjpeg-turbo reads COM and APPn lengths below 2 as no payload (skip_variable,
+    /// get_interesting_appn): the next marker follows the two length bytes.
+    @Test(arguments: [UInt8(0xFE), 0xE0, 0xE1, 0xE2, 0xED], [UInt16(0), 1])
+    func applicationAndCommentLengthsBelow2AreEmpty(marker: UInt8, length: UInt16) {
+        for mode in [ScanOptions.Mode.dimensionsOnly, .full] {
+            let empty: [UInt8] = [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)]
+            let (bytes, _) = JPEGBuilder.image(before: empty + JPEGBuilder.jfif, width: 64, height: 48)
+            let outcome = verified(bytes, ScanOptions(mode: mode))
+            guard case .done(let info) = outcome.status else {
+                Issue.record("\(outcome.status)")
+                continue
+            }
+            #expect(info.width == 64 && info.height == 48)
         }
     }
 

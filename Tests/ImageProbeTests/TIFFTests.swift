@@ -1,4 +1,4 @@
-import ImageProbe
+@testable import ImageProbe
 import ImageProbeFixtures
 import Testing
 
@@ -113,5 +113,371 @@ import Testing
         #expect(found?.size == [10, 20])
         #expect(found?.isPartial == true)
         #expect(failureCode(verified(Array(bytes[0..<builder.endOfEntry(0)]))) == .truncated)
+    }
+
+    // MARK: Resolution and ICC profile (full mode)
+
+    /// ImageMagick's and Pillow's layout: XResolution and YResolution's RATIONALs right after
+    /// IFD0, ResolutionUnit inline. 300 dpi, and 118.11 dots per cm (300 dpi).
+    @Test(arguments: [ByteOrder.littleEndian, .bigEndian], [false, true])
+    func resolutionInInchesCentimetresAndNone(order: ByteOrder, bigTIFF: Bool) {
+        for (unit, x, expected) in [
+            (nil, (300, 1), 300), (2, (300, 1), 300), (3, (11811, 100), 300), (3, (1, 1), 3), (1, (300, 1), nil), (4, (300, 1), nil),
+        ] as [(Int?, (UInt32, UInt32), Int?)] {
+            let tiff = LaidOutTIFF.resolution(order: order, bigTIFF: bigTIFF, x: x, y: x, unit: unit)
+            let bytes = tiff.build()
+            let full = verified(bytes)
+            #expect(info(full)?.dpi == expected.map { Resolution(x: $0, y: $0) }, "unit \(String(describing: unit)) \(order) big \(bigTIFF)")
+            #expect(info(full)?.hasICCProfile == false)
+            #expect(info(full)?.isPartial == false)
+            // BigTIFF keeps a RATIONAL in its entry; classic TIFF reads both after IFD0 in one field,
+            // unless the unit says there is nothing to read.
+            let valuesRead = !bigTIFF && unit != 1 && unit != 4
+            #expect(full.bytesConsumed == UInt64(valuesRead ? tiff.dataEnd : tiff.entriesEnd))
+            // Dimensions-only mode reads not one byte more and sets nothing new.
+            let dimensions = verified(bytes, dimensionsOnly)
+            #expect(dimensions.bytesConsumed == UInt64(tiff.endOfEntry(1)))
+            #expect(info(dimensions)?.dpi == nil)
+            #expect(info(dimensions)?.hasICCProfile == nil)
+        }
+    }
+
+    @Test func eachAxisKeepsItsOwnResolution() {
+        // 72 and 150 dpi; 7199/100 rounds to 72; a wrong reader that took X for both would show.
+        for (x, y, expected) in [((72, 1), (150, 1), Resolution(x: 72, y: 150)), ((7199, 100), (2, 3), Resolution(x: 72, y: 1))]
+            as [((UInt32, UInt32), (UInt32, UInt32), Resolution)]
+        {
+            for order in [ByteOrder.littleEndian, .bigEndian] {
+                let bytes = LaidOutTIFF.resolution(order: order, x: x, y: y, unit: 2).build()
+                #expect(info(verified(bytes))?.dpi == expected)
+            }
+        }
+    }
+
+    @Test func aZeroTermOrAMissingAxisStatesNoResolution() {
+        for (x, y) in [((300, 0), (300, 1)), ((300, 1), (0, 1)), ((0, 0), (0, 0))] as [((UInt32, UInt32), (UInt32, UInt32))] {
+            let found = info(verified(LaidOutTIFF.resolution(x: x, y: y, unit: 2).build()))
+            #expect(found?.dpi == nil)
+            #expect(found?.isPartial == false)
+        }
+        // XResolution alone: nothing, and its value is not read.
+        var onlyX = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        onlyX.entries.removeAll { $0.tag == 0x11B }
+        let outcome = verified(onlyX.build())
+        #expect(info(outcome)?.dpi == nil)
+        #expect(outcome.bytesConsumed == UInt64(onlyX.entriesEnd))
+    }
+
+    @Test func shortAndLongResolutionsAreWholeNumbers() {
+        // libtiff reads XResolution of an integer type as that number.
+        var tiff = LaidOutTIFF.resolution(x: (1, 1), y: (1, 1), unit: 2)
+        tiff.entries = tiff.entries.map { entry in
+            switch entry.tag {
+            case 0x11A: LaidOutTIFF.Entry(tag: 0x11A, type: TIFFEntry.short, value: .inline(96))
+            case 0x11B: LaidOutTIFF.Entry(tag: 0x11B, type: TIFFEntry.long, value: .inline(120))
+            default: entry
+            }
+        }
+        let outcome = verified(tiff.build())
+        #expect(info(outcome)?.dpi == Resolution(x: 96, y: 120))
+        #expect(outcome.bytesConsumed == UInt64(tiff.entriesEnd))
+    }
+
+    @Test func valuesAreReadForwardInFileOrder() {
+        // Y's value before X's, 100 bytes apart (two fields), or sharing one offset.
+        for gap in [0, 100, 2000] {
+            var tiff = LaidOutTIFF.resolution(x: (300, 1), y: (150, 1), unit: 2)
+            tiff.dataOrder = [1, 0]
+            tiff.gapBetweenData = gap
+            let outcome = verified(tiff.build())
+            #expect(info(outcome)?.dpi == Resolution(x: 300, y: 150), "gap \(gap)")
+            #expect(outcome.bytesConsumed == UInt64(tiff.dataEnd))
+        }
+        var shared = LaidOutTIFF.resolution(x: (200, 1), y: (200, 1), unit: 2)
+        shared.entries = shared.entries.map { $0.tag == 0x11B ? LaidOutTIFF.Entry(tag: 0x11B, type: 5, value: .sameAs(0x11A)) : $0 }
+        let outcome = verified(shared.build())
+        #expect(info(outcome)?.dpi == Resolution(x: 200, y: 200))
+        #expect(outcome.bytesConsumed == UInt64(shared.dataEnd))
+    }
+
+    @Test func valuesTheWalkCannotReachGiveNoResolution() {
+        // Behind the walk (in the gap before IFD0): a stream can't go back, and nothing is buffered.
+        var behind = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        behind.gapBeforeIFD = 40
+        behind.entries = behind.entries.map { entry in
+            entry.tag == 0x11A ? LaidOutTIFF.Entry(tag: 0x11A, type: 5, value: .offset(16)) : entry
+        }
+        var outcome = verified(behind.build())
+        #expect(info(outcome)?.dpi == nil)
+        #expect(info(outcome)?.isPartial == false)
+        #expect(outcome.bytesConsumed == UInt64(behind.entriesEnd))
+
+        // More than 64 KiB past IFD0: not followed.
+        var far = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        far.gapBetweenData = 70_000
+        outcome = verified(far.build())
+        #expect(info(outcome)?.dpi == nil)
+        #expect(outcome.bytesConsumed == UInt64(far.entriesEnd))
+
+        // Past the end of the input when its length is known: not followed. Unknown, the input's
+        // end comes first: a partial answer with the size.
+        let whole = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        let cut = Array(whole.build()[0..<whole.dataEnd - 4])
+        var known = ScanOptions()
+        known.inputLength = UInt64(cut.count)
+        outcome = verified(cut, known)
+        #expect(info(outcome)?.dpi == nil)
+        #expect(info(outcome)?.isPartial == false)
+        let unknown = info(verified(cut))
+        #expect(unknown?.size == [40, 30])
+        #expect(unknown?.isPartial == true)
+        #expect(unknown?.dpi == nil)
+        #expect(unknown?.hasICCProfile == false)  // IFD0 was read whole
+    }
+
+    @Test(arguments: [ByteOrder.littleEndian, .bigEndian], [false, true])
+    func iccProfilePresentOrAbsent(order: ByteOrder, bigTIFF: Bool) {
+        for (profileLength, expected) in [(588, true), (0, false), (nil, false)] as [(Int?, Bool)] {
+            var tiff = LaidOutTIFF.resolution(order: order, bigTIFF: bigTIFF, x: (72, 1), y: (72, 1), unit: 2)
+            if let profileLength {
+                tiff.entries.append(LaidOutTIFF.Entry(tag: 34675, type: 7, count: profileLength, value: .data([UInt8](repeating: 0x2A, count: profileLength))))
+            }
+            let bytes = tiff.build()
+            let found = info(verified(bytes))
+            #expect(found?.hasICCProfile == expected, "\(String(describing: profileLength))")
+            #expect(found?.dpi == Resolution(x: 72, y: 72))
+            #expect(info(verified(bytes, dimensionsOnly))?.hasICCProfile == nil)
+        }
+    }
+
+    @Test func theProfileIsUnknownUntilIFD0EndsAndKnownOnceSeen() {
+        var tiff = LaidOutTIFF.resolution(x: (72, 1), y: (72, 1), unit: 2)
+        tiff.entries.append(LaidOutTIFF.Entry(tag: 0x131, type: 2, count: 2, value: .inline(0x41)))
+        var bytes = tiff.build()
+        // Cut inside IFD0 after the size: partial, the profile unknown, no resolution yet.
+        let inside = info(verified(Array(bytes[0..<tiff.endOfEntry(2)])))
+        #expect(inside?.isPartial == true)
+        #expect(inside?.hasICCProfile == nil)
+        #expect(inside?.dpi == nil)
+        // A profile among the first entries is known even when the input ends early.
+        // (Out of tag order: the walk does not assume IFD0 sorted.)
+        tiff.entries.insert(LaidOutTIFF.Entry(tag: 34675, type: 7, count: 4, value: .inline(0)), at: 2)
+        bytes = tiff.build()
+        let iccIndex = tiff.entries.firstIndex { $0.tag == 34675 }!
+        let early = info(verified(Array(bytes[0..<tiff.endOfEntry(iccIndex)])))
+        #expect(early?.hasICCProfile == true)
+        #expect(early?.isPartial == true)
+    }
+
+    @Test func theLimitAfterWhatTheWalkUsedToFindKeepsTheAnswer() {
+        // Width, height and orientation first, then more entries than maxEntries: the answer is
+        // the complete one the walk gave before it read resolutions, with the extras unknown.
+        var options = ScanOptions()
+        options.maxEntries = 8
+        let builder = TIFFBuilder(entries: [.width(5), .height(6), .orientation(3)] + (0..<20).map { .filler(tag: 0x200 + $0) })
+        let found = info(verified(builder.build(), options))
+        #expect(found?.orientation == .rotate180)
+        #expect(found?.isPartial == false)
+        #expect(found?.hasICCProfile == nil)
+        // Without an orientation, the limit ends the scan as before: a partial answer.
+        let noOrientation = TIFFBuilder(entries: [.width(5), .height(6)] + (0..<20).map { .filler(tag: 0x200 + $0) })
+        #expect(info(verified(noOrientation.build(), options))?.isPartial == true)
+    }
+
+    @Test func ifd0AtTheEndOfTheFileWithItsValuesAfterIt() {
+        // libtiff's layout: pixel data first, IFD0 after it, then the values.
+        var tiff = LaidOutTIFF.resolution(order: .bigEndian, x: (600, 1), y: (600, 1), unit: 2)
+        tiff.gapBeforeIFD = 5000
+        let outcome = verified(tiff.build())
+        #expect(info(outcome)?.dpi == Resolution(x: 600, y: 600))
+        #expect(outcome.bytesConsumed == UInt64(tiff.dataEnd))
+    }
+
+    // MARK: EXIF resolution
+
+    @Test(arguments: [ByteOrder.littleEndian, .bigEndian])
+    func exifResolutionInAJPEG(order: ByteOrder) {
+        var tiff = LaidOutTIFF.resolution(order: order, x: (300, 1), y: (300, 1), unit: 2)
+        tiff.entries = tiff.entries.filter { $0.tag != 0x100 && $0.tag != 0x101 }
+        tiff.entries.insert(LaidOutTIFF.Entry(tag: 0x112, type: TIFFEntry.short, value: .inline(6)), at: 0)
+        let exif = tiff.build()
+        let jpeg = JPEGBuilder.image(before: JPEGBuilder.jfif + JPEGBuilder.exif(exif), width: 8, height: 8)
+        let outcome = verified(jpeg.bytes)
+        // The caller decides how EXIF's resolution meets JFIF's: the orientation and the answer
+        // point stay as they were.
+        #expect(info(outcome)?.orientation == .rotate90Clockwise)
+        #expect(outcome.bytesConsumed == UInt64(jpeg.answerEnd))
+
+        let (orientation, extras) = readExif(ascii("Exif") + [0, 0] + exif, requiresIdentifier: true)
+        #expect(orientation == .rotate90Clockwise)
+        #expect(extras.dpiX == 300 && extras.dpiY == 300)
+        #expect(extras.hasICCProfile == nil)  // the container's business
+        // In centimetres, and without the identifier (PNG eXIf, WebP EXIF).
+        let cmTIFF = LaidOutTIFF.resolution(order: order, x: (11811, 100), y: (11811, 100), unit: 3)
+        let cm = cmTIFF.build()
+        #expect(readExif(cm, requiresIdentifier: false).extras.dpiX == 300)
+        // A value past the block's end is not read: the block bounds the walk.
+        let cut = Array(cm[0..<cmTIFF.dataEnd - 4])
+        #expect(readExif(cut, requiresIdentifier: false).extras.dpiX == 0)
+    }
+
+    /// Runs `ExifReader` over `block` (one field at a time, as the scanner hands them) and
+    /// returns what it finished with.
+    func readExif(_ block: [UInt8], requiresIdentifier: Bool) -> (orientation: Orientation?, extras: ExtraFacts) {
+        var reader = ExifReader(start: 0, end: UInt64(block.count), requiresIdentifier: requiresIdentifier)
+        guard var step = reader.firstStep else { return (nil, ExtraFacts()) }
+        var position: UInt64 = 0
+        for _ in 0..<10_000 {
+            let skip: UInt64
+            let width: Int
+            switch step {
+            case .read(let count): (skip, width) = (0, count)
+            case .skipThenRead(let count, let next): (skip, width) = (count, next)
+            default: return (nil, ExtraFacts())
+            }
+            position += skip
+            guard position + UInt64(width) <= UInt64(block.count) else {
+                Issue.record("ExifReader read past its block")
+                return (nil, ExtraFacts())
+            }
+            let at = position
+            let outcome = block.withUnsafeBytes { raw in
+                reader.parse(FieldBytes(base: raw.baseAddress! + Int(at), count: width), at: at, options: ScanOptions())
+            }
+            position += UInt64(width)
+            switch outcome {
+            case .step(let next): step = next
+            case .finished(let orientation, let extras): return (orientation, extras)
+            }
+        }
+        Issue.record("ExifReader did not finish")
+        return (nil, ExtraFacts())
+    }
+}
+
+/// A TIFF structure whose entries may keep their values after IFD0, where libtiff, Pillow
+/// and cameras put them; entries are written in the order given.
+struct LaidOutTIFF {
+    enum Value {
+        /// Left-justified in the entry's value field.
+        case inline(UInt64)
+        /// Bytes laid out after IFD0 (in `dataOrder`), the entry pointing at them.
+        case data([UInt8])
+        /// An explicit offset from the TIFF header.
+        case offset(Int)
+        /// The same offset as the entry with that tag.
+        case sameAs(Int)
+    }
+
+    struct Entry {
+        var tag: Int
+        var type: Int
+        var count = 1
+        var value: Value
+    }
+
+    var order: ByteOrder = .littleEndian
+    var bigTIFF = false
+    var entries: [Entry]
+    var gapBeforeIFD = 0
+    /// Filler before each data block after the first.
+    var gapBetweenData = 0
+    /// The order in which data blocks are laid out, by their index among the data entries.
+    var dataOrder: [Int]? = nil
+
+    var ifd0Offset: Int { (bigTIFF ? 16 : 8) + gapBeforeIFD }
+    var entryWidth: Int { bigTIFF ? 20 : 12 }
+    var entriesEnd: Int { ifd0Offset + (bigTIFF ? 8 : 2) + entries.count * entryWidth }
+    func endOfEntry(_ index: Int) -> Int { ifd0Offset + (bigTIFF ? 8 : 2) + (index + 1) * entryWidth }
+    /// The end of the last data block.
+    var dataEnd: Int { layout().end }
+
+    /// Width, height, XResolution, YResolution and ResolutionUnit (nil: absent), sorted by tag.
+    /// BigTIFF keeps a single RATIONAL inline, as its writers do.
+    static func resolution(
+        order: ByteOrder = .littleEndian, bigTIFF: Bool = false, x: (UInt32, UInt32), y: (UInt32, UInt32), unit: Int?
+    ) -> LaidOutTIFF {
+        func rational(_ value: (UInt32, UInt32)) -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.append32(Int(value.0), order)
+            bytes.append32(Int(value.1), order)
+            return bytes
+        }
+        var entries = [
+            Entry(tag: 0x100, type: TIFFEntry.short, value: .inline(40)), Entry(tag: 0x101, type: TIFFEntry.short, value: .inline(30)),
+            Entry(tag: 0x11A, type: 5, value: .data(rational(x))), Entry(tag: 0x11B, type: 5, value: .data(rational(y))),
+        ]
+        if let unit { entries.append(Entry(tag: 0x128, type: TIFFEntry.short, value: .inline(UInt64(unit)))) }
+        return LaidOutTIFF(order: order, bigTIFF: bigTIFF, entries: entries)
+    }
+
+    /// Where each data entry's bytes go, and the end of the last.
+    func layout() -> (offsets: [Int: Int], end: Int) {
+        let dataEntries = entries.indices.filter { index in
+            if case .data(let bytes) = entries[index].value { return bytes.count > (bigTIFF ? 8 : 4) }
+            return false
+        }
+        var offsets: [Int: Int] = [:]
+        var position = entriesEnd + (bigTIFF ? 8 : 4)
+        var end = entriesEnd
+        for (rank, which) in (dataOrder ?? Array(dataEntries.indices)).enumerated() where which < dataEntries.count {
+            let index = dataEntries[which]
+            if rank > 0 { position += gapBetweenData }
+            guard case .data(let bytes) = entries[index].value else { continue }
+            offsets[index] = position
+            position += bytes.count
+            end = position
+        }
+        return (offsets, end)
+    }
+
+    func build() -> [UInt8] {
+        let (offsets, end) = layout()
+        var bytes: [UInt8] = order == .littleEndian ? ascii("II") : ascii("MM")
+        if bigTIFF {
+            bytes.append16(43, order)
+            bytes.append16(8, order)
+            bytes.append16(0, order)
+            bytes.append64(UInt64(ifd0Offset), order)
+        } else {
+            bytes.append16(42, order)
+            bytes.append32(ifd0Offset, order)
+        }
+        bytes.appendFiller(gapBeforeIFD)
+        if bigTIFF { bytes.append64(UInt64(entries.count), order) } else { bytes.append16(entries.count, order) }
+        let fieldWidth = bigTIFF ? 8 : 4
+        for (index, entry) in entries.enumerated() {
+            bytes.append16(entry.tag, order)
+            bytes.append16(entry.type, order)
+            if bigTIFF { bytes.append64(UInt64(entry.count), order) } else { bytes.append32(entry.count, order) }
+            var field: [UInt8] = []
+            switch entry.value {
+            case .inline(let value):
+                let width = entry.type == TIFFEntry.short || entry.type == 8 ? 2 : entry.type == 1 || entry.type == 7 ? 1 : 4
+                field.append(value, width: min(width, fieldWidth), order)
+            case .data(let data) where offsets[index] == nil:
+                field = data  // fits the entry
+            case .data:
+                field.append(UInt64(offsets[index]!), width: fieldWidth, order)
+            case .offset(let offset):
+                field.append(UInt64(offset), width: fieldWidth, order)
+            case .sameAs(let tag):
+                let other = entries.firstIndex { $0.tag == tag }!
+                field.append(UInt64(offsets[other] ?? 0), width: fieldWidth, order)
+            }
+            while field.count < fieldWidth { field.append(0) }
+            bytes += field
+        }
+        bytes.append(0, width: fieldWidth, order)  // no IFD1
+        // The data blocks, in layout order, with filler between.
+        let placed = offsets.sorted { $0.value < $1.value }
+        for (index, offset) in placed {
+            if bytes.count < offset { bytes.appendFiller(offset - bytes.count) }
+            guard case .data(let data) = entries[index].value else { continue }
+            bytes += data
+        }
+        assert(bytes.count == max(end, entriesEnd + fieldWidth))
+        bytes.appendFiller(16)  // pixel data
+        return bytes
     }
 }

@@ -6,13 +6,16 @@
 @usableFromInline
 struct RecordJournal: Sendable {
     @usableFromInline static var capacity: Int { 120 }
-    @usableFromInline var storage: (Words8, (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64))
+    /// 120 bytes in 4-byte words, so that a parser holding the journal needs no 8-byte
+    /// alignment (HEIF's packs into the slot without padding).
+    @usableFromInline var storage: (Words15, Words15)
     /// Bytes written so far.
     @usableFromInline var count: UInt8
 
     @inlinable
     init() {
-        storage = ((0, 0, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0))
+        let zero: Words15 = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        storage = (zero, zero)
         count = 0
     }
 
@@ -88,3 +91,9 @@ struct RecordJournal: Sendable {
         return value
     }
 }
+
+/// Sixty bytes.
+@usableFromInline
+typealias Words15 = (
+    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
+)

@@ -7,6 +7,15 @@ struct TIFFTags: OptionSet, Sendable {
     @usableFromInline static let width = TIFFTags(rawValue: 1)
     @usableFromInline static let height = TIFFTags(rawValue: 2)
     @usableFromInline static let orientation = TIFFTags(rawValue: 4)
+    /// Full mode's extra facts: XResolution, YResolution, ResolutionUnit and ICCProfile. Never
+    /// found, so wanting it walks IFD0 to its end, then reads the resolution values stored
+    /// after the entries.
+    @usableFromInline static let extras = TIFFTags(rawValue: 8)
+    // Found only, for "the first entry of a tag wins".
+    @usableFromInline static let xResolution = TIFFTags(rawValue: 16)
+    @usableFromInline static let yResolution = TIFFTags(rawValue: 32)
+    @usableFromInline static let resolutionUnit = TIFFTags(rawValue: 64)
+    @usableFromInline static let iccProfile = TIFFTags(rawValue: 128)
 }
 
 /// Walks the entries of a TIFF structure's first directory (IFD0), one entry per field,
@@ -15,13 +24,27 @@ struct TIFFTags: OptionSet, Sendable {
 ///
 /// Offsets in TIFF are relative to the TIFF header (`base`). The walker never reads past
 /// `end`, and stops as soon as every wanted tag is found.
+///
+/// With `.extras` wanted (full mode) it reads every entry, then the XResolution and
+/// YResolution values that lie outside their entries (a RATIONAL is 8 bytes; a classic entry
+/// holds 4). Those values are read after the entries, in file order, forward only: one that
+/// lies behind the walk, outside the structure, past the input's known length or more than
+/// `valueWindow` bytes ahead is not read, and the file then states no resolution. The walker
+/// never buffers or goes back.
 @usableFromInline
 struct TIFFDirectoryReader: Sendable {
     @usableFromInline
     enum Phase: Sendable {
         case entryCount
         case entry
+        /// The resolution values stored after the entries.
+        case values
     }
+
+    /// How far past the end of IFD0's entries a resolution value is followed. Writers put
+    /// these values right after the directory (libtiff, Pillow, Photoshop, cameras' EXIF):
+    /// a value further away would cost a stream up to that many bytes for a fact.
+    @usableFromInline static let valueWindow: UInt64 = 65_536
 
     @usableFromInline
     enum Outcome: Sendable {
@@ -53,6 +76,19 @@ struct TIFFDirectoryReader: Sendable {
     @usableFromInline var orientation: UInt8 = 0
     /// First BitsPerSample value when stored inline, else 0.
     @usableFromInline var bitsPerSample: UInt16 = 0
+    /// ResolutionUnit, when `found` has it: 2 inch, 3 centimetre; anything else states no
+    /// physical resolution (1 is "none"; 0 is an unreadable entry).
+    @usableFromInline var resolutionUnit: UInt16 = 0
+    /// Whether every entry of IFD0 was examined, so that a tag not found is absent.
+    @usableFromInline var walkedWholeDirectory = false
+    /// XResolution and YResolution as rationals; 0/0 until read.
+    @usableFromInline var xNumerator: UInt32 = 0
+    @usableFromInline var xDenominator: UInt32 = 0
+    @usableFromInline var yNumerator: UInt32 = 0
+    @usableFromInline var yDenominator: UInt32 = 0
+    /// Absolute offsets of the XResolution and YResolution values still to read, 0 for none.
+    @usableFromInline var xValueAt: UInt64 = 0
+    @usableFromInline var yValueAt: UInt64 = 0
 
     /// A reader with nothing to read, until one is assigned.
     @inlinable
@@ -117,24 +153,133 @@ struct TIFFDirectoryReader: Sendable {
         switch phase {
         case .entryCount:
             entriesLeft = isBigTIFF ? field.u64(0, bigEndian: bigEndian) : UInt64(field.u16(0, bigEndian: bigEndian))
-            guard entriesLeft > 0 else { return .finished }
+            guard entriesLeft > 0 else {
+                walkedWholeDirectory = true
+                return afterEntries(at: next, options: options)
+            }
             phase = .entry
             return nextEntry(at: next, options: options)
         case .entry:
             readEntry(field)
             entriesLeft &-= 1
-            if found.isSuperset(of: wanted) || entriesLeft == 0 { return .finished }
+            if entriesLeft == 0 {
+                walkedWholeDirectory = true
+                return afterEntries(at: next, options: options)
+            }
+            if found.isSuperset(of: wanted) { return .finished }  // never with .extras wanted
             return nextEntry(at: next, options: options)
+        case .values:
+            // The field covers one or both pending values (`nextValue` planned it).
+            let fieldEnd = next
+            if xValueAt >= offset && xValueAt <= fieldEnd &- 8 {
+                let index = Int(truncatingIfNeeded: xValueAt &- offset)  // < 64: inside the field
+                xNumerator = field.u32(index, bigEndian: bigEndian)
+                xDenominator = field.u32(index + 4, bigEndian: bigEndian)
+                xValueAt = 0
+            }
+            if yValueAt >= offset && yValueAt <= fieldEnd &- 8 {
+                let index = Int(truncatingIfNeeded: yValueAt &- offset)  // < 64: inside the field
+                yNumerator = field.u32(index, bigEndian: bigEndian)
+                yDenominator = field.u32(index + 4, bigEndian: bigEndian)
+                yValueAt = 0
+            }
+            return nextValue(at: next, options: options)
         }
     }
 
     @inlinable
     mutating func nextEntry(at offset: UInt64, options: ScanOptions) -> Outcome {
         // A directory cut short by its container ends the walk; what was found stands.
-        guard fits(offset, entryWidth) else { return .finished }
-        guard entriesExamined < options.maxEntries else { return .limitExceeded }
+        guard fits(offset, entryWidth) else { return afterEntries(at: offset, options: options) }
+        guard entriesExamined < options.maxEntries else {
+            // The extra facts never cost an answer the walk without them gives: with every
+            // other wanted tag found, the limit ends the walk and the extras stay unknown.
+            return found.isSuperset(of: wanted.subtracting(.extras)) && wanted.contains(.extras) ? .finished : .limitExceeded
+        }
         entriesExamined &+= 1
         return .step(.read(entryWidth))
+    }
+
+    /// After the last entry examined, at `position`: the resolution values stored outside
+    /// their entries, when full mode wants them and the entries can give a resolution.
+    @inlinable
+    mutating func afterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
+        guard wanted.contains(.extras), walkedWholeDirectory, resolutionMicrometres != 0 else { return .finished }
+        phase = .values
+        return nextValue(at: position, options: options)
+    }
+
+    /// The next read of the pending resolution values from `position`: both in one field when
+    /// they lie within 64 bytes of each other, else the nearer one first. A value the walk
+    /// cannot reach forward (see the type's comment) is dropped with the other one: a
+    /// resolution needs both.
+    @inlinable
+    mutating func nextValue(at position: UInt64, options: ScanOptions) -> Outcome {
+        if (xValueAt != 0 && !reachable(xValueAt, from: position, options))
+            || (yValueAt != 0 && !reachable(yValueAt, from: position, options))
+        {
+            xValueAt = 0
+            yValueAt = 0
+            xDenominator = 0
+            yDenominator = 0
+            return .finished
+        }
+        let low: UInt64
+        let high: UInt64
+        switch (xValueAt != 0, yValueAt != 0) {
+        case (true, true): (low, high) = (min(xValueAt, yValueAt), max(xValueAt, yValueAt))
+        case (true, false): (low, high) = (xValueAt, xValueAt)
+        case (false, true): (low, high) = (yValueAt, yValueAt)
+        case (false, false): return .finished
+        }
+        let span = high &- low &+ 8
+        let width = span <= UInt64(Carry.capacity) ? Int(truncatingIfNeeded: span) : 8  // span <= 64 here
+        return .step(low == position ? .read(width) : .skipThenRead(low &- position, width))
+    }
+
+    /// Whether an 8-byte value at absolute `offset` can be read going forward from `position`.
+    @inlinable
+    func reachable(_ offset: UInt64, from position: UInt64, _ options: ScanOptions) -> Bool {
+        guard offset >= position, offset &- position <= Self.valueWindow, fits(offset, 8) else { return false }
+        if let length = options.inputLength { return offset <= length && length &- offset >= 8 }
+        return true
+    }
+
+    /// The micrometres per resolution unit when IFD0 states XResolution and YResolution in
+    /// physical units: 25,400 for inches (ResolutionUnit 2, and the default when the entry is
+    /// absent, TIFF 6.0 and Exif), 10,000 for centimetres (3); 0 otherwise (1 is "no absolute
+    /// unit").
+    @inlinable
+    var resolutionMicrometres: UInt64 {
+        guard found.contains(.xResolution) && found.contains(.yResolution) else { return 0 }
+        guard found.contains(.resolutionUnit) else { return 25_400 }
+        switch resolutionUnit {
+        case 2: return 25_400
+        case 3: return 10_000
+        default: return 0
+        }
+    }
+
+    /// Full mode's facts from IFD0 into `extras`: the resolution in dots per inch (nothing
+    /// when a term is 0, a value could not be read, or the walk ended before IFD0's last
+    /// entry, which could still have changed the unit), and, with `icc`, whether an ICC
+    /// profile is embedded (TIFF files: EXIF blocks leave that to their container). Nothing
+    /// unless `.extras` was wanted.
+    @inlinable
+    func apply(to extras: inout ExtraFacts, icc: Bool) {
+        guard wanted.contains(.extras) else { return }
+        let micrometres = resolutionMicrometres
+        if walkedWholeDirectory && micrometres != 0 && xValueAt == 0 && yValueAt == 0 {
+            extras.setResolution(
+                x: (xNumerator, xDenominator), y: (yNumerator, yDenominator), perMicrometres: micrometres)
+        }
+        if icc {
+            if found.contains(.iccProfile) {
+                extras.hasICCProfile = true
+            } else if walkedWholeDirectory {
+                extras.hasICCProfile = false
+            }
+        }
     }
 
     /// The first entry of a tag wins: a repeated tag must not change an answer that a shorter
@@ -164,8 +309,68 @@ struct TIFFDirectoryReader: Sendable {
                     orientation = UInt8(value)
                 }
             }
+        case 0x011A, 0x011B:  // XResolution, YResolution
+            let axis: TIFFTags = tag == 0x011A ? .xResolution : .yResolution
+            if wanted.contains(.extras) && !found.contains(axis) {
+                found.insert(axis)
+                readResolution(field, x: tag == 0x011A)
+            }
+        case 0x0128:  // ResolutionUnit
+            if wanted.contains(.extras) && !found.contains(.resolutionUnit) {
+                found.insert(.resolutionUnit)
+                if let value = firstInlineValue(field), value <= 3 { resolutionUnit = UInt16(truncatingIfNeeded: value) }
+            }
+        // XMP (700): an XMP packet (type BYTE or UNDEFINED, the count its length) at the
+        // entry's offset, after the entries like the resolution values. An XMP reader would
+        // keep that offset and length here and read the packet after the entries, forward,
+        // as `nextValue` reads the resolution (the packet is far longer than one field).
+        case 0x8773:  // ICCProfile (34675): present with a value.
+            if wanted.contains(.extras) && valueCount(field) > 0 { found.insert(.iccProfile) }
         default:
             break
+        }
+    }
+
+    /// The entry's value count.
+    @inlinable
+    func valueCount(_ field: FieldBytes) -> UInt64 {
+        isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
+    }
+
+    /// XResolution or YResolution: a RATIONAL, inside a BigTIFF entry (8 bytes) or at the
+    /// offset the entry gives, read after the entries. SHORT and LONG values are taken as
+    /// whole numbers, as libtiff does. Other types give no resolution.
+    @inlinable
+    mutating func readResolution(_ field: FieldBytes, x: Bool) {
+        let type = field.u16(2, bigEndian: bigEndian)
+        let count = valueCount(field)
+        guard count >= 1 else { return }
+        var numerator: UInt32 = 0
+        var denominator: UInt32 = 0
+        var valueAt: UInt64 = 0
+        switch type {
+        case 5:  // RATIONAL
+            if isBigTIFF && count == 1 {
+                numerator = field.u32(12, bigEndian: bigEndian)
+                denominator = field.u32(16, bigEndian: bigEndian)
+            } else {
+                let relative = isBigTIFF ? field.u64(12, bigEndian: bigEndian) : UInt64(field.u32(8, bigEndian: bigEndian))
+                let (absolute, overflow) = base.addingReportingOverflow(relative)
+                // Offset 0 is the header: unreachable, as the 0 that means "none" says.
+                valueAt = overflow ? 0 : absolute
+            }
+        case 3, 4:  // SHORT, LONG
+            if let value = firstInlineValue(field), let whole = UInt32(exactly: value) {
+                numerator = whole
+                denominator = 1
+            }
+        default:
+            return
+        }
+        if x {
+            (xNumerator, xDenominator, xValueAt) = (numerator, denominator, valueAt)
+        } else {
+            (yNumerator, yDenominator, yValueAt) = (numerator, denominator, valueAt)
         }
     }
 
@@ -226,8 +431,8 @@ struct TIFFDirectoryReader: Sendable {
     }
 }
 
-/// Reads the orientation from an EXIF block: a TIFF structure between `start` and `end`,
-/// optionally preceded by the "Exif\0\0" identifier.
+/// Reads the orientation and the resolution from an EXIF block: a TIFF structure between
+/// `start` and `end`, optionally preceded by the "Exif\0\0" identifier.
 ///
 /// JPEG's APP1 requires the identifier (CIPA DC-008). PNG's `eXIf` and WebP's `EXIF` start
 /// with the TIFF header itself, but some writers copy the JPEG identifier into them too, so
@@ -247,8 +452,10 @@ struct ExifReader: Sendable {
     @usableFromInline
     enum Outcome: Sendable {
         case step(Step)
-        /// Done with the block: the orientation it holds, if any.
-        case finished(Orientation?)
+        /// Done with the block: the orientation it holds, if any, and the extra facts its
+        /// IFD0 settles: `dpi` from XResolution, YResolution and ResolutionUnit (nothing else
+        /// is set; an ICC profile in JPEG, PNG and WebP belongs to the container).
+        case finished(Orientation?, ExtraFacts)
     }
 
     @usableFromInline var walker = TIFFDirectoryReader()
@@ -285,14 +492,14 @@ struct ExifReader: Sendable {
         case .start:
             if !requiresIdentifier,
                 let (reader, ifdOffset) = TIFFDirectoryReader.classicHeader(
-                    field, at: 0, base: start, end: end, wanted: .orientation)
+                    field, at: 0, base: start, end: end, wanted: Self.wanted)
             {
                 walker = reader
                 return directory(walker.begin(ifdOffset: ifdOffset, position: next))
             }
-            guard field.matches("Exif\0", at: 0) else { return .finished(nil) }
+            guard field.matches("Exif\0", at: 0) else { return .finished(nil, ExtraFacts()) }
             sawIdentifier = true
-            guard end &- start >= 14 else { return .finished(nil) }
+            guard end &- start >= 14 else { return .finished(nil, ExtraFacts()) }
             phase = .afterIdentifier
             byteOrder = field.be16(6)
             return .step(.read(6))
@@ -301,11 +508,11 @@ struct ExifReader: Sendable {
             switch byteOrder {
             case 0x4949: bigEndian = false  // "II"
             case 0x4D4D: bigEndian = true  // "MM"
-            default: return .finished(nil)
+            default: return .finished(nil, ExtraFacts())
             }
-            guard field.u16(0, bigEndian: bigEndian) == 42 else { return .finished(nil) }
+            guard field.u16(0, bigEndian: bigEndian) == 42 else { return .finished(nil, ExtraFacts()) }
             walker = TIFFDirectoryReader(
-                bigEndian: bigEndian, isBigTIFF: false, base: start &+ 6, end: end, wanted: .orientation)
+                bigEndian: bigEndian, isBigTIFF: false, base: start &+ 6, end: end, wanted: Self.wanted)
             let outcome = walker.begin(ifdOffset: UInt64(field.u32(2, bigEndian: bigEndian)), position: next)
             return directory(outcome)
         case .directory:
@@ -321,10 +528,17 @@ struct ExifReader: Sendable {
             phase = .directory
             return .step(step)
         case .finished:
-            return .finished(walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation))
+            var extras = ExtraFacts()
+            walker.apply(to: &extras, icc: false)
+            return .finished(walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation), extras)
         case .invalid, .limitExceeded:
             // A broken EXIF block costs the orientation, never the image.
-            return .finished(nil)
+            return .finished(nil, ExtraFacts())
         }
     }
+
+    /// IFD0's orientation, and its resolution: every entry is read (the unit may follow the
+    /// values), then the values stored after them.
+    @inlinable
+    static var wanted: TIFFTags { [.orientation, .extras] }
 }

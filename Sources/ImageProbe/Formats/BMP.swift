@@ -5,6 +5,10 @@
 /// 18 and 20. Every other header (16 and 64 bytes for OS/2 2.x; 40, 52, 56, 108 and 124 for
 /// Windows) has signed 32-bit values at 18 and 22; a negative height means the rows are
 /// stored top-down, and the height is its absolute value.
+///
+/// Full mode also reads the resolution (pixels per metre, in every header from the 40-byte
+/// BITMAPINFOHEADER on, OS/2 2.x's 64-byte one too) and, in a BITMAPV5HEADER, whether an ICC
+/// profile is embedded (`PROFILE_EMBEDDED` with a size); no earlier header can embed one.
 @usableFromInline
 struct BMPParser: FormatParser, Sendable {
 
@@ -16,30 +20,51 @@ struct BMPParser: FormatParser, Sendable {
         case height
         /// Bytes 22...29: height, planes and bit count (full mode).
         case heightAndDepth
+        /// Bytes 38...45 of a header of 40 bytes or more: the horizontal and vertical pixels
+        /// per metre.
+        case resolution
+        /// Bytes 70...73 of a BITMAPV5HEADER: `bV5CSType`.
+        case colourSpace
+        /// Bytes 130...133 of a BITMAPV5HEADER: `bV5ProfileSize`.
+        case profileSize
         /// Bytes 22...25 of a core header: planes and bit count.
         case coreDepth
     }
 
+    /// `bV5CSType`'s PROFILE_EMBEDDED, 'MBED', as the little-endian word the file stores.
+    @usableFromInline static let profileEmbedded: UInt32 = 0x4D42_4544
+
     @usableFromInline var phase: Phase = .fileHeader
+    /// The DIB header's size (12...124).
+    @usableFromInline var headerSize: UInt8 = 0
     @usableFromInline var facts = ImageFacts(format: .bmp)
+    /// Full mode's resolution and ICC profile.
+    @usableFromInline var extras = ExtraFacts()
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable var firstStep: Step { .read(20) }
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     @inlinable
     var format: ImageFormat? { .bmp }
 
     @inlinable
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        info.extras = extras
+        return info
+    }
+
+    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
-        case .coreDepth: info
+        case .coreDepth, .resolution, .colourSpace, .profileSize: info
         case .fileHeader, .height, .heightAndDepth: nil
         }
     }
@@ -71,6 +96,7 @@ struct BMPParser: FormatParser, Sendable {
                 phase = .height
                 return .read(4)
             }
+            self.headerSize = UInt8(truncatingIfNeeded: headerSize)  // one of the sizes above
             phase = .heightAndDepth
             return .read(8)
         case .height, .heightAndDepth:
@@ -81,10 +107,42 @@ struct BMPParser: FormatParser, Sendable {
                 return .failed(.tooLarge(.bmp))
             }
             facts.storedHeight = height.magnitude
-            if case .heightAndDepth = phase { facts.bitDepth = Int(field.le16(6)) }
+            if case .height = phase { return .done }
+            facts.bitDepth = Int(field.le16(6))
+            guard headerSize >= 40 else {
+                extras.hasICCProfile = false  // OS/2's 16-byte header has neither fact
+                return .done
+            }
+            phase = .resolution
+            return .skipThenRead(8, 8)  // bytes 30...37: compression and image size
+        case .resolution:
+            // LONG pixels per metre; 0 (or a negative value) states none.
+            let x = Int32(bitPattern: field.le32(0))
+            let y = Int32(bitPattern: field.le32(4))
+            if x > 0 && y > 0 {
+                extras.setResolution(x: UInt32(x), y: UInt32(y), perMicrometres: 1_000_000)
+            }
+            guard headerSize == 124 else {
+                extras.hasICCProfile = false  // no header before BITMAPV5HEADER can embed one
+                return .done
+            }
+            phase = .colourSpace
+            return .skipThenRead(24, 4)  // bytes 46...69: colours used and important, the masks
+        case .colourSpace:
+            guard field.le32(0) == Self.profileEmbedded else {
+                // PROFILE_LINKED names a file, not an embedded profile; sRGB and calibrated
+                // spaces have none.
+                extras.hasICCProfile = false
+                return .done
+            }
+            phase = .profileSize
+            return .skipThenRead(56, 4)  // bytes 74...129: endpoints, gamma, intent, profile offset
+        case .profileSize:
+            extras.hasICCProfile = field.le32(0) > 0
             return .done
         case .coreDepth:
             facts.bitDepth = Int(field.le16(2))
+            extras.hasICCProfile = false
             return .done
         }
     }

@@ -196,11 +196,13 @@ struct JPEGParser: FormatParser, Sendable {
         switch exif.parse(field, at: offset, options: options) {
         case .step(let step):
             return step
-        case .finished(let orientation):
-            // Only the first Exif segment counts, even when it proves unreadable.
+        case .finished(let orientation, let exifFacts):
+            // Only the first Exif segment counts, even when it proves unreadable. Its resolution
+            // wins over JFIF's density, as exiftool ranks them (SPEC.md §3.1).
             if exif.sawIdentifier {
                 exifSeen = true
                 facts.orientation = orientation
+                if exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
             }
             return skipRest(from: offset &+ UInt64(field.count), to: exif.end)
         }

@@ -11,11 +11,11 @@ struct PKMParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init() {}
 
     /// "M " (after the sniffed "PK"), version, data type, extended size, size.
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     @inlinable
@@ -36,8 +36,12 @@ struct PKMParser: FormatParser, Sendable {
             return .failed(.unsupported(.pkm, Failure.unknownPKMVersion))
         }
         let type = field.be16(4)
-        // PKM 10 holds ETC1 only (type 0); PKM 20 numbers ETCPACK's formats 0...11.
-        guard etc2 ? type <= 11 : type == 0 else { return .failed(.malformed(.pkm, Failure.unknownPKMDataType)) }
+        // PKM 10 holds ETC1 only (type 0), as Android checks. PKM 20 numbers ETCPACK's formats
+        // 0...11, but other writers store other codes there (OpenGL enums such as 0x1602,
+        // 0x160A, 0x8C92): the size fields sit at the same offsets whatever the type, so a
+        // PKM 20 of an unknown type is still sized (the Rust `imagesize` crate reads it too),
+        // with `hasAlpha` unknown.
+        guard etc2 || type == 0 else { return .failed(.malformed(.pkm, Failure.unknownPKMDataType)) }
         let extendedWidth = field.be16(6)
         let extendedHeight = field.be16(8)
         let width = field.be16(10)
@@ -53,7 +57,8 @@ struct PKMParser: FormatParser, Sendable {
         // ETCPACK's alpha types: RGBA (2, old), RGBA8 (3), RGBA1 (4), sRGBA8 (10), sRGBA1 (11).
         switch type {
         case 2, 3, 4, 10, 11: facts.hasAlpha = true
-        default: facts.hasAlpha = false
+        case 0, 1, 5, 6, 7, 8, 9: facts.hasAlpha = false
+        default: break  // a type outside ETCPACK's table: unknown
         }
         return .done
     }

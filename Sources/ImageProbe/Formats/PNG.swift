@@ -158,8 +158,10 @@ struct PNGParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation):
+            case .finished(let orientation, let exifFacts):
                 facts.orientation = orientation
+                // pHYs is PNG's own resolution; eXIf's counts only without it.
+                if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
                 return afterExif(from: offset &+ UInt64(field.count), to: exif.end, options: options)
             }
         }

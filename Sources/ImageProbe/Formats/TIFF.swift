@@ -1,5 +1,6 @@
 /// TIFF 6.0 (little- and big-endian) and BigTIFF: ImageWidth, ImageLength and Orientation
-/// from the first image file directory (IFD0).
+/// from the first image file directory (IFD0); in full mode also the resolution
+/// (XResolution, YResolution, ResolutionUnit) and whether an ICC profile (34675) is embedded.
 ///
 /// IFD0 may sit anywhere after the header, often after the pixel data. The scanner skips to
 /// it by counting, and `HeaderScanner.pendingSkip` lets a seeking reader jump there instead.
@@ -23,12 +24,12 @@ struct TIFFParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable
+    @inlinable @inline(__always)
     init(sniffed: Sniffed) { self.init(bigEndian: sniffed.value != 0) }
 
     @inlinable var firstStep: Step { .read(6) }
 
-    @inlinable
+    @inlinable @inline(__always)
     init(bigEndian: Bool) {
         self.bigEndian = bigEndian
     }
@@ -43,7 +44,18 @@ struct TIFFParser: FormatParser, Sendable {
         else { return nil }
         var partial = facts
         apply(walker, to: &partial)
-        return ImageInfo(partial)
+        var info = ImageInfo(partial)
+        walker.apply(to: &info.extras, icc: true)
+        return info
+    }
+
+    /// The facts, with full mode's extras read from the walker (dimensions-only mode wants
+    /// none, so none are set).
+    @inlinable
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        walker.apply(to: &info.extras, icc: true)
+        return info
     }
 
     @inlinable @inline(__always)
@@ -74,7 +86,7 @@ struct TIFFParser: FormatParser, Sendable {
 
     @inlinable
     mutating func begin(ifdOffset: UInt64, bigTIFF: Bool, at position: UInt64, _ options: ScanOptions) -> Step {
-        let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation]
+        let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation, .extras]
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
         return directory(walker.begin(ifdOffset: ifdOffset, position: position), options)
     }

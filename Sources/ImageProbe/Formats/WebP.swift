@@ -199,8 +199,10 @@ struct WebPParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation):
+            case .finished(let orientation, let exifFacts):
                 facts.orientation = orientation
+                // WebP states no resolution of its own: the EXIF chunk's is the file's.
+                extras.resolution = exifFacts.resolution
                 return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ UInt64(field.count))
             }
         }

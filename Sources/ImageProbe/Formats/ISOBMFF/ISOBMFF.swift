@@ -70,9 +70,11 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case timeToSampleCount, timeToSampleEntry
     }
 
-    // Declared widest first, so the parser fits the scanner's 256-byte slot without padding.
-    @usableFromInline var items = ItemProperties()
+    // Declared in this order so that the parser packs into the scanner's 256-byte slot: the
+    // walker (60 bytes, 8-aligned), the items (4-aligned, 154), the track (8-aligned, 34), then
+    // single bytes. 255 bytes in all; LayoutTests checks the fit.
     @usableFromInline var walker = BoxWalker()
+    @usableFromInline var items = ItemProperties()
     @usableFromInline var track = PrimaryTrack()
     @usableFromInline var brands = Brands()
     @usableFromInline var phase: Phase
@@ -153,7 +155,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         case .itemInfo:
             return follow(items.itemInfo(field, at: offset, brands: &brands), options: options)
         case .property:
-            return follow(items.property(field, at: offset), options: options)
+            return follow(items.property(field, at: offset, brands: &brands), options: options)
         case .associationCount:
             return follow(items.associationCount(field, at: offset, options: options, walker: &walker, brands), options: options)
         case .associationEntry:
@@ -251,8 +253,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
             switch type {
             case Box.pitm where room >= 6:
                 return read(ItemProperties.beginPrimaryItem(room: room), end: end)
-            case Box.iinf where room >= 6 && !brands.majorSettlesFormat:
-                // Item types only matter when the major brand doesn't name the coding.
+            case Box.iinf where room >= 6 && (!brands.majorSettlesFormat || brands.fullMode):
+                // Item types matter when the major brand doesn't name the coding, and in full
+                // mode for gain maps (`tmap` items).
                 guard Level.iinf.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
                 walker.open(atDepth: Level.iinf.depth, end: end)
                 phase = .itemInfoFullBox
@@ -276,7 +279,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             // Every child of ipco is a property and takes the next index, known or not.
             guard items.countProperty() else { return .failed(.limit(.heif, Failure.moreThan32767Properties)) }
             guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
-            if let start = items.beginProperty(type, room: room) { return read(start, end: end) }
+            if let start = items.beginProperty(type, room: room, fullMode: brands.fullMode) { return read(start, end: end) }
         case .moov:
             if type == Box.trak && !track.hasPrimaryTrack {
                 track.summary = PrimaryTrack.Summary()
@@ -437,11 +440,17 @@ struct ISOBMFFParser: FormatParser, Sendable {
         // 23008-12 §10.3), so any other major brand means the primary still image.
         info.isAnimated = brands.majorIsSequence
         if track.hasPrimaryTrack && track.summary.hasLoopCount { info.facts.storedLoopCount = track.summary.loopCount }
+        if brands.fullMode { info.extras.hasGainMap = brands.sawGainMap }
         guard items.hasAnswer else { return info }
         info.orientation = items.primary.orientation
         if items.primary.bitDepth != 0 { info.bitDepth = Int(items.primary.bitDepth) }
         if items.primary.apertureRecord != 0 {
             info.cleanAperture = items.cleanAperture(imageWidth: info.width, imageHeight: info.height)
+        }
+        if brands.fullMode {
+            let (cicp, icc) = items.colour()
+            info.extras.cicp = cicp
+            info.extras.hasICCProfile = icc
         }
         return info
     }
@@ -462,6 +471,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
         @usableFromInline static let imir: UInt32 = 0x696D_6972  // "imir"
         @usableFromInline static let clap: UInt32 = 0x636C_6170  // "clap"
         @usableFromInline static let pixi: UInt32 = 0x7069_7869  // "pixi"
+        @usableFromInline static let colr: UInt32 = 0x636F_6C72  // "colr"
+        @usableFromInline static let auxC: UInt32 = 0x6175_7843  // "auxC"
+        /// The item type of ISO 21496-1 tone-map derived images: a gain map.
+        @usableFromInline static let tmap: UInt32 = 0x746D_6170  // "tmap"
         @usableFromInline static let moov: UInt32 = 0x6D6F_6F76  // "moov"
         @usableFromInline static let trak: UInt32 = 0x7472_616B  // "trak"
         @usableFromInline static let tkhd: UInt32 = 0x746B_6864  // "tkhd"

@@ -51,6 +51,10 @@ extension ISOBMFFParser {
         /// The major brand names a coding other than AV1.
         @inlinable var majorIsCodingSpecific: Bool { get { bit(6) } set { setBit(6, newValue) } }
         @inlinable var majorIsSequence: Bool { get { bit(7) } set { setBit(7, newValue) } }
+        /// A gain map: a `tmap` item, or Apple's HDR gain map auxiliary image (full mode).
+        @inlinable var sawGainMap: Bool { get { bit(10) } set { setBit(10, newValue) } }
+        /// Full mode: colour and gain maps are read.
+        @inlinable var fullMode: Bool { get { bit(11) } set { setBit(11, newValue) } }
         /// The coding of the primary item, once its `infe` is read.
         @inlinable var primaryCoding: Coding {
             get { Coding(rawValue: bits >> 8 & 3) ?? .unknown }
@@ -94,6 +98,7 @@ extension ISOBMFFParser {
                 return .step(.failed(.malformed(.heif, .boxOrChunkRunsPastTheEndOfTheInput)))
             }
             let major = field.tag(0)
+            fullMode = !options.dimensionsOnly
             majorIsAVIF = Brand.isAVIF(major)
             majorIsCodingSpecific = Brand.isCodingSpecific(major)
             majorIsSequence = Brand.isSequence(major)

@@ -13,6 +13,10 @@ extension ISOBMFFParser {
         @usableFromInline
         enum PropertyKind: UInt8, Sendable {
             case none = 0, ispe, irot, imir, clap, pixi
+            /// `colr` (full mode): nclx's code points, or an ICC profile.
+            case colr
+            /// `auxC` (full mode): an auxiliary image's type, for Apple's gain map.
+            case auxC
         }
 
         /// What a journal record holds: a relevant property from `ipco` (its 1-based index,
@@ -29,8 +33,11 @@ extension ISOBMFFParser {
             case clap
             /// a property index the primary item was associated with before ipco ended
             case pending
-            /// an item id, then the summary's four bytes
+            /// an item id, then the summary's five bytes
             case summary
+            /// index, then 0 for an ICC profile, or 1 and nclx's primaries, transfer, matrix and
+            /// full-range flag, each a varint
+            case colour
         }
 
         // Declared widest first, so the parser fits the scanner's 256-byte slot without padding.
@@ -53,7 +60,11 @@ extension ISOBMFFParser {
         @usableFromInline var current = ItemSummary()
         /// The primary item, once its associations are read.
         @usableFromInline var primary = ItemSummary()
-        @usableFromInline var primaryID: UInt32 = 0
+        /// The primary item's ID, from `pitm`: `primary`'s, before its associations are read.
+        @inlinable var primaryID: UInt32 {
+            get { primary.id }
+            set { primary.id = newValue }
+        }
         @usableFromInline var propertiesSeen: UInt16 = 0
         /// The index of the first relevant property that didn't fit in the journal, or 0.
         @usableFromInline var firstDroppedProperty: UInt16 = 0
@@ -94,6 +105,8 @@ extension ISOBMFFParser {
         func answerIfReady(final: Bool, _ brands: Brands, options: ScanOptions, trackDone: Bool) -> Step? {
             guard hasAnswer else { return nil }
             if !final && !formatSettled(brands) { return nil }
+            // Full mode: a gain map's `tmap` item is in iinf, which may come after ipma.
+            if !final && brands.fullMode && !itemInfoDone { return nil }
             return options.animation && brands.hasSequenceBrand && !trackDone ? nil : .done
         }
 
@@ -130,7 +143,7 @@ extension ISOBMFFParser {
 
         /// The property just counted, when it is one the scanner keeps and `room` holds it.
         @inlinable @inline(__always)
-        mutating func beginProperty(_ type: UInt32, room: UInt64) -> BoxStart? {
+        mutating func beginProperty(_ type: UInt32, room: UInt64, fullMode: Bool) -> BoxStart? {
             let (kind, width): (PropertyKind, Int)
             switch type {
             case Box.ispe where room >= 12: (kind, width) = (.ispe, 12)
@@ -138,6 +151,10 @@ extension ISOBMFFParser {
             case Box.irot where room >= 1: (kind, width) = (.irot, 1)
             case Box.imir where room >= 1: (kind, width) = (.imir, 1)
             case Box.clap where room >= 32: (kind, width) = (.clap, 32)
+            // colour_type, then nclx's three 16-bit code points and the full-range bit.
+            case Box.colr where fullMode && room >= 4: (kind, width) = (.colr, Int(truncatingIfNeeded: min(room, 11)))
+            // Version and flags, then the type's URN and its NUL.
+            case Box.auxC where fullMode && room >= 8: (kind, width) = (.auxC, Int(truncatingIfNeeded: min(room, 44)))
             default: return nil
             }
             propertyKind = kind
@@ -173,6 +190,7 @@ extension ISOBMFFParser {
                 let id = wide ? field.be32(4) : UInt32(field.be16(4))
                 let type = field.tag(wide ? 10 : 8)
                 brands.noteCoding(type)
+                if type == Box.tmap { brands.sawGainMap = true }
                 if hasPrimary && id == primaryID { brands.notePrimary(type) }
             }
             return .boxDone(from: position, in: .iinf)
@@ -180,10 +198,21 @@ extension ISOBMFFParser {
 
         /// A property's payload: kept in the journal.
         @inlinable @inline(__always)
-        mutating func property(_ field: FieldBytes, at offset: UInt64) -> Outcome {
-            recordProperty(propertyKind, field)
+        mutating func property(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
+            if propertyKind == .auxC {
+                // Apple's HDR gain map is an auxiliary image of this type (HEIF §6.5.8).
+                if field.count >= 44 && field.matches(Self.appleGainMapType, at: 4) { brands.sawGainMap = true }
+            } else {
+                recordProperty(propertyKind, field)
+            }
             return .boxDone(from: offset &+ UInt64(field.count), in: .ipco)
         }
+
+        /// colr's colour types (ISO/IEC 23008-12 §6.5.5; rICC restricted ICC).
+        @usableFromInline static let nclx: UInt32 = 0x6E63_6C78  // "nclx"
+        @usableFromInline static let prof: UInt32 = 0x7072_6F66  // "prof"
+        @usableFromInline static let rICC: UInt32 = 0x7249_4343  // "rICC"
+        @usableFromInline static let appleGainMapType: StaticString = "urn:com:apple:photo:2020:aux:hdrgainmap\0"
 
         /// `ipma`'s version, flags and entry count.
         @inlinable @inline(__always)
@@ -275,7 +304,23 @@ extension ISOBMFFParser {
             let start = Int(journal.count)
             var fits: Bool
             switch kind {
-            case .none:
+            case .none, .auxC:
+                return
+            case .colr:
+                // Colour is best-effort: a record that doesn't fit only leaves the colour unknown.
+                let colourType = field.tag(0)
+                if colourType == Self.nclx && field.count >= 11 {
+                    let (primaries, transfer, matrix) = (field.be16(4), field.be16(6), field.be16(8))
+                    guard primaries <= 0xFF && transfer <= 0xFF && matrix <= 0xFF else { return }
+                    fits = record(.colour, index) && journal.append(1) && journal.appendVarint(UInt32(primaries))
+                        && journal.appendVarint(UInt32(transfer)) && journal.appendVarint(UInt32(matrix))
+                        && journal.append(field.u8(10) >> 7)
+                } else if colourType == Self.prof || colourType == Self.rICC {
+                    fits = record(.colour, index) && journal.append(0)
+                } else {
+                    return
+                }
+                if fits { closeRecord(startingAt: start) } else { journal.count = UInt8(truncatingIfNeeded: start) }
                 return
             case .ispe:
                 // After the full box's version and flags.
@@ -378,6 +423,13 @@ extension ISOBMFFParser {
                     if summary.apertureRecord == 0 { summary.apertureRecord = UInt8(truncatingIfNeeded: start &+ 1) }
                 case .pixi:
                     if summary.bitDepth == 0 { summary.bitDepth = journal.byte(at: cursor) }
+                case .colour:
+                    // At most one colr of each kind per item (HEIF §6.5.5): an ICC profile, an nclx.
+                    if journal.byte(at: cursor) == 0 {
+                        summary.colour |= 0x80
+                    } else if summary.colour & 0x7F == 0 {
+                        summary.colour |= UInt8(truncatingIfNeeded: start &+ 1) & 0x7F
+                    }
                 case .pending, .summary, nil:
                     continue  // not a property
                 }
@@ -434,6 +486,7 @@ extension ISOBMFFParser {
             guard record(.summary, summary.id)
                 && journal.append(summary.sizeRecord) && journal.append(summary.transform)
                 && journal.append(summary.apertureRecord) && journal.append(summary.bitDepth)
+                && journal.append(summary.colour)
             else {
                 journal.count = UInt8(truncatingIfNeeded: start)
                 summariesOverflowed = true
@@ -458,6 +511,7 @@ extension ISOBMFFParser {
                 summary.transform = journal.byte(at: cursor &+ 1)
                 summary.apertureRecord = journal.byte(at: cursor &+ 2)
                 summary.bitDepth = journal.byte(at: cursor &+ 3)
+                summary.colour = journal.byte(at: cursor &+ 4)
                 return adopt(summary, options: options, brands, trackDone: trackDone)
             }
             if summariesOverflowed { return .failed(.limit(brands.format, Failure.moreItemsThanTheScannerTracksBeforePitm)) }
@@ -495,6 +549,31 @@ extension ISOBMFFParser {
             return size
         }
 
+        /// The primary's colour: its nclx code points, and whether an ICC profile is associated.
+        @inlinable
+        func colour() -> (cicp: CICP?, icc: Bool) {
+            let icc = primary.colour & 0x80 != 0
+            let record = Int(primary.colour & 0x7F)
+            guard record != 0 else { return (nil, icc) }
+            var values: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
+            // The record's key (its property index), the kind of colour, then the code points.
+            journal.varints(from: record &+ 1, count: 6) { index, value in
+                switch index {
+                case 1: values.0 = value
+                case 2: values.1 = value
+                case 3: values.2 = value
+                case 4: values.3 = value
+                case 5: values.4 = value
+                default: break
+                }
+            }
+            guard values.0 == 1 else { return (nil, icc) }
+            let cicp = CICP(
+                colourPrimaries: UInt8(truncatingIfNeeded: values.1), transferCharacteristics: UInt8(truncatingIfNeeded: values.2),
+                matrixCoefficients: UInt8(truncatingIfNeeded: values.3), isFullRange: values.4 != 0)
+            return (cicp, icc)
+        }
+
         /// The primary's clean aperture, when a `clap` is associated with it.
         @inlinable
         func cleanAperture(imageWidth: Int, imageHeight: Int) -> CleanAperture? {
@@ -522,7 +601,7 @@ extension ISOBMFFParser {
         }
     }
 
-    /// What an item's associations say, resolved against the journal: 8 bytes.
+    /// What an item's associations say, resolved against the journal: 9 bytes.
     @usableFromInline
     struct ItemSummary: Sendable {
         @usableFromInline var id: UInt32 = 0
@@ -535,6 +614,9 @@ extension ISOBMFFParser {
         /// 1 + the journal offset of the clap record, or 0 for none.
         @usableFromInline var apertureRecord: UInt8 = 0
         @usableFromInline var bitDepth: UInt8 = 0
+        /// An ICC profile associated (bit 7), and 1 + the journal offset of the nclx record in
+        /// bits 0–6 (the journal's offsets are below 128), or 0 for none.
+        @usableFromInline var colour: UInt8 = 0
 
         @inlinable var hasSize: Bool { sizeRecord != 0 }
         @inlinable var rotation: UInt8 { transform & 3 }
