@@ -133,7 +133,11 @@ struct FrameTally: Sendable {
     /// Puts the totals into `info`: animation mode walked every frame. No frames leaves the
     /// format's answer (a PNG without `acTL`, a VP8 WebP: still images); one frame is a still
     /// image too, whatever flag the file sets, and has no timing worth reporting.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func apply(to info: inout ImageInfo) {
         guard frames > 0 else { return }
         info.facts.storedFrameCount = frames

@@ -240,7 +240,11 @@ public struct HeaderScanner: Sendable {
 
     /// Ends the scan with `info`, made partial by `failure`, or with `failure` alone when no
     /// size is known.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     mutating func conclude(_ info: ImageInfo?, _ failure: ScanFailure) {
         slot.occupant = .finished
         answer = ScanStatus.settled(info, failure, options)

@@ -38,7 +38,11 @@ public enum ScanStatus: Hashable, Sendable {
 
 extension ScanStatus {
     /// A complete answer, unless the size is beyond the limits.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     static func settled(_ info: ImageInfo, _ options: ScanOptions) -> ScanStatus {
         guard options.admits(width: UInt64(info.facts.storedWidth), height: UInt64(info.facts.storedHeight)) else {
             return .unsupported(.tooLarge(info.format))
@@ -50,7 +54,11 @@ extension ScanStatus {
     }
 
     /// The answer when `failure` ended the scan: partial if the size is known, else the failure.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     static func settled(_ info: ImageInfo?, _ failure: ScanFailure, _ options: ScanOptions) -> ScanStatus {
         guard var info else { return .unsupported(failure) }
         info.partialReason = failure

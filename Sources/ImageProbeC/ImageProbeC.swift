@@ -212,15 +212,17 @@ private func flag(_ value: Bool?) -> Int8 {
 }
 
 /// Copies `text`'s UTF-8 into a fixed C array, NUL-terminated, cut at the array's size.
-/// The texts are the core's literals: iterating them allocates nothing.
+/// The texts are the core's literals, whose UTF-8 is contiguous: copied from that storage,
+/// which neither allocates nor pulls in String's index machinery (19 KB of the module).
 func copy<Storage>(_ text: String, to storage: inout Storage) {
     withUnsafeMutableBytes(of: &storage) { buffer in
         guard buffer.count > 0 else { return }
-        var index = 0
-        for byte in text.utf8 where index < buffer.count - 1 {
-            buffer[index] = byte
-            index += 1
-        }
-        buffer[index] = 0
+        let written = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            let count = min(utf8.count, buffer.count - 1)
+            // SAFETY: count <= utf8.count and count < buffer.count.
+            for index in 0..<count { buffer[index] = utf8[index] }
+            return count
+        } ?? 0
+        buffer[written] = 0
     }
 }

@@ -167,7 +167,7 @@ struct FieldReader: Sendable {
                 let offset = position
                 let field = input.take(width)
                 fed &+= UInt64(width)
-                step = parser.parse(field, at: offset, options: options)
+                step = Self.parse(&parser, field, at: offset, options)
             } else {
                 if input.remaining == 0 { return .needMore }
                 let count = min(width &- Int(carry.count), input.remaining)
@@ -175,7 +175,7 @@ struct FieldReader: Sendable {
                 fed &+= UInt64(count)
                 if Int(carry.count) < width { return .needMore }
                 let offset = position &- UInt64(width)
-                step = carry.withField(width: width) { parser.parse($0, at: offset, options: options) }
+                step = carry.withField(width: width) { Self.parse(&parser, $0, at: offset, options) }
                 carry.count = 0
             }
             // Out of line, and only in animation mode: the other modes' field loop stays tight.
@@ -191,6 +191,21 @@ struct FieldReader: Sendable {
                 return .failed(failure)
             }
         }
+    }
+
+    /// One step of `parser`. The loop calls it at two places (a field in the chunk, a field
+    /// from the carry): inlined at both for speed, or in a size-optimised build
+    /// (`IMAGEPROBE_COMPACT`, the WebAssembly module) kept out of line, so each parser's
+    /// grammar is compiled once.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
+    @inlinable @inline(__always)
+    #endif
+    static func parse<Parser: FieldConsumer>(
+        _ parser: inout Parser, _ field: FieldBytes, at offset: UInt64, _ options: ScanOptions
+    ) -> Step {
+        parser.parse(field, at: offset, options: options)
     }
 
     @usableFromInline
