@@ -13,8 +13,11 @@ One row per format in the table. From it come:
 - the build-time format selection: with `-D IMAGEPROBE_SELECT_FORMATS`, a parser is compiled
   only with `-D IMAGEPROBE_WITH_<PARSER>` (Scripts/build-c.sh's web build passes the web
   column's), and the scanner answers `unsupportedFeature` for the formats left out.
-Adding a format: its parser file in Sources/ImageProbe/Formats/, its row here, its signature in
-Core/Sniffer.swift when it needs one of its own, and this script.
+- the sniffer's table of two-byte signatures (`Sniffer.registeredSignature`), from the
+  signature column, for formats whose first two bytes are a signature of their own.
+Adding a format: its parser file in Sources/ImageProbe/Formats/ and its row in the table (with
+its signature, or `-` when Core/Sniffer.swift routes it by more than two bytes), then this
+script.
 """
 import os
 import sys
@@ -32,14 +35,25 @@ def rows():
     for line in open(TABLE, encoding="utf-8"):
         if not line.strip() or line.startswith("#"):
             continue
-        number, name, parser, mime, web, summary = line.rstrip("\n").split("\t")
+        number, name, parser, mime, web, signature, summary = line.rstrip("\n").split("\t")
         found.append({"number": int(number), "name": name, "parser": parser, "mime": mime, "web": web == "web",
+                      "signature": None if signature == "-" else [int(part, 16) for part in signature.split()],
                       "summary": summary})
     numbers = [row["number"] for row in found]
     if numbers != list(range(1, len(found) + 1)):
         sys.exit("registry.py: format numbers must run 1, 2, 3... in table order")
     if len({row["name"] for row in found}) != len(found):
         sys.exit("registry.py: a format name is listed twice")
+    for row in found:
+        signature = row["signature"]
+        if signature is None:
+            continue
+        # Two bytes the sniffer's own routes don't take (SPEC.md §3, "Identification"): a second
+        # byte of 0 or 1 opens a TGA, and the text bytes an XML root.
+        if len(signature) != 2 or not all(0 <= byte <= 255 for byte in signature):
+            sys.exit(f"registry.py: {row['name']}'s signature must be two bytes in hex")
+        if signature[1] <= 1 or signature[0] in (0x00, 0x3C, 0xEF, 0x20, 0x09, 0x0A, 0x0D):
+            sys.exit(f"registry.py: {row['name']}'s signature starts a TGA or text: the sniffer can't route it")
     return found
 
 
@@ -164,6 +178,21 @@ def swift(table):
         out.append("            #else")
         out.append(f"            return visitor.visit({name}.self)")
         out.append("            #endif")
+    out.append("        }")
+    out.append("    }")
+    out.append("}")
+    out.append("")
+    out.append("extension Sniffer {")
+    out.append("    /// The formats whose first two bytes formats.tsv declares as their signature, for")
+    out.append("    /// `laterSignature`; formats the sniffer routes by more than two bytes aren't here.")
+    out.append("    @inlinable")
+    out.append("    static func registeredSignature(_ first: UInt8, _ second: UInt8) -> ParserKind? {")
+    out.append("        switch (first, second) {")
+    for row in table:
+        if row["signature"]:
+            first, second = row["signature"]
+            out.append(f"        case (0x{first:02X}, 0x{second:02X}): .{case_name(row['parser'])}  // {row['name']}")
+    out.append("        default: nil")
     out.append("        }")
     out.append("    }")
     out.append("}")

@@ -295,6 +295,8 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
             phase = .legacyPVROrTGA(mapType: second)
             return .read(2)
         default:
+            // A signature the registry declares (formats.tsv), for formats added there.
+            if let kind = Self.registeredSignature(first, second) { return decide(Sniffed(kind)) }
             // No signature in two bytes: Aseprite's magic is at byte 4.
             phase = .unknownPair(first: first, second: second)
             return .read(4)

@@ -834,6 +834,17 @@ extension ParserKind {
     }
 }
 
+extension Sniffer {
+    /// The formats whose first two bytes formats.tsv declares as their signature, for
+    /// `laterSignature`; formats the sniffer routes by more than two bytes aren't here.
+    @inlinable
+    static func registeredSignature(_ first: UInt8, _ second: UInt8) -> ParserKind? {
+        switch (first, second) {
+        default: nil
+        }
+    }
+}
+
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
 extension JPEGParser {
     @inlinable
