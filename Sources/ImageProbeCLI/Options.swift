@@ -33,7 +33,7 @@ struct CommandLineOptions {
     var showVersion = false
     var completionShell: String? = nil
 
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     /// One option: its spellings, its value's placeholder (nil for a flag) and its help.
     struct Option {
