@@ -15,7 +15,8 @@ let package = Package(
     targets: [
         // The scanner. Standard library only: no Foundation, no Glibc, no existentials,
         // so it also builds in Embedded Swift (see .ci/run).
-        .target(name: "ImageProbe"),
+        // Registry/formats.tsv is the generator's input (Scripts/registry.py), not a resource.
+        .target(name: "ImageProbe", exclude: ["Registry/formats.tsv"]),
 
         // Files and Foundation types: probe a path, URL or FileHandle (seeking), feed a Data.
         // Foundation is allowed here, never in the core; no networking, so an app that only

@@ -142,6 +142,7 @@ public struct CICP: Hashable, Sendable {
     /// `VideoFullRangeFlag`.
     public var isFullRange: Bool
 
+    /// A colour description from its four code points.
     @inlinable
     public init(colourPrimaries: UInt8, transferCharacteristics: UInt8, matrixCoefficients: UInt8, isFullRange: Bool) {
         self.colourPrimaries = colourPrimaries
@@ -157,9 +158,12 @@ public struct CICP: Hashable, Sendable {
 
 /// Dots per inch, horizontally and vertically.
 public struct Resolution: Hashable, Sendable {
+    /// Horizontal dots per inch, rounded to the nearest whole dot.
     public var x: Int
+    /// Vertical dots per inch, rounded to the nearest whole dot.
     public var y: Int
 
+    /// A resolution from its horizontal and vertical dots per inch.
     @inlinable
     public init(x: Int, y: Int) {
         self.x = x

@@ -119,8 +119,31 @@ public struct RangePlanner: Sendable {
 
         /// The failure codes (`FetchError.Code` has the same names).
         public enum Code: UInt8, Sendable, Hashable {
-            case httpStatus, tooManyRedirects, redirectLoop, badContentRange, contentEncoded, invalidResponse,
-                 limitExceeded, resourceChanged, unsupportedURL, scan, timeout, transport
+            /// The server answered with an error status (4xx, 5xx).
+            case httpStatus
+            /// More redirects than `maxRedirects`.
+            case tooManyRedirects
+            /// A redirect back to a URL already visited.
+            case redirectLoop
+            /// A 206 whose `Content-Range` doesn't match the range asked for.
+            case badContentRange
+            /// The body has a content coding other than `identity`.
+            case contentEncoded
+            /// A response the planner can't use: a conflicting `Content-Length`, a redirect without
+            /// `Location`, an unexpected status, no body.
+            case invalidResponse
+            /// A byte or time budget ran out before the answer.
+            case limitExceeded
+            /// The resource changed between ranges (its validator differs).
+            case resourceChanged
+            /// A redirect to a URL that isn't HTTP or HTTPS.
+            case unsupportedURL
+            /// The scanner failed on the bytes (`scanFailure` says why).
+            case scan
+            /// The transport's deadline passed.
+            case timeout
+            /// The transport failed (connection, TLS, DNS).
+            case transport
 
             /// The code's name, as `FetchError.Code.name`.
             public var name: String {

@@ -26,6 +26,7 @@ public struct ResponseFields: Sendable {
     /// Hash of the `ETag` value, when present; `entityTagIsStrong` says whether it may be sent
     /// as `If-Range` (RFC 9110 §13.1.5: strong validators only).
     public private(set) var entityTag: UInt64? = nil
+    /// Whether the `ETag` is a strong validator (no `W/` prefix).
     public private(set) var entityTagIsStrong = false
 
     /// Hash of the `Last-Modified` value, when present.
