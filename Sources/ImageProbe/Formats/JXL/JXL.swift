@@ -1,51 +1,68 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
 /// JPEG XL (ISO/IEC 18181): a bare codestream (`FF 0A`), or the ISOBMFF-style container of
 /// ISO/IEC 18181-2 whose `jxlc` box, or `jxlp` boxes, hold the codestream.
 ///
 /// The size is in the codestream's SizeHeader, a few bit-packed fields right after the
-/// signature; the orientation follows in ImageMetadata. `JXLHeaderReader` decodes both. In a
-/// container this parser walks the boxes, skipping the others by their size, and hands the
-/// reader the codestream bytes wherever they lie: `jxlp` boxes may split the codestream at
-/// any byte, with other boxes in between.
+/// signature; the orientation, bit depth, extra channels, animation header and colour
+/// encoding follow in ImageMetadata, and animation mode walks the frame headers after them.
+/// `JXLHeaderReader` decodes the codestream. In a container this parser walks the boxes,
+/// skipping the others by their size, and hands the reader the codestream bytes wherever
+/// they lie: `jxlp` boxes may split the codestream at any byte, with other boxes in between,
+/// and a skip the reader asks for (a frame's sections) is counted in codestream bytes across
+/// them.
 @usableFromInline
 struct JXLParser: FormatParser, Sendable {
 
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// The signature box's payload `0D 0A 87 0A`, then the `ftyp` box's size, type and
         /// major brand (16 bytes).
         case signatureAndFileType
         /// A box's 32-bit size and type.
         case boxHeader
-        /// A box's 64-bit size (after a 32-bit size of 1).
-        case largeSize(type: UInt32)
-        /// A `jxlp` box's 4-byte index; `payload` is what follows it (nil: to the end).
-        case partIndex(payload: UInt64?)
+        /// A box's 64-bit size (after a 32-bit size of 1); the type is in `boxType`.
+        case largeSize
+        /// A `jxlp` box's 4-byte index; what follows it is in `codestreamLeft`.
+        case partIndex
         /// Codestream bytes for the header reader.
         case codestream
     }
 
     @usableFromInline var phase: Phase
-    @usableFromInline var header: JXLHeaderReader
-    @usableFromInline var facts = ImageFacts(format: .jxl)
-    /// The AnimationHeader's `num_loops`, when `have_animation` is set (0: forever).
-    @usableFromInline var loops: UInt32? = nil
-
-    /// Built on demand from the compact facts the parser keeps.
-    @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        if let loops { info.facts.storedLoopCount = loops }
-        return info
-    }
-    /// The size of the container's first box, as the sniffer read it (it must be 12).
-    @usableFromInline var signatureBoxSize: UInt32 = 12
-    /// Codestream bytes left in the current `jxlc`/`jxlp` box; nil when it runs to the end.
-    @usableFromInline var codestreamLeft: UInt64? = nil
     /// Whether the codestream comes in `jxlp` boxes, and whether the current one is the last.
     @usableFromInline var inParts = false
     @usableFromInline var lastPart = false
+    @usableFromInline var header: JXLHeaderReader
+    @usableFromInline var facts = ImageFacts(format: .jxl)
+    /// The size of the container's first box, as the sniffer read it (it must be 12).
+    @usableFromInline var signatureBoxSize: UInt32 = 12
     /// Boxes read, which `maxEntries` bounds.
     @usableFromInline var boxes: UInt32 = 0
+    /// The type of the box whose 64-bit size is being read.
+    @usableFromInline var boxType: UInt32 = 0
+    /// Codestream bytes left in the current `jxlc`/`jxlp` box; `toEnd` when it runs to the end
+    /// of the file (no payload is that long: a box's size counts its header too).
+    @usableFromInline var codestreamLeft: UInt64 = Self.toEnd
+    @usableFromInline static var toEnd: UInt64 { .max }
+    /// Codestream bytes still to pass over, in this box and the next parts.
+    @usableFromInline var codestreamSkip: UInt64 = 0
+
+    /// Built on demand from the compact facts the parser keeps; the colour facts (full mode's
+    /// extras) from the reader's decoded colour encoding, which keeps them in fewer bytes.
+    @inlinable
+    var info: ImageInfo {
+        var info = ImageInfo(facts)
+        if header.flags[.colourKnown] {
+            info.hasICCProfile = header.hasICCProfile
+            info.cicp = header.cicp
+        }
+        return info
+    }
+
+    @inlinable static var emitsFrames: Bool { true }
+
+    @inlinable
+    mutating func takeFrame() -> PendingFrames? { header.takeFrame() }
 
     @usableFromInline static let brand: UInt32 = 0x6A78_6C20  // "jxl "
     @usableFromInline static let codestreamBox: UInt32 = 0x6A78_6C63  // "jxlc"
@@ -67,7 +84,7 @@ struct JXLParser: FormatParser, Sendable {
     }
 
     /// `Sniffed.variant` for a container (its first box's size in `value`); 0 for a bare codestream.
-    @usableFromInline static let container: UInt8 = 1
+    @usableFromInline static var container: UInt8 { Sniffed.jxlContainer }
 
     @inlinable @inline(__always)
     init(sniffed: Sniffed) {
@@ -116,59 +133,83 @@ struct JXLParser: FormatParser, Sendable {
             case .toEnd:
                 return box(type, payload: nil, at: offset &+ 8, options: options)
             case .large:
-                phase = .largeSize(type: type)
+                boxType = type
+                phase = .largeSize
                 return .read(8)
             case .tooSmall:
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             case .payload(let payload):
                 return box(type, payload: payload, at: offset &+ 8, options: options)
             }
-        case .largeSize(let type):
+        case .largeSize:
             guard let payload = BoxWalker.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             }
-            return box(type, payload: payload, at: offset &+ 8, options: options)
-        case .partIndex(let payload):
+            return box(boxType, payload: payload, at: offset &+ 8, options: options)
+        case .partIndex:
             lastPart = field.be32(0) & 0x8000_0000 != 0
             inParts = true
-            codestreamLeft = payload
-            if payload == 0 { return codestreamBoxEnded() }
             phase = .codestream
-            return readCodestream(options)
+            return nextCodestreamStep(options)
         case .codestream:
-            if let left = codestreamLeft { codestreamLeft = left &- UInt64(field.count) }
+            if codestreamLeft != Self.toEnd { codestreamLeft &-= UInt64(field.count) }
             let progress = header.consume(field, options: options)
             if header.sizeKnown {
-                facts.width = Int(clamping: header.width)
-                facts.height = Int(clamping: header.height)
+                facts.storedWidth = header.width
+                facts.storedHeight = header.height
+                if !options.dimensionsOnly { noteMetadata() }
             }
             switch progress {
             case .finished:
-                if !options.dimensionsOnly {
-                    facts.orientation = Orientation(rawValue: header.orientation)
-                    facts.isAnimated = header.animated
-                    if header.animated == true { loops = header.loops }
-                    if header.metadataAllDefault {
-                        facts.bitDepth = 8
-                        facts.hasAlpha = false
-                    }
-                }
                 return .done
             case .failed(let failure):
                 return .failed(failure)
+            case .skip(let count):
+                codestreamSkip = count
+                return nextCodestreamStep(options)
             case .needBytes:
-                if codestreamLeft == 0 { return codestreamBoxEnded() }
-                return readCodestream(options)
+                return nextCodestreamStep(options)
             }
         }
     }
 
-    /// The next codestream field: what the header reader wants, within the current box.
+    /// Copies what the reader has decoded of ImageMetadata into the answer: each fact as soon
+    /// as it is known, so that a partial answer keeps what came before the point it stopped.
     @inlinable
-    func readCodestream(_ options: ScanOptions) -> Step {
+    mutating func noteMetadata() {
+        if header.orientation != 0 { facts.orientation = Orientation(rawValue: header.orientation) }
+        if let animated = header.animated {
+            facts.isAnimated = animated
+            if animated && header.flags[.loopsKnown] { facts.storedLoopCount = header.loops }
+        }
+        if header.bitDepth != 0 { facts.bitDepth = Int(header.bitDepth) }
+        if header.flags[.channelsKnown] { facts.hasAlpha = header.flags[.hasAlpha] }
+    }
+
+    /// The next codestream step: pass over `codestreamSkip` bytes, then read what the header
+    /// reader wants, within the current box; a skip or read past its end goes on in the next
+    /// `jxlp` box.
+    @inlinable
+    mutating func nextCodestreamStep(_ options: ScanOptions) -> Step {
         let wanted = header.bytesWanted(dimensionsOnly: options.dimensionsOnly)
-        guard let left = codestreamLeft, left < UInt64(wanted) else { return .read(wanted) }
-        return .read(Int(truncatingIfNeeded: left))
+        let skip = codestreamSkip
+        let left = codestreamLeft
+        guard left != Self.toEnd else {
+            codestreamSkip = 0
+            return skip == 0 ? .read(wanted) : .skipThenRead(skip, wanted)
+        }
+        guard skip < left else {
+            // The box ends within the skip, or at the byte the reader wants next.
+            codestreamSkip = skip &- left
+            codestreamLeft = 0
+            return codestreamBoxEnded(skipping: left)
+        }
+        codestreamSkip = 0
+        let rest = left &- skip
+        codestreamLeft = rest
+        // rest < wanted ≤ 64 in the conversion.
+        let width = rest < UInt64(wanted) ? Int(truncatingIfNeeded: rest) : wanted
+        return skip == 0 ? .read(width) : .skipThenRead(skip, width)
     }
 
     /// Dispatches on a box type once its payload length is known (nil: to the end of the file);
@@ -183,16 +224,16 @@ struct JXLParser: FormatParser, Sendable {
             // One jxlc, or jxlp boxes, never both (18181-2).
             guard !inParts else { return .failed(.malformed(.jxl, Failure.jxlcBoxAfterJxlpBoxes)) }
             guard payload != 0 else { return .failed(.malformed(.jxl, Failure.emptyJxlcBox)) }
-            codestreamLeft = payload
+            codestreamLeft = payload ?? Self.toEnd
             phase = .codestream
-            return readCodestream(options)
+            return nextCodestreamStep(options)
         case Self.partialCodestreamBox:
-            var rest: UInt64? = nil
+            codestreamLeft = Self.toEnd
             if let payload {
                 guard payload >= 4 else { return .failed(.malformed(.jxl, Failure.jxlpBoxTooSmallForItsIndex)) }
-                rest = payload &- 4
+                codestreamLeft = payload &- 4
             }
-            phase = .partIndex(payload: rest)
+            phase = .partIndex
             return .read(4)
         case JPEG2000Box.fileType:
             return .failed(.malformed(.jxl, Failure.ftypBoxAfterTheSecondBox))
@@ -206,15 +247,15 @@ struct JXLParser: FormatParser, Sendable {
         }
     }
 
-    /// The current codestream box ended inside the header: the codestream continues in the
-    /// next `jxlp` box, unless this was the last one.
+    /// The current codestream box ends after `count` more bytes, which are passed over: the
+    /// codestream continues in the next `jxlp` box, unless this was the last one.
     @inlinable
-    mutating func codestreamBoxEnded() -> Step {
+    mutating func codestreamBoxEnded(skipping count: UInt64) -> Step {
         guard inParts && !lastPart else {
-            return .failed(.malformed(.jxl, Failure.codestreamEndsInsideItsHeader))
+            return .failed(.malformed(.jxl, header.walkingFrames ? Failure.codestreamEndsBeforeItsLastFrame : Failure.codestreamEndsInsideItsHeader))
         }
         phase = .boxHeader
-        return .read(8)
+        return count == 0 ? .read(8) : .skipThenRead(count, 8)
     }
 }
 
@@ -230,6 +271,17 @@ extension JXLParser {
         case boxRunsToEndBeforeCodestream
         case codestreamEndsInsideItsHeader
         case codestreamSignatureMissing
+        case codestreamEndsBeforeItsLastFrame
+        case invalidImageMetadata
+        case invalidColourEncoding
+        case invalidFrameHeader
+        case f16InfinityOrNaN
+        case nonZeroPaddingBits
+        case extensionSizesOverflow
+        case moreThan65536TOCEntries
+        case moreTOCEntriesThanMaxEntries
+        case iccProfileBeforeTheFrames
+        case permutedTOC
 
         @inlinable
         static var owner: UInt8 { JXLParser.kind.rawValue }
@@ -246,7 +298,19 @@ extension JXLParser {
             case .boxRunsToEndBeforeCodestream: "box runs to the end of the file before the codestream"
             case .codestreamEndsInsideItsHeader: "codestream ends inside its header"
             case .codestreamSignatureMissing: "codestream signature missing"
+            case .codestreamEndsBeforeItsLastFrame: "codestream ends before its last frame"
+            case .invalidImageMetadata: "ImageMetadata field out of range"
+            case .invalidColourEncoding: "colour encoding field out of range"
+            case .invalidFrameHeader: "frame header field out of range"
+            case .f16InfinityOrNaN: "F16 field is infinite or NaN"
+            case .nonZeroPaddingBits: "nonzero padding bits"
+            case .extensionSizesOverflow: "extension sizes overflow 64 bits"
+            case .moreThan65536TOCEntries: "frame TOC has more than 65,536 entries"
+            case .moreTOCEntriesThanMaxEntries: "frame TOC has more entries than maxEntries"
+            case .iccProfileBeforeTheFrames: "frames not walked: an entropy-coded ICC profile comes before them"
+            case .permutedTOC: "frames not walked past a permuted TOC (entropy coded)"
             }
         }
     }
 }
+#endif

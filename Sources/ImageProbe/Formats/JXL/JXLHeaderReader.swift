@@ -1,123 +1,100 @@
-/// The start of a JPEG XL codestream, decoded a few bits at a time (ISO/IEC 18181-1):
-/// the signature `FF 0A` when a container delivers it, the SizeHeader, and in full mode the
-/// first fields of ImageMetadata: the orientation, then (stepping over the intrinsic size and
-/// the preview's size) `have_animation` and the AnimationHeader's `num_loops`.
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
+/// The JPEG XL codestream (ISO/IEC 18181-1), decoded a few bits at a time: the signature
+/// `FF 0A` when a container delivers it, the SizeHeader, and past it, in full and animation
+/// modes, ImageMetadata through its colour encoding; in animation mode then the rest of the
+/// headers and every frame header with its TOC (`JXLFrames.swift`).
 ///
 /// The codestream is a bit stream read least significant bit first. Its fields straddle
 /// bytes, and in a container the bytes themselves may be split across `jxlp` boxes at any
 /// point, so the reader keeps a small bit accumulator and takes whole bytes from whoever
-/// feeds it. It asks for the fewest bytes that could complete the header from where it is,
-/// so it never reads past the answer.
+/// feeds it. It asks for the fewest bytes that could complete the next field (in the
+/// SizeHeader, the rest of the answer), so it never reads past the answer, and it skips what
+/// it doesn't need (names, extensions, frame data) by asking its owner to skip whole bytes.
+///
+/// Every field is one of the codestream's primitives (libjxl `fields.h`): `Bits(n)`, a `U32`
+/// of four distributions picked by a 2-bit selector, a `U64` varint, or an `F16`. `next`
+/// names the field to decode; a handler per field (`JXLMetadata.swift`, `JXLFrames.swift`)
+/// keeps what matters and picks the next one, following libjxl's `VisitFields` order.
 @usableFromInline
 struct JXLHeaderReader: Sendable {
-    /// The next field to decode.
-    @usableFromInline
-    enum Field: Sendable {
-        /// The codestream signature's two bytes (only when a container delivers them).
-        case signatureFirst, signatureSecond
-        /// SizeHeader: `small`, then the height as `ysize_div8_minus_1` (small) or as a U32.
-        case small, smallHeight, heightSelector
-        case height(bits: UInt8)
-        /// The aspect ratio code; 0 means the width is coded too.
-        case ratio
-        case smallWidth, widthSelector
-        case width(bits: UInt8)
-        /// ImageMetadata: `all_default`, `extra_fields`, then the orientation's 3 bits.
-        case allDefault, extraFields, orientation
-        /// `have_intrinsic_size`, then a SizeHeader whose values are not needed.
-        case haveIntrinsicSize, intrinsicSmall, intrinsicSmallHeight, intrinsicRatio, intrinsicSmallWidth
-        /// `have_preview`, then a PreviewHeader whose values are not needed.
-        case havePreview, previewDiv8, previewRatio
-        /// `have_animation`, then the AnimationHeader; `have_timecodes` ends it.
-        case haveAnimation, haveTimecodes
-        /// A U32 field's 2-bit selector, then its bits when the selector's entry has any.
-        case u32(U32Field)
-        case u32Bits(U32Field, bits: UInt8)
-    }
-
-    /// The U32 fields of ImageMetadata the reader passes or keeps (18181-1; libjxl's
-    /// `headers.cc`): each has four entries, a value or a number of bits plus an offset.
-    @usableFromInline
-    enum U32Field: Sendable {
-        case intrinsicHeight, intrinsicWidth
-        case previewHeightDiv8, previewWidthDiv8, previewHeight, previewWidth
-        case ticksNumerator, ticksDenominator, loops
-
-        /// The selector's entry: `bits` read (0 for a plain value) and added to `offset`.
-        @inlinable
-        func entry(_ selector: UInt64) -> (bits: UInt8, offset: UInt64) {
-            switch self {
-            case .intrinsicHeight, .intrinsicWidth:
-                return (JXLHeaderReader.sizeBits(selector: selector), 1)
-            case .previewHeightDiv8, .previewWidthDiv8:
-                switch selector {
-                case 0: return (0, 16)
-                case 1: return (0, 32)
-                case 2: return (5, 1)
-                default: return (9, 33)
-                }
-            case .previewHeight, .previewWidth:
-                switch selector {
-                case 0: return (6, 1)
-                case 1: return (8, 65)
-                case 2: return (10, 321)
-                default: return (12, 1345)
-                }
-            case .ticksNumerator:
-                switch selector {
-                case 0: return (0, 100)
-                case 1: return (0, 1000)
-                case 2: return (10, 1)
-                default: return (30, 1)
-                }
-            case .ticksDenominator:
-                switch selector {
-                case 0: return (0, 1)
-                case 1: return (0, 1001)
-                case 2: return (8, 1)
-                default: return (10, 1)
-                }
-            case .loops:
-                switch selector {
-                case 0: return (0, 0)
-                case 1: return (3, 0)
-                case 2: return (16, 0)
-                default: return (32, 0)
-                }
-            }
-        }
-    }
-
-    /// What the reader needs next.
-    @usableFromInline
-    enum Progress: Sendable {
-        /// At least this many more codestream bytes (1...5).
-        case needBytes(Int)
-        /// Dimensions-only mode: the size is known. Full mode: the orientation is known too.
-        case finished
-        case failed(ScanFailure)
-    }
-
+    /// The next field to decode, and where a shared sub-grammar (an F16 run, a bundle's
+    /// extensions, custom chromaticities) goes on when it ends.
     @usableFromInline var next: Field
+    @usableFromInline var resume: Field = .small
+    /// Bits in the accumulator (at most 64), and the state of a U64 varint being read: the
+    /// shift of its next group (0: not started), its value so far in `register`.
+    @usableFromInline var available: UInt8 = 0
+    @usableFromInline var varintShift: UInt8 = 0
+    @usableFromInline var flags = Flags()
     /// Bits not yet decoded, the oldest in the lowest bit.
     @usableFromInline var accumulator: UInt64 = 0
-    @usableFromInline var available: Int = 0
-    @usableFromInline var small = false
+    /// Bits to pass over before the next field: names, extensions, frame data.
+    @usableFromInline var skipBits: UInt64 = 0
+    @usableFromInline var register: UInt64 = 0
+    /// A running sum: the extension bits of a bundle, or the sizes in a TOC.
+    @usableFromInline var total: UInt64 = 0
+    /// Loop counters: `count` for extra channels, extensions and TOC entries (outer loops),
+    /// `inner` for F16 runs, chroma modes and passes (inner ones).
+    @usableFromInline var count: UInt32 = 0
+    @usableFromInline var inner: UInt16 = 0
+    /// A value kept across fields for a check (a float sample's bits, an F16 to compare).
+    @usableFromInline var scratch: UInt32 = 0
+
+    // SizeHeader and ImageMetadata.
     @usableFromInline var height: UInt32 = 0
-    @usableFromInline var width: UInt64 = 0
-    @usableFromInline var sizeKnown = false
-    /// The codestream orientation (1...8), once decoded.
+    /// At most 2^31 (a height of 2^30 with ratio 2/1).
+    @usableFromInline var width: UInt32 = 0
+    /// The codestream orientation (1...8), once decoded; 0 before.
     @usableFromInline var orientation: UInt8 = 0
-    /// ImageMetadata's `all_default`: 8-bit samples, no extra channels, no animation.
-    @usableFromInline var metadataAllDefault = false
-    /// `have_animation`, once read (nil before).
-    @usableFromInline var animated: Bool? = nil
-    /// The AnimationHeader's `num_loops` (0: forever).
+    /// `bits_per_sample` of the colour channels, once decoded; 0 before.
+    @usableFromInline var bitDepth: UInt8 = 0
+    /// The extra channel being read: its type (ExtraChannelInfo `type`).
+    @usableFromInline var channelType: UInt8 = 0
+    /// ColourEncoding: `colour_space`, `white_point`, `primaries`, `transfer_function` (as
+    /// libjxl's enums, which are CICP values where they can be), and the gamma in 1e-7 units.
+    @usableFromInline var colourSpace: UInt8 = 0
+    @usableFromInline var whitePoint: UInt8 = 1
+    @usableFromInline var primaries: UInt8 = 1
+    @usableFromInline var transfer: UInt8 = 13
+    @usableFromInline var previewWidth: UInt16 = 0
+    @usableFromInline var previewHeight: UInt16 = 0
+    /// `num_extra_channels` (at most 4,096).
+    @usableFromInline var extraChannels: UInt16 = 0
+    @usableFromInline var gamma: UInt32 = 0
+    /// The AnimationHeader: `num_loops` (0: forever) and the tick rate.
     @usableFromInline var loops: UInt32 = 0
-    /// The intrinsic SizeHeader's `small`, or the PreviewHeader's `div8`, being passed.
-    @usableFromInline var nestedFlag = false
-    /// The offset of the U32 entry whose bits are being read.
-    @usableFromInline var pendingOffset: UInt64 = 0
+    @usableFromInline var ticksNumerator: UInt32 = 1
+    @usableFromInline var ticksDenominator: UInt32 = 1
+
+    // The frame being read (animation mode).
+    @usableFromInline var frameType: UInt8 = 0
+    /// Log2 of the upsampling factor, the group size shift, `num_passes`, `num_downsample`,
+    /// `dc_level`, the chroma shifts (horizontal in bit 0, vertical in bit 1), the main
+    /// blend mode, `save_as_reference`.
+    @usableFromInline var upsamplingShift: UInt8 = 0
+    @usableFromInline var groupSizeShift: UInt8 = 1
+    @usableFromInline var passes: UInt8 = 1
+    @usableFromInline var downsamples: UInt8 = 0
+    @usableFromInline var dcLevel: UInt8 = 0
+    @usableFromInline var chromaShifts: UInt8 = 0
+    @usableFromInline var blendMode: UInt8 = 0
+    @usableFromInline var saveAsReference: UInt8 = 0
+    /// The frame's origin and size when `custom_size_or_origin` is set.
+    @usableFromInline var originX: Int32 = 0
+    @usableFromInline var originY: Int32 = 0
+    @usableFromInline var frameWidth: UInt32 = 0
+    @usableFromInline var frameHeight: UInt32 = 0
+    /// The frame's `duration` in ticks.
+    @usableFromInline var duration: UInt32 = 0
+    /// Frame headers read (preview, layers and reference frames included): `maxEntries`.
+    @usableFromInline var frameHeaders: UInt32 = 0
+    /// The canvas area the layers of the frame being composed cover (clipped), for its event.
+    @usableFromInline var coverLeft: UInt32 = 0
+    @usableFromInline var coverTop: UInt32 = 0
+    @usableFromInline var coverRight: UInt32 = 0
+    @usableFromInline var coverBottom: UInt32 = 0
+    /// The shown frame just read, until the scanner takes it.
+    @usableFromInline var event = PendingFrames()
 
     /// A reader for a codestream whose signature was already checked (a bare codestream), or
     /// one that must check it (a container's `jxlc`/`jxlp` payload).
@@ -126,226 +103,305 @@ struct JXLHeaderReader: Sendable {
         next = expectsSignature ? .signatureFirst : .small
     }
 
-    /// The U32 bit widths of SizeHeader's height and width: BitsOffset(9, 1), (13, 1), (18, 1),
-    /// (30, 1), by the 2-bit selector.
-    @inlinable
-    static func sizeBits(selector: UInt64) -> UInt8 {
-        switch selector {
-        case 0: 9
-        case 1: 13
-        case 2: 18
-        default: 30
+    /// Yes-or-no facts, one bit each.
+    @usableFromInline
+    struct Flags: Sendable {
+        @usableFromInline var bits: UInt32 = 0
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        subscript(_ flag: Flag) -> Bool {
+            get { bits & (1 << flag.rawValue) != 0 }
+            set { bits = newValue ? bits | (1 << flag.rawValue) : bits & ~(1 << flag.rawValue) }
         }
     }
 
-    /// The fixed aspect ratios of SizeHeader (codes 1...7) as numerator and denominator.
-    @inlinable
-    static func aspectRatio(_ code: UInt64) -> (numerator: UInt64, denominator: UInt64) {
-        switch code {
-        case 1: (1, 1)
-        case 2: (12, 10)
-        case 3: (4, 3)
-        case 4: (3, 2)
-        case 5: (16, 9)
-        case 6: (5, 4)
-        default: (2, 1)
-        }
+    @usableFromInline
+    enum Flag: UInt32, Sendable {
+        // SizeHeader and ImageMetadata.
+        case small, sizeKnown, metadataAllDefault, extraFields
+        /// The intrinsic size's `small`, or the PreviewHeader's `div8`, being read.
+        case nested
+        case havePreview
+        /// `have_animation` decoded, and its value; `num_loops` decoded; `have_timecodes`.
+        case animationKnown, animated, loopsKnown, timecodes
+        /// BitDepth: `floating_point_sample`; whether it belongs to an extra channel.
+        case floatSample, inChannel
+        /// Every ExtraChannelInfo read, and whether one is alpha.
+        case channelsKnown, hasAlpha
+        case xybEncoded
+        /// The colour encoding read through its end, `want_icc`, `have_gamma`.
+        case colourKnown, wantICC, haveGamma
+        case relativeToMaxDisplay
+        // The frame being read.
+        case previewFrame, modular, useDCFrame, skipAdaptiveDCSmoothing, yCbCr, customSize, partialFrame
+        /// A blend mode other than kReplace, and whether the blending info being read is an
+        /// extra channel's.
+        case blends, channelBlending
+        case isLast
+        /// Some layer covers part of the canvas since the last shown frame.
+        case covered
     }
 
-    /// Width in bits of the next field.
-    @inlinable
-    var fieldWidth: Int {
-        switch next {
-        case .signatureFirst, .signatureSecond: 8
-        case .small, .allDefault, .extraFields: 1
-        case .heightSelector, .widthSelector: 2
-        case .ratio, .orientation: 3
-        case .smallHeight, .smallWidth: 5
-        case .height(let bits), .width(let bits): Int(bits)
-        case .haveIntrinsicSize, .intrinsicSmall, .havePreview, .previewDiv8, .haveAnimation, .haveTimecodes: 1
-        case .intrinsicRatio, .previewRatio: 3
-        case .intrinsicSmallHeight, .intrinsicSmallWidth: 5
-        case .u32: 2
-        case .u32Bits(_, let bits): Int(bits)
-        }
+    /// What the reader needs next.
+    @usableFromInline
+    enum Progress: Sendable {
+        /// At least this many more codestream bytes.
+        case needBytes(Int)
+        /// Pass over this many codestream bytes unseen, then read `bytesWanted` more.
+        case skip(UInt64)
+        /// Dimensions-only mode: the size is known. Full mode: the colour encoding is known
+        /// too. Animation mode: that, and for an animation, the last frame's header.
+        case finished
+        case failed(ScanFailure)
     }
 
-    /// The fewest bits, from the next field on, that can complete the answer: the rest of the
-    /// SizeHeader, plus `all_default` in full mode (which alone may settle the orientation).
     @inlinable
-    func bitsToAnswer(dimensionsOnly: Bool) -> Int {
-        let metadata = dimensionsOnly ? 0 : 1
-        switch next {
-        case .signatureFirst: return 16 + 9 + metadata
-        case .signatureSecond: return 8 + 9 + metadata
-        case .small: return 9 + metadata  // small: 1 + 5 + 3; otherwise at least 1 + 2 + 9 + 3
-        case .smallHeight: return 5 + 3 + metadata
-        case .heightSelector: return 2 + 9 + 3 + metadata
-        case .height(let bits): return Int(bits) + 3 + metadata
-        case .ratio: return 3 + metadata
-        case .smallWidth: return 5 + metadata
-        case .widthSelector: return 2 + 9 + metadata
-        case .width(let bits): return Int(bits) + metadata
-        case .allDefault, .extraFields: return 1
-        case .orientation: return 3
-        // After the orientation the fields vary: one more bit is always needed, and asking for
-        // one byte at a time never reads past the answer.
-        case .haveIntrinsicSize, .intrinsicSmall, .intrinsicSmallHeight, .intrinsicRatio, .intrinsicSmallWidth,
-            .havePreview, .previewDiv8, .previewRatio, .haveAnimation, .haveTimecodes, .u32, .u32Bits:
-            return 1
-        }
+    var sizeKnown: Bool { flags[.sizeKnown] }
+
+    /// `have_animation`, once read (nil before).
+    @inlinable
+    var animated: Bool? { flags[.animationKnown] ? flags[.animated] : nil }
+
+    /// Whether the reader is past the codestream headers, walking frames.
+    @inlinable
+    var walkingFrames: Bool { frameHeaders > 0 }
+
+    // MARK: - Bits
+
+    /// The next `count` bits (0...32), without removing them.
+    @inlinable
+    func peek(_ count: UInt8) -> UInt64 {
+        accumulator & ((1 << UInt64(count)) &- 1)
     }
 
-    /// Whole bytes still needed at the least to reach the answer (at least 1).
+    /// Removes the next `count` bits (0...32) from the accumulator.
     @inlinable
-    func bytesWanted(dimensionsOnly: Bool) -> Int {
-        let missing = bitsToAnswer(dimensionsOnly: dimensionsOnly) - available
-        return max(1, (missing + 7) / 8)
-    }
-
-    /// Removes the next `count` bits (1...32) from the accumulator.
-    @inlinable
-    mutating func take(_ count: Int) -> UInt64 {
-        let value = accumulator & ((1 << UInt64(count)) - 1)
+    mutating func take(_ count: UInt8) -> UInt64 {
+        let value = peek(count)
         accumulator >>= UInt64(count)
-        available -= count
+        available &-= count
         return value
     }
 
-    /// Adds `field`'s bytes (at most `bytesWanted`, so at most 5) to the accumulator and
-    /// decodes every field they complete.
+    /// Reads a U64 varint (libjxl `U64Coder`): a 2-bit selector for 0, 1 + 4 bits, 17 + 8
+    /// bits, or 12 bits followed by groups of 8 (4 at shift 60), each after a continuation
+    /// bit. Keeps its progress in `register` and `varintShift` between calls; nil until done.
+    @usableFromInline
+    mutating func varint() -> UInt64? {
+        if varintShift == 0 {
+            guard available >= 2 else { return nil }
+            switch peek(2) {
+            case 0:
+                _ = take(2)
+                return 0
+            case 1:
+                guard available >= 6 else { return nil }
+                return 1 &+ take(6) >> 2
+            case 2:
+                guard available >= 10 else { return nil }
+                return 17 &+ take(10) >> 2
+            default:
+                guard available >= 14 else { return nil }
+                register = take(14) >> 2
+                varintShift = 12
+            }
+        }
+        // At most seven groups: the shift goes 12, 20, ..., 60.
+        while true {
+            guard available >= 1 else { return nil }
+            if peek(1) == 0 {
+                _ = take(1)
+                varintShift = 0
+                return register
+            }
+            if varintShift >= 60 {
+                guard available >= 5 else { return nil }
+                register |= (take(5) >> 1) << 60
+                varintShift = 0
+                return register
+            }
+            guard available >= 9 else { return nil }
+            register |= (take(9) >> 1) << UInt64(varintShift)
+            varintShift &+= 8
+        }
+    }
+
+    /// Bits the next field needs at the least, given what is in the accumulator: exact once a
+    /// U32's selector or a varint's next group is there, a lower bound before.
+    @inlinable
+    func bitsForNextField() -> Int {
+        switch next.primitive {
+        case .bits(let count):
+            return Int(count)
+        case .align:
+            return Int(available % 8)
+        case .u32(let distribution):
+            guard available >= 2 else { return 2 &+ Int(distribution.fewestBits) }
+            return 2 &+ Int(distribution.entry(peek(2)).bits)
+        case .f16:
+            return 16
+        case .u64:
+            if varintShift == 0 {
+                guard available >= 2 else { return 2 }
+                return 2 &+ 4 &* Int(truncatingIfNeeded: peek(2))  // 2, 6, 10 or 14
+            }
+            guard available >= 1, peek(1) == 1 else { return 1 }
+            return varintShift >= 60 ? 5 : 9
+        }
+    }
+
+    /// Whole bytes still needed at the least before anything new can be decided (at least
+    /// 1). In the SizeHeader that is the rest of the answer, so the size comes in one or two
+    /// requests; elsewhere the next field, after any bits still to be skipped.
+    @inlinable
+    func bytesWanted(dimensionsOnly: Bool) -> Int {
+        var bits = Int(truncatingIfNeeded: skipBits & 7) &+ bitsForNextField()
+        if next.rawValue < Field.allDefault.rawValue {
+            bits &+= sizeHeaderBitsAfterNext &+ (dimensionsOnly ? 0 : 1)
+        }
+        let missing = bits &- Int(available)
+        return max(1, (missing &+ 7) / 8)
+    }
+
+    /// The SizeHeader bits that certainly follow the next field (the fewest the codings
+    /// allow), when the next field is in the signature or the SizeHeader.
+    @inlinable
+    var sizeHeaderBitsAfterNext: Int {
+        switch next {
+        case .signatureFirst: 8 &+ 9
+        case .signatureSecond: 9
+        case .small: 8  // small: 5 + 3; otherwise at least 2 + 9 + 3
+        case .smallHeight, .height: 3
+        default: 0
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Adds `field`'s bytes (at most `bytesWanted`) to the accumulator and decodes every
+    /// field they complete.
     @inlinable
     mutating func consume(_ field: FieldBytes, options: ScanOptions) -> Progress {
         var index = 0
-        // Each request is at most bytesWanted ≤ 5 bytes and leaves fewer than 42 bits pending;
-        // the bound only keeps a misuse from shifting bits out.
+        // Each request is at most bytesWanted bytes: the next field (at most 32 bits) with
+        // fewer than 8 bits already there, so this never drops a byte; the bound only keeps a
+        // misuse from shifting bits out.
         while index < field.count && available <= 56 {
             accumulator |= UInt64(field.u8(index)) << UInt64(available)
-            available += 8
-            index += 1
+            available &+= 8
+            index &+= 1
         }
-        // Bounded: every pass takes at least one bit from the accumulator or returns.
-        while available >= fieldWidth {
-            let value = take(fieldWidth)
-            switch next {
-            case .signatureFirst:
-                guard value == 0xFF else { return .failed(.malformed(.jxl, JXLParser.Failure.codestreamSignatureMissing)) }
-                next = .signatureSecond
-            case .signatureSecond:
-                guard value == 0x0A else { return .failed(.malformed(.jxl, JXLParser.Failure.codestreamSignatureMissing)) }
-                next = .small
-            case .small:
-                small = value == 1
-                next = small ? .smallHeight : .heightSelector
-            case .smallHeight:
-                height = UInt32(truncatingIfNeeded: value + 1) * 8
-                next = .ratio
-            case .heightSelector:
-                next = .height(bits: Self.sizeBits(selector: value))
-            case .height:
-                height = UInt32(truncatingIfNeeded: value + 1)
-                next = .ratio
-            case .ratio:
-                if value == 0 {
-                    next = small ? .smallWidth : .widthSelector
-                } else {
-                    // floor(height × num / den), as libjxl's Rational::MulTruncate; the height
-                    // is at most 2^30, so the product fits easily in 64 bits.
-                    let ratio = Self.aspectRatio(value)
-                    width = UInt64(height) * ratio.numerator / ratio.denominator
-                    if let failure = sizeDecoded(options) { return .failed(failure) }
-                    if options.dimensionsOnly { return .finished }
+        // Bounded: every pass takes at least one bit from the accumulator, or moves to a field
+        // of no bits that leads on to fields with bits (the grammar has no loop of empty
+        // fields), or returns.
+        while true {
+            if skipBits != 0 {
+                let dropped = min(skipBits, UInt64(available))
+                accumulator = dropped >= 64 ? 0 : accumulator >> dropped
+                available &-= UInt8(truncatingIfNeeded: dropped)
+                skipBits &-= dropped
+                if skipBits >= 8 {
+                    let bytes = skipBits / 8
+                    skipBits &= 7
+                    return .skip(bytes)
                 }
-            case .smallWidth:
-                width = (value + 1) * 8
-                if let failure = sizeDecoded(options) { return .failed(failure) }
-                if options.dimensionsOnly { return .finished }
-            case .widthSelector:
-                next = .width(bits: Self.sizeBits(selector: value))
-            case .width:
-                width = value + 1
-                if let failure = sizeDecoded(options) { return .failed(failure) }
-                if options.dimensionsOnly { return .finished }
-            case .allDefault:
-                guard value == 0 else {
-                    metadataAllDefault = true
-                    orientation = 1
-                    animated = false
-                    return .finished
-                }
-                next = .extraFields
-            case .extraFields:
-                guard value == 1 else {
-                    // No extra fields: orientation 1, no preview, no animation.
-                    orientation = 1
-                    animated = false
-                    return .finished
-                }
-                next = .orientation
-            case .orientation:
-                orientation = UInt8(truncatingIfNeeded: value + 1)
-                next = .haveIntrinsicSize
-            case .haveIntrinsicSize:
-                next = value == 1 ? .intrinsicSmall : .havePreview
-            case .intrinsicSmall:
-                nestedFlag = value == 1
-                next = nestedFlag ? .intrinsicSmallHeight : .u32(.intrinsicHeight)
-            case .intrinsicSmallHeight:
-                next = .intrinsicRatio
-            case .intrinsicRatio:
-                next = value != 0 ? .havePreview : (nestedFlag ? .intrinsicSmallWidth : .u32(.intrinsicWidth))
-            case .intrinsicSmallWidth:
-                next = .havePreview
-            case .havePreview:
-                next = value == 1 ? .previewDiv8 : .haveAnimation
-            case .previewDiv8:
-                nestedFlag = value == 1
-                next = .u32(nestedFlag ? .previewHeightDiv8 : .previewHeight)
-            case .previewRatio:
-                next = value != 0 ? .haveAnimation : .u32(nestedFlag ? .previewWidthDiv8 : .previewWidth)
-            case .haveAnimation:
-                animated = value == 1
-                guard value == 1 else { return .finished }
-                next = .u32(.ticksNumerator)
-            case .haveTimecodes:
-                return .finished
-            case .u32(let field):
-                let entry = field.entry(value)
-                if entry.bits != 0 {
-                    pendingOffset = entry.offset
-                    next = .u32Bits(field, bits: entry.bits)
-                } else {
-                    u32Decoded(field, entry.offset)
-                }
-            case .u32Bits(let field, _):
-                u32Decoded(field, value &+ pendingOffset)
+                if skipBits != 0 { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
             }
+            let value: UInt64
+            switch next.primitive {
+            case .bits(let count):
+                guard available >= count else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                value = take(count)
+            case .align:
+                value = take(available % 8)
+            case .u32(let distribution):
+                guard available >= 2 else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                let entry = distribution.entry(peek(2))
+                guard available >= 2 &+ entry.bits else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                value = (take(2 &+ entry.bits) >> 2) &+ UInt64(entry.offset)
+            case .f16:
+                guard available >= 16 else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                value = take(16)
+                // libjxl's F16Coder refuses infinities and NaNs.
+                guard value & 0x7C00 != 0x7C00 else { return invalid(.f16InfinityOrNaN, options) }
+            case .u64:
+                guard let varint = varint() else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                value = varint
+            }
+            if let progress = decoded(value, options) { return progress }
         }
-        return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly))
     }
 
-    /// A U32 field is complete: keeps what matters, and moves on.
+    /// Hands a decoded value to its field's handler: nil to go on decoding.
     @inlinable
-    mutating func u32Decoded(_ field: U32Field, _ value: UInt64) {
-        switch field {
-        case .intrinsicHeight: next = .intrinsicRatio
-        case .intrinsicWidth: next = .havePreview
-        case .previewHeightDiv8, .previewHeight: next = .previewRatio
-        case .previewWidthDiv8, .previewWidth: next = .haveAnimation
-        case .ticksNumerator: next = .u32(.ticksDenominator)
-        case .ticksDenominator: next = .u32(.loops)
-        case .loops:
-            loops = UInt32(truncatingIfNeeded: value)
-            next = .haveTimecodes
+    mutating func decoded(_ value: UInt64, _ options: ScanOptions) -> Progress? {
+        if next.rawValue < Field.allDefault.rawValue { return sizeHeaderField(value, options) }
+        if next.rawValue < Field.frameAllDefault.rawValue { return metadataField(value, options) }
+        return frameField(value, options)
+    }
+
+    /// The signature and SizeHeader's fields.
+    @inlinable
+    mutating func sizeHeaderField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
+        switch next {
+        case .signatureFirst:
+            guard value == 0xFF else { return .failed(.malformed(.jxl, JXLParser.Failure.codestreamSignatureMissing)) }
+            next = .signatureSecond
+        case .signatureSecond:
+            guard value == 0x0A else { return .failed(.malformed(.jxl, JXLParser.Failure.codestreamSignatureMissing)) }
+            next = .small
+        case .small:
+            flags[.small] = value == 1
+            next = value == 1 ? .smallHeight : .height
+        case .smallHeight:
+            height = UInt32(truncatingIfNeeded: value &+ 1) &* 8
+            next = .ratio
+        case .height:
+            height = UInt32(truncatingIfNeeded: value)  // BitsOffset(n, 1): 1...2^30
+            next = .ratio
+        case .ratio:
+            guard value == 0 else {
+                // floor(height × num / den), as libjxl's Rational::MulTruncate; the height
+                // is at most 2^30, so the product fits easily in 64 bits.
+                width = UInt32(truncatingIfNeeded: Self.ratio(value, of: UInt64(height)))
+                return sizeDecoded(options)
+            }
+            next = flags[.small] ? .smallWidth : .width
+        case .smallWidth:
+            width = UInt32(truncatingIfNeeded: value &+ 1) &* 8
+            return sizeDecoded(options)
+        default:  // .width
+            width = UInt32(truncatingIfNeeded: value)
+            return sizeDecoded(options)
+        }
+        return nil
+    }
+
+    /// floor(`value` × num ÷ den) for SizeHeader's aspect ratio codes 1...7: 1/1, 12/10,
+    /// 4/3, 3/2, 16/9, 5/4, 2/1. `value` is below 2^31, so the product fits.
+    @inlinable
+    static func ratio(_ code: UInt64, of value: UInt64) -> UInt64 {
+        switch code {
+        case 1: value
+        case 2: value &* 12 / 10
+        case 3: value &* 4 / 3
+        case 4: value &* 3 / 2
+        case 5: value &* 16 / 9
+        case 6: value &* 5 / 4
+        default: value &* 2
         }
     }
 
     /// The SizeHeader is complete: checks the limits, then moves on to ImageMetadata.
     @inlinable
-    mutating func sizeDecoded(_ options: ScanOptions) -> ScanFailure? {
-        guard options.admits(width: width, height: UInt64(height)) else { return .tooLarge(.jxl) }
-        sizeKnown = true
+    mutating func sizeDecoded(_ options: ScanOptions) -> Progress? {
+        guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.jxl)) }
+        flags[.sizeKnown] = true
         next = .allDefault
-        return nil
+        return options.dimensionsOnly ? .finished : nil
     }
 }
+#endif
