@@ -161,6 +161,60 @@ import Testing
         Self.noExtras(Self.info(Self.jpeg([JPEGBuilder.jfif, icc, iso, Self.xmp(Self.motionPacket)]), Self.dimensionsOnly))
     }
 
+    /// A primary JPEG with an MPF index whose second image (type `type`) follows it, carrying
+    /// `secondSegments`; the primary carries `primarySegments`.
+    static func multiPicture(type: UInt32 = 0, primarySegments: [[UInt8]] = [], secondSegments: [[UInt8]], bigEndian: Bool = true) -> [UInt8] {
+        func u16(_ value: Int) -> [UInt8] { bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func u32(_ value: Int) -> [UInt8] {
+            let bytes = [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            return bigEndian ? bytes : bytes.reversed()
+        }
+        let second = JPEGBuilder.image(before: secondSegments.flatMap { $0 }, width: 16, height: 12).bytes
+        // The MPF segment: "MPF\0", the TIFF header, an IFD of three entries, then two MP entries.
+        func mpf(secondOffset: Int) -> [UInt8] {
+            var tiff: [UInt8] = (bigEndian ? Array("MM".utf8) : Array("II".utf8)) + u16(42) + u32(8)
+            tiff += u16(3)
+            tiff += u16(0xB000) + u16(7) + u32(4) + Array("0100".utf8)
+            tiff += u16(0xB001) + u16(4) + u32(1) + u32(2)
+            tiff += u16(0xB002) + u16(7) + u32(32) + u32(8 + 2 + 36 + 4)
+            tiff += u32(0)  // no next IFD
+            tiff += u32(0x0003_0000) + u32(1000) + u32(0) + u16(0) + u16(0)
+            tiff += u32(Int(type)) + u32(second.count) + u32(secondOffset) + u16(0) + u16(0)
+            return JPEGBuilder.segment(0xE2, Array("MPF".utf8) + [0] + tiff)
+        }
+        let before = primarySegments.flatMap { $0 }
+        // The second image's offset counts from the MPF TIFF header: after SOI, JFIF, `before`,
+        // the APP2 marker, length and "MPF\0".
+        let probe = JPEGBuilder.image(before: JPEGBuilder.jfif + before + mpf(secondOffset: 0), width: 64, height: 48).bytes
+        let base = 2 + JPEGBuilder.jfif.count + before.count + 4 + 4
+        let primary = JPEGBuilder.image(before: JPEGBuilder.jfif + before + mpf(secondOffset: probe.count - base), width: 64, height: 48).bytes
+        return primary + second
+    }
+
+    static let appleAuxiliaryPacket = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+        <rdf:Description xmlns:apdi="http://ns.apple.com/pixeldatainfo/1.0/" \
+        apdi:AuxiliaryImageType="urn:com:apple:photo:2020:aux:hdrgainmap"/></rdf:RDF></x:xmpmeta>
+        """
+
+    @Test func jpegGainMapInTheSecondImage() {
+        // Apple's HDR JPEGs: the gain map's XMP is in the MPF second image, after the primary.
+        for bigEndian in [true, false] {
+            let apple = Self.multiPicture(secondSegments: [Self.xmp(Self.appleAuxiliaryPacket)], bigEndian: bigEndian)
+            let info = Self.info(apple)
+            #expect(info?.hasGainMap == true && info?.width == 64 && info?.height == 48)
+        }
+        let iso = Self.app(0xE2, "urn:iso:std:iso:ts:21496:-1", [0, 0, 0, 0, 0])
+        #expect(Self.info(Self.multiPicture(secondSegments: [iso]))?.hasGainMap == true)
+        // A second image that is no gain map, and one of a type other than Undefined (a
+        // disparity view), which isn't followed.
+        #expect(Self.info(Self.multiPicture(secondSegments: [JPEGBuilder.jfif]))?.hasGainMap == false)
+        #expect(Self.info(Self.multiPicture(type: 0x0002_0002, secondSegments: [Self.xmp(Self.appleAuxiliaryPacket)]))?.hasGainMap == false)
+        // Dimensions only: the answer at the primary's frame header, nothing followed.
+        let dimensions = Self.info(Self.multiPicture(secondSegments: [Self.xmp(Self.appleAuxiliaryPacket)]), Self.dimensionsOnly)
+        Self.noExtras(dimensions)
+    }
+
     // MARK: HEIF and AVIF
 
     static func colr(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) -> Box.Property {

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
 /// JPEG (ITU-T T.81): walks marker segments from SOI to the first frame header (SOFn).
 ///
 /// Segment payloads are skipped by their length, never scanned for marker bytes (an EXIF
@@ -5,7 +6,9 @@
 /// tolerated the way libjpeg's `next_marker` does. In full mode the first Exif APP1 segment's
 /// IFD0 is read for the orientation; later Exif segments are ignored. Full mode also reads the
 /// openings of APP0 (JFIF density) and APP2 (an ICC profile's chunks, the ISO 21496-1 gain-map
-/// marker), all of which come before the frame header.
+/// marker, the MPF index), all of which come before the frame header. When the MPF index lists a
+/// second image that may be a gain map and the primary shows none, full mode goes on to that
+/// image's own segments (JPEG+MultiPicture.swift).
 @usableFromInline
 struct JPEGParser: FormatParser, Sendable {
 
@@ -32,6 +35,12 @@ struct JPEGParser: FormatParser, Sendable {
         case xmpIdentifier
         /// A run of the XMP packet, for `xmp`.
         case xmp
+        /// The rest of the ISO 21496-1 URN, after "urn:iso:std:".
+        case gainMapIdentifierRest
+        /// The MPF index (CIPA DC-007): its entry count, its entries, the second MP entry.
+        case mpfCount, mpfEntry, mpfSecondImage
+        /// The second image's SOI, where the MPF index puts it.
+        case secondImageStart
     }
 
     @usableFromInline var exif = ExifReader()
@@ -49,6 +58,9 @@ struct JPEGParser: FormatParser, Sendable {
     /// Built on demand from the compact facts the parser keeps.
     @usableFromInline var exifSeen = false
     @usableFromInline var segments = 0
+    /// The MPF index: where its TIFF header starts (offsets count from it), its byte order,
+    /// the entries left to read, and where the MP entries are.
+    @usableFromInline var multiPicture = MultiPicture()
 
     /// After SOI (which the sniffer consumed): the first marker.
     @inlinable @inline(__always)
@@ -62,20 +74,24 @@ struct JPEGParser: FormatParser, Sendable {
     @inlinable
     var format: ImageFormat? { .jpeg }
 
+    /// The size comes at SOF; full mode may go on to an MPF second image after it.
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? { nil }  // the size comes last, at SOF
+    func infoAtEndOfInput() -> ImageInfo? { multiPicture.inSecondImage ? info : nil }
 
     @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
     /// APP2's identifiers (ICC.1:2022 B.4; ISO/TS 21496-1 uses a URN), and APP0's (JFIF 1.02).
     @usableFromInline static let iccIdentifier: StaticString = "ICC_PROFILE\0"
-    @usableFromInline static let gainMapIdentifier: StaticString = "urn:iso:std:iso:ts:21496:-1\0"
+    @usableFromInline static let gainMapIdentifierStart: StaticString = "urn:iso:std:"
+    @usableFromInline static let gainMapIdentifierRest: StaticString = "iso:ts:21496:-1\0"
     @usableFromInline static let jfifIdentifier: StaticString = "JFIF\0"
     /// APP1's identifiers: Exif's, and XMP's (XMP Part 3 §1.1.3) in two parts.
     @usableFromInline static let exifIdentifier: StaticString = "Exif\0\0"
     @usableFromInline static let xmpIdentifierStart: StaticString = "http://n"
     @usableFromInline static let xmpIdentifierRest: StaticString = "s.adobe.com/xap/1.0/\0"
+    /// APP2's MPF identifier (CIPA DC-007 §5.2).
+    @usableFromInline static let mpfIdentifier: StaticString = "MPF\0"
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -105,7 +121,21 @@ struct JPEGParser: FormatParser, Sendable {
             }
             let payload = UInt64(length &- 2)
             let payloadStart = offset &+ 2
-            if !options.dimensionsOnly {
+            if multiPicture.inSecondImage {
+                // The second image's own segments: only its XMP and its gain-map marker matter.
+                switch marker {
+                case 0xE1 where payload >= 14 && !xmpSeen:
+                    segmentEnd = payloadStart &+ payload
+                    phase = .app1Head
+                    return .read(8)
+                case 0xE2 where payload >= 28:
+                    segmentEnd = payloadStart &+ payload
+                    phase = .applicationHead
+                    return .read(12)
+                default:
+                    break
+                }
+            } else if !options.dimensionsOnly {
                 switch marker {
                 case 0xE1 where payload >= 14 && (!exifSeen || !xmpSeen):
                     // Exif's identifier and byte order, or the start of XMP's identifier.
@@ -116,7 +146,7 @@ struct JPEGParser: FormatParser, Sendable {
                     // JFIF's identifier, version, units and densities; APP2's identifiers.
                     segmentEnd = payloadStart &+ payload
                     phase = .applicationHead
-                    return .read(marker == 0xE0 ? 12 : Int(truncatingIfNeeded: min(payload, 28)))
+                    return .read(12)
                 default:
                     break
                 }
@@ -125,7 +155,7 @@ struct JPEGParser: FormatParser, Sendable {
             return payload == 0 ? .read(2) : .skipThenRead(payload, 2)
         case .app1Head:
             let position = offset &+ 8
-            if !exifSeen && field.matches(Self.exifIdentifier, at: 0) {
+            if !exifSeen && !multiPicture.inSecondImage && field.matches(Self.exifIdentifier, at: 0) {
                 // The reader's first field is these eight bytes.
                 exif = ExifReader(start: offset, end: segmentEnd, requiresIdentifier: true)
                 phase = .exif
@@ -156,12 +186,26 @@ struct JPEGParser: FormatParser, Sendable {
                             x: (UInt32(field.be16(8)), 1), y: (UInt32(field.be16(10)), 1), perMicrometres: micrometres)
                     }
                 }
+            } else if field.matches(Self.gainMapIdentifierStart, at: 0) && segmentEnd &- (offset &+ 12) >= 16 {
+                phase = .gainMapIdentifierRest
+                return .read(16)
+            } else if multiPicture.inSecondImage {
+                // Nothing else of the second image's APP2 matters.
             } else if field.matches(Self.iccIdentifier, at: 0) {
                 extras.hasICCProfile = true
-            } else if field.count >= 28 && field.matches(Self.gainMapIdentifier, at: 0) {
-                extras.hasGainMap = true
+            } else if field.matches(Self.mpfIdentifier, at: 0) && multiPicture.base == 0 {
+                return startMultiPicture(field, at: offset)
             }
             return skipRest(from: offset &+ UInt64(field.count), to: segmentEnd)
+        case .gainMapIdentifierRest:
+            if field.matches(Self.gainMapIdentifierRest, at: 0) { extras.hasGainMap = true }
+            return skipRest(from: offset &+ 16, to: segmentEnd)
+        case .mpfCount, .mpfEntry, .mpfSecondImage:
+            return readMultiPicture(field, at: offset, options: options)
+        case .secondImageStart:
+            guard field.u8(0) == 0xFF && field.u8(1) == 0xD8 else { return finishExtras() }
+            phase = .marker
+            return .read(2)
         case .frameHeader:
             // Lf (2), P (1), Y (2), X (2); Lf covers at least one 3-byte component spec.
             guard field.be16(0) >= 11 else { return .failed(.malformed(.jpeg, Failure.frameHeaderTooShort)) }
@@ -177,14 +221,12 @@ struct JPEGParser: FormatParser, Sendable {
             facts.bitDepth = Int(field.u8(2))
             // SOF2, SOF6, SOF10 and SOF14 are the progressive processes.
             facts.isProgressive = marker & 0x03 == 0x02
-            if !options.dimensionsOnly {
-                // Every APP segment came before the frame header: what wasn't seen isn't there.
-                if extras.hasICCProfile == nil { extras.hasICCProfile = false }
-                if xmp.hasGainMap { extras.hasGainMap = true }
-                if extras.hasGainMap == nil { extras.hasGainMap = false }
-                extras.isMotionPhoto = xmp.motionPhoto ?? false
-            }
-            return .done
+            if options.dimensionsOnly { return .done }
+            // Every APP segment came before the frame header: what wasn't seen isn't there.
+            if extras.hasICCProfile == nil { extras.hasICCProfile = false }
+            if xmp.hasGainMap { extras.hasGainMap = true }
+            extras.isMotionPhoto = xmp.motionPhoto ?? false
+            return afterPrimaryFrameHeader(at: offset &+ UInt64(field.count))
         case .exif:
             return readExif(field, at: offset, options: options)
         }
@@ -218,6 +260,10 @@ struct JPEGParser: FormatParser, Sendable {
 
     @inlinable
     mutating func markerCode(_ code: UInt8, options: ScanOptions) -> Step {
+        // The second image ends at its first marker that isn't a table or an APP segment.
+        if multiPicture.inSecondImage && (code == 0xD8 || code == 0xD9 || code == 0xDA || (code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC)) {
+            return finishExtras()
+        }
         switch code {
         case 0xFF:  // fill byte
             phase = .markerCode
@@ -294,3 +340,4 @@ extension JPEGParser {
         }
     }
 }
+#endif

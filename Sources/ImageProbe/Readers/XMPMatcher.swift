@@ -23,6 +23,9 @@ struct XMPFacts: OptionSet, Sendable {
     @inlinable static var appleGainMap: XMPFacts { XMPFacts(rawValue: 4) }
     /// A motion photo: `GCamera:MotionPhoto`, `Camera:MotionPhoto` or `GCamera:MicroVideo` of
     /// `1`, or an `Item:Semantic` of `MotionPhoto`.
+    /// Any of the three gain-map facts. A constant, not an array literal: in Embedded Swift an
+    /// OptionSet built from `[a, b, c]` may allocate the array, and the C library has no heap.
+    @inlinable static var anyGainMap: XMPFacts { XMPFacts(rawValue: 1 | 2 | 4) }
     @inlinable static var motionPhoto: XMPFacts { XMPFacts(rawValue: 8) }
     /// `GCamera:MotionPhoto`, `Camera:MotionPhoto` or `GCamera:MicroVideo` of `0`: the writer
     /// says this is not a motion photo.
@@ -137,7 +140,7 @@ struct XMPMatcher: Sendable {
 
     /// A gain map, Adobe's (Ultra HDR) or Apple's.
     @inlinable
-    var hasGainMap: Bool { !facts.isDisjoint(with: [.hdrGainMapVersion, .gainMapItem, .appleGainMap]) }
+    var hasGainMap: Bool { !facts.isDisjoint(with: .anyGainMap) }
 
     /// True when a property says this is a motion photo, false when one says it is not (`0`)
     /// and none says it is, nil when none says either.
