@@ -4,10 +4,38 @@
 # (ar, objcopy), which Swift's Linux prerequisites include:
 #   .build/c/libimageprobe.a, .build/c/libimageprobe.so, .build/c/include/imageprobe.h
 #   .build/wasm/imageprobe.wasm (with Examples/js/imageprobe.mjs beside it)
-#   Scripts/build-c.sh [c|wasm|all]      (default all)
+#   .build/wasm/imageprobe-web.wasm: the same module with the web formats only (below)
+#   Scripts/build-c.sh [c|wasm|wasm-web|all]      (default all: c, wasm and wasm-web)
+#
+# Build-time format selection (by default every format is in). A format left out is
+# answered IMAGEPROBE_UNSUPPORTED, error "unsupportedFeature", reason formatLeftOutOfThisBuild,
+# with the format it recognised in detected_format; nothing of its parser is in the build.
+#   Scripts/build-c.sh wasm-web                   the formats marked web in formats.tsv: JPEG,
+#                                                 PNG, GIF, WebP, AVIF, HEIF, JXL, SVG, BMP,
+#                                                 ICO/CUR and TIFF → .build/wasm/imageprobe-web.wasm
+#   IMAGEPROBE_FORMATS=jpeg,png Scripts/build-c.sh c|wasm
+#                                                 those formats only, named as in
+#                                                 Sources/ImageProbe/Registry/formats.tsv (and
+#                                                 SPEC.md §3); `web` stands for the web set and
+#                                                 may be mixed in (web,tga); `none` leaves every
+#                                                 parser out. A format brings its parser, and so
+#                                                 the other formats that parser reads (heif and
+#                                                 avif, jp2 and j2k, ico and cur, pnm and pfm,
+#                                                 ktx and ktx2), and the parsers it calls (tga
+#                                                 brings aseprite, dcx pcx). The outputs are named after the
+#                                                 selection, so the full library is never
+#                                                 silently replaced: .build/c-jpeg-png/ (the
+#                                                 same files as .build/c/) and
+#                                                 .build/wasm/imageprobe-jpeg-png.wasm.
+# The selection takes python3 (Scripts/registry.py turns it into -D flags). Every selection
+# compiles: Scripts/check-selection.sh type-checks them (CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
+case $what in
+    c|wasm|wasm-web|all) ;;
+    *) echo "usage: Scripts/build-c.sh [c|wasm|wasm-web|all]  (IMAGEPROBE_FORMATS=jpeg,png for c and wasm)" >&2; exit 2 ;;
+esac
 bin=$(dirname "$(command -v swiftc)")
 mapfile -t sources < <(find Sources/ImageProbe Sources/ImageProbeC -name '*.swift' | sort)
 # One module: the core and the C functions together, so the whole program is optimised as one
@@ -16,13 +44,49 @@ common=(-enable-experimental-feature Embedded -wmo -parse-as-library
         -package-name ImageProbe -module-name ImageProbe -D IMAGEPROBE_C_SINGLE_MODULE
         -Xcc -fmodule-map-file=Sources/CImageProbe/include/module.modulemap -I Sources/CImageProbe/include)
 
+# selection_flags SELECTION: the -D flags of a comma-separated selection (see above); exits on
+# a name formats.tsv doesn't have, rather than quietly building without it.
+selection_flags() {
+    local table=Sources/ImageProbe/Registry/formats.tsv name names=() parts
+    [ "$1" = web ] && { python3 Scripts/registry.py --web-flags; return; }
+    IFS=, read -ra parts <<< "$1"
+    for name in "${parts[@]}"; do
+        case $name in
+            none) ;;
+            web) mapfile -t -O "${#names[@]}" names < <(awk -F'\t' '!/^#/ && $5 == "web" { print $2 }' "$table") ;;
+            *)
+                if ! awk -F'\t' -v name="$name" '!/^#/ && $2 == name { found = 1 } END { exit !found }' "$table"; then
+                    echo "build-c.sh: no format named '$name' in $table; the names:" \
+                        "$(awk -F'\t' '!/^#/ && NF > 1 { printf "%s ", $2 }' "$table")" >&2
+                    exit 2
+                fi
+                names+=("$name") ;;
+        esac
+    done
+    python3 Scripts/registry.py --flags "$(IFS=,; echo "${names[*]}")"
+}
+
+selection=${IMAGEPROBE_FORMATS:-}
+selected=()   # the -D flags, empty for every format
+suffix=""     # "-jpeg-png": the outputs' names
+if [ -n "$selection" ]; then
+    if [ "$what" = wasm-web ] || [ "$what" = all ]; then
+        echo "build-c.sh: IMAGEPROBE_FORMATS is for the c and wasm targets (wasm-web has its own)" >&2
+        exit 2
+    fi
+    flags=$(selection_flags "$selection")
+    read -ra selected <<< "$flags"
+    suffix="-${selection//,/-}"
+fi
+
 if [ "$what" = c ] || [ "$what" = all ]; then
-    out=.build/c
+    out=.build/c$suffix
     mkdir -p "$out/include"
     triple="$(uname -m)-unknown-linux-gnu"
     # Speed for the host library, size for the module a browser downloads. No stack protector:
     # the scanner has no arrays on the stack to protect, and it would need __stack_chk_fail.
-    swiftc -target "$triple" "${common[@]}" -O -Xfrontend -disable-stack-protector -c "${sources[@]}" -o "$out/swift.o"
+    swiftc -target "$triple" "${common[@]}" ${selected[@]+"${selected[@]}"} -O -Xfrontend -disable-stack-protector \
+        -c "${sources[@]}" -o "$out/swift.o"
     # The allocator and random source the runtime refers to (never called), made local below.
     "$bin/clang" -O2 -fPIC -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY -I Sources/CImageProbe/include \
         -c Sources/CImageProbe/library.c -o "$out/library.o"
@@ -44,31 +108,43 @@ if [ "$what" = c ] || [ "$what" = all ]; then
     ln -sf "libimageprobe.so.$version" "$out/$soname"
     ln -sf "libimageprobe.so.$version" "$out/libimageprobe.so"
     cp Sources/CImageProbe/include/imageprobe.h "$out/include/"
-    # What the header promises: from the C library, memset, memcpy, memmove and memcmp only.
+    # What the header promises: from the C library, memset, memcpy, memmove and memcmp only (a
+    # selection may need fewer of them).
     needed=$(nm -u "$out/libimageprobe.a" | awk '/ U /{print $2}' | sort -u | tr '\n' ' ')
-    if [ "$needed" != "memcmp memcpy memmove memset " ]; then
-        echo "libimageprobe.a needs more than imageprobe.h says: $needed" >&2
+    extra=$(tr ' ' '\n' <<< "$needed" | grep -vxE 'memcmp|memcpy|memmove|memset|' || true)
+    if [ -n "$extra" ] || { [ -z "$selection" ] && [ "$needed" != "memcmp memcpy memmove memset " ]; }; then
+        echo "$out/libimageprobe.a needs more than imageprobe.h says: $needed" >&2
         exit 1
     fi
-    echo "$out/libimageprobe.a ($(stat -c %s "$out/libimageprobe.a") bytes), $out/libimageprobe.so, $out/include/imageprobe.h"
+    echo "$out/libimageprobe.a ($(stat -c %s "$out/libimageprobe.a") bytes), $out/libimageprobe.so, $out/include/imageprobe.h${selection:+ (formats: $selection)}"
 fi
 
-if [ "$what" = wasm ] || [ "$what" = all ]; then
-    out=.build/wasm
+# build_wasm NAME FLAG...: .build/wasm/NAME.wasm, the core built with the flags given.
+build_wasm() {
+    local name=$1 out=.build/wasm exports=() export_name
+    shift
     mkdir -p "$out"
-    swiftc -target wasm32-unknown-none-wasm "${common[@]}" -Osize -Xfrontend -disable-stack-protector \
-        -c "${sources[@]}" -o "$out/imageprobe.o"
+    swiftc -target wasm32-unknown-none-wasm "${common[@]}" "$@" -Osize -D IMAGEPROBE_COMPACT -Xfrontend -disable-stack-protector \
+        -c "${sources[@]}" -o "$out/$name.o"
     "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector \
         -I Sources/CImageProbe/include -c Sources/CImageProbe/wasm.c -o "$out/support.o"
     "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY \
         -I Sources/CImageProbe/include -c Sources/CImageProbe/library.c -o "$out/layout.o"
     # Every function of the header, and the layouts of its structs for the JavaScript.
-    exports=()
-    for name in $(grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+'); do
-        exports+=("--export=$name")
+    for export_name in $(grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+'); do
+        exports+=("--export=$export_name")
     done
     "$bin/wasm-ld" --no-entry --gc-sections --strip-all "${exports[@]}" --export=__heap_base \
-        --export-memory --initial-memory=1048576 -o "$out/imageprobe.wasm" "$out/imageprobe.o" "$out/support.o" "$out/layout.o"
+        --export-memory --initial-memory=1048576 -o "$out/$name.wasm" "$out/$name.o" "$out/support.o" "$out/layout.o"
     cp Examples/js/imageprobe.mjs "$out/"
-    echo "$out/imageprobe.wasm ($(stat -c %s "$out/imageprobe.wasm") bytes, $(gzip -9c "$out/imageprobe.wasm" | wc -c) gzipped)"
+    echo "$out/$name.wasm ($(stat -c %s "$out/$name.wasm") bytes, $(gzip -9c "$out/$name.wasm" | wc -c) gzipped)${selection:+ (formats: $selection)}"
+}
+
+if [ "$what" = wasm ] || [ "$what" = all ]; then
+    build_wasm "imageprobe$suffix" ${selected[@]+"${selected[@]}"}
+fi
+
+if [ "$what" = wasm-web ] || [ "$what" = all ]; then
+    read -ra web <<< "$(python3 Scripts/registry.py --web-flags)"
+    selection=web build_wasm imageprobe-web "${web[@]}"
 fi

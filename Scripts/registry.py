@@ -83,6 +83,11 @@ def flag(parser):
     return "IMAGEPROBE_WITH_" + case_name(parser).upper()
 
 
+# Parsers that call another parser's code, which a build selecting them must keep: a TGA header
+# that breaks a TGA rule may be Aseprite's (TGA.swift), and a DCX page is a PCX header.
+PARSER_USES = {"TGAParser": ["AsepriteParser"], "DCXParser": ["PCXParser"]}
+
+
 def excluded(parser):
     return f"IMAGEPROBE_SELECT_FORMATS && !{flag(parser)}"
 
@@ -229,7 +234,10 @@ def main():
     if "--flags" in sys.argv:
         # `--flags jpeg,png`: the -D flags of a build with those formats' parsers only.
         wanted = set(sys.argv[sys.argv.index("--flags") + 1].split(","))
-        chosen = [flag(name) for name, formats in parsers(table) if any(row["name"] in wanted for row in formats)]
+        names = [name for name, formats in parsers(table) if any(row["name"] in wanted for row in formats)]
+        # A parser brings the parsers whose code it calls, before its own flag.
+        names = [used for name in names for used in PARSER_USES.get(name, [])] + names
+        chosen = list(dict.fromkeys(flag(name) for name in names))
         print(" ".join(["-D", "IMAGEPROBE_SELECT_FORMATS"] + [part for f in chosen for part in ("-D", f)]))
         return
     outputs = {SWIFT: swift(table), HEADER: header(table)}

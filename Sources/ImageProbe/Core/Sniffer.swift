@@ -69,6 +69,19 @@ struct Sniffed: Sendable {
     var knownBytes: KnownBytes { KnownBytes(storage: value, count: Int(variant)) }
 }
 
+// The variants the sniffer hands particular parsers, declared here rather than by them: the
+// sniffer recognises every format, also in a build that leaves the parser out
+// (IMAGEPROBE_SELECT_FORMATS), so that the answer names the format left out.
+extension Sniffed {
+    @usableFromInline static let xbmAfterComment: UInt8 = 1
+    @usableFromInline static let pvrLegacy: UInt8 = 1
+    @usableFromInline static let jxlContainer: UInt8 = 1
+    @usableFromInline static let jpeg2000Boxed: UInt8 = 1
+    @usableFromInline static let xpmVersion2: UInt8 = 1
+    /// Aseprite's header: a smaller file size is no Aseprite file.
+    @usableFromInline static let asepriteHeaderLength: UInt32 = 128
+}
+
 /// Identifies the format: a classifier over the first bytes, run by the field loop like a
 /// parser but holding no answer. When it has decided (`.done`), `decision` says which parser
 /// the scanner starts, directly, through the registry's dispatch.
@@ -190,7 +203,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
             guard byte == ASCII.byte(of: " XPM */", at: Int(matched)) else {
                 // The comment goes on; only "*/" ends it, and the byte before was no "*" but
                 // at the last position, where "/" would have matched.
-                return decide(Sniffed(.xbm, variant: XBMParser.afterComment, value: byte == 0x2A ? 1 : 0))
+                return decide(Sniffed(.xbm, variant: Sniffed.xbmAfterComment, value: byte == 0x2A ? 1 : 0))
             }
             if matched == 6 { return decide(Sniffed(.xpm)) }
             phase = .commentOpening(matched: matched &+ 1)
@@ -198,13 +211,29 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         case .unknownPair(let first, let second):
             // Aseprite: the file size (at least the 128-byte header), then the magic A5E0.
             let size = UInt32(first) | UInt32(second) << 8 | UInt32(field.le16(0)) << 16
-            if field.u8(2) == 0xE0 && field.u8(3) == 0xA5 && size >= AsepriteParser.headerLength { return decide(Sniffed(.aseprite)) }
+            if field.u8(2) == 0xE0 && field.u8(3) == 0xA5 && size >= Sniffed.asepriteHeaderLength { return decide(Sniffed(.aseprite)) }
             return .failed(Self.unknown)
         case .legacyPVROrTGA(let mapType):
             // `34 00 00 00` could only be a TGA of image type 0, which holds no image.
-            if mapType == 0 && field.u8(0) == 0 && field.u8(1) == 0 { return decide(Sniffed(.pvr, variant: PVRParser.legacy)) }
+            if mapType == 0 && field.u8(0) == 0 && field.u8(1) == 0 { return decide(Sniffed(.pvr, variant: Sniffed.pvrLegacy)) }
             return decide(Self.tga(KnownBytes(0x34, mapType, field.u8(0), field.u8(1))))
         }
+    }
+
+    /// Whether two first bytes already rule out XML, so no SVG: SVGParser's own first two steps.
+    @inlinable
+    static func rejectsXML(_ first: UInt8, _ second: UInt8) -> Bool {
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
+        SVGParser.rejects(first, second)
+        #else
+        // A build without SVG still names the format it leaves out: the same rule, coarser
+        // (a byte-order mark, `<?`, `<!`, `<name`, or white space then `<` or more of it).
+        switch first {
+        case 0xEF: second != 0xBB
+        case 0x3C: !(second == 0x3F || second == 0x21 || ASCII.isLetter(second) || second == 0x5F || second == 0x3A || second >= 0x80)
+        default: !(second == 0x3C || ASCII.isXMLSpace(second))
+        }
+        #endif
     }
 
     /// The image formats whose first box has type `type`.
@@ -212,8 +241,8 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
     static func box(type: UInt32, size: UInt32) -> Sniffed? {
         switch type {
         case 0x6674_7970: Sniffed(.isobmff, value: UInt64(size))  // "ftyp": HEIF, AVIF
-        case 0x4A58_4C20: Sniffed(.jxl, variant: JXLParser.container, value: UInt64(size))  // "JXL "
-        case 0x6A50_2020: Sniffed(.jpeg2000, variant: JPEG2000Parser.boxed, value: UInt64(size))  // "jP  "
+        case 0x4A58_4C20: Sniffed(.jxl, variant: Sniffed.jxlContainer, value: UInt64(size))  // "JXL "
+        case 0x6A50_2020: Sniffed(.jpeg2000, variant: Sniffed.jpeg2000Boxed, value: UInt64(size))  // "jP  "
         default: nil
         }
     }
@@ -258,7 +287,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         let startsText = first == 0x3C || first == 0xEF || first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D
         if startsText && second > 1 {
             // Bytes that can't open XML start no signature: on to the checks after two bytes.
-            if SVGParser.rejects(first, second) {
+            if Self.rejectsXML(first, second) {
                 phase = .unknownPair(first: first, second: second)
                 return .read(4)
             }
@@ -277,7 +306,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         switch (first, second) {
         case (0x25, 0x21): return decide(Sniffed(.eps, variant: 0))  // "%!"
         case (0xC5, 0xD0): return decide(Sniffed(.eps, variant: 1))
-        case (0x21, 0x20): return decide(Sniffed(.xpm, variant: XPMParser.version2))  // "! "
+        case (0x21, 0x20): return decide(Sniffed(.xpm, variant: Sniffed.xpmVersion2))  // "! "
         case (0x53, 0x49): return decide(Sniffed(.fits))  // "SI"
         case (0xB1, 0x68): return decide(Sniffed(.dcx))
         case (0x44, 0x61): return decide(Sniffed(.msp, variant: 0))  // "Da"

@@ -34,6 +34,10 @@ package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
     case metadataTimeLimit
     case moreFramesThanMaxEntries
     case imageHasMorePixelsThanMaxPixels
+    // The box-structured start JPEG 2000 and JPEG XL share (JPEG2000Boxes.swift).
+    case signatureBoxDamaged
+    case signatureBoxSizeIsNot12
+    case secondBoxIsNotFtyp
 
     @inlinable
     package static var owner: UInt8 { 0xFF }
@@ -75,6 +79,9 @@ package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
         case .metadataTimeLimit: "size known; a time limit ended the metadata search"
         case .moreFramesThanMaxEntries: "more frames than maxEntries"
         case .imageHasMorePixelsThanMaxPixels: "the image has more pixels than maxPixels"
+        case .signatureBoxDamaged: "signature box damaged"
+        case .signatureBoxSizeIsNot12: "signature box size is not 12"
+        case .secondBoxIsNotFtyp: "second box is not ftyp"
         }
     }
 }

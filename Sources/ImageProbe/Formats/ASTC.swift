@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
 /// ASTC texture files (Arm astc-encoder, "The .astc File Format"): the magic `13 AB A1 5C`,
 /// the block size (x, y, z: one byte each), then the image size (x, y, z: 24-bit
 /// little-endian each), then 16-byte blocks.
@@ -104,3 +105,4 @@ extension ASTCParser {
         }
     }
 }
+#endif

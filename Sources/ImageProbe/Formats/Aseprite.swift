@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
 /// Aseprite sprites (.ase, .aseprite; Aseprite's *File Format Specifications*): a 128-byte
 /// little-endian header of the file size (32-bit), the magic `0xA5E0` at byte 4, the frame
 /// count, **width**, **height** and colour depth (16-bit each), then frames.
@@ -41,7 +42,7 @@ struct AsepriteParser: FormatParser, Sendable {
     }
 
     /// The smallest file size the header can state: the header alone.
-    @usableFromInline static let headerLength: UInt32 = 128
+    @usableFromInline static var headerLength: UInt32 { Sniffed.asepriteHeaderLength }
 
     /// What the header's frame count, size and colour depth say.
     @usableFromInline
@@ -95,3 +96,4 @@ extension AsepriteParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
 /// Blizzard texture files (wowdev.wiki "BLP"; Pillow's `BlpImagePlugin`): "BLP0", "BLP1"
 /// (Warcraft III) or "BLP2" (World of Warcraft), a few header fields, then the width and
 /// height as 32-bit little-endian values at bytes 12 and 16 in every version.
@@ -85,3 +86,4 @@ extension BLPParser {
         }
     }
 }
+#endif

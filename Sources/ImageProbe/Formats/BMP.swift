@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
 /// Windows and OS/2 bitmaps: the 14-byte file header, then a DIB header whose size says
 /// its layout.
 ///
@@ -170,3 +171,4 @@ extension BMPParser {
         }
     }
 }
+#endif

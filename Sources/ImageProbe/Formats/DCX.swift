@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
 /// DCX, multi-page PCX (the DCA/Intel *Communicating Applications Specification*, with the
 /// ZSoft *PCX Technical Reference Manual* for the pages): the ID 987654321 (`B1 68 DE 3A`),
 /// then a directory of 32-bit little-endian page offsets ended by 0 (at most 1024 entries with
@@ -133,3 +134,4 @@ extension DCXParser {
         }
     }
 }
+#endif

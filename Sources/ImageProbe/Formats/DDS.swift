@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
 /// DirectDraw Surface (Microsoft DDS_HEADER): the magic `DDS `, then a 124-byte header whose
 /// fourth and fifth 32-bit little-endian fields are the height and the width.
 ///
@@ -116,3 +117,4 @@ extension DDSParser {
         }
     }
 }
+#endif

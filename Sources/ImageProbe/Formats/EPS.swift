@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
 /// Encapsulated PostScript (Adobe TN 5002, *EPSF Specification* 3.0; TN 5001, *Document
 /// Structuring Conventions* 3.0): PostScript text whose header comments give the picture's
 /// `%%BoundingBox: llx lly urx ury` in points.
@@ -348,3 +349,4 @@ extension EPSParser {
         }
     }
 }
+#endif

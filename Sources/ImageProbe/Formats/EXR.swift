@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
 /// OpenEXR (OpenEXR File Layout 2.0): the magic, a version field (version 2 in the low byte,
 /// then flags: single-part tiled, long names, non-image, multi-part), then a header of
 /// attributes: `name\0 type\0 size value`, ended by an empty name.
@@ -401,3 +402,4 @@ extension EXRParser {
         }
     }
 }
+#endif

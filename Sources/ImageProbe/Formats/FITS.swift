@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
 /// FITS, the Flexible Image Transport System (IAU FITS Working Group, *The FITS Standard*
 /// 4.0): a header of 80-byte keyword records ("cards") in 2,880-byte blocks. The primary
 /// header's mandatory keywords come first, in order: `SIMPLE = T`, `BITPIX`, `NAXIS`, then
@@ -256,3 +257,4 @@ extension FITSParser {
         }
     }
 }
+#endif

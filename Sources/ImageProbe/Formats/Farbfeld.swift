@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
 /// farbfeld (suckless): "farbfeld", then the width and height as 32-bit big-endian values,
 /// then 16-bit RGBA pixels.
 ///
@@ -37,3 +38,4 @@ struct FarbfeldParser: FormatParser, Sendable {
         return .done
     }
 }
+#endif

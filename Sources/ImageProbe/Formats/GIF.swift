@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
 /// GIF 87a and 89a: the logical screen size from the Logical Screen Descriptor, and in full
 /// and animation modes the blocks after it (GIF89a §§ 15–27).
 ///
@@ -233,3 +234,4 @@ extension GIFParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
 /// Apple icon family (`icns`): the magic, the family's total length (32-bit big-endian), then
 /// elements of OSType (4 bytes), length (32-bit big-endian, counting its 8-byte header) and
 /// data.
@@ -177,3 +178,4 @@ extension ICNSParser {
         }
     }
 }
+#endif

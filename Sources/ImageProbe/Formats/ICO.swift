@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
 /// ICO and CUR (Windows icon and cursor files): a 6-byte header, then a directory of 16-byte
 /// entries, one per image, each holding the image's width and height in one byte (0 = 256).
 ///
@@ -145,3 +146,4 @@ extension ICOParser {
         }
     }
 }
+#endif

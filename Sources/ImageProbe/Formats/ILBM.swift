@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
 /// IFF pictures (EA IFF 85; *ILBM IFF Interleaved Bitmap*, EA 1986): a `FORM` of type `ILBM`
 /// (planar), `PBM ` (Deluxe Paint's chunky form) or `ACBM` (contiguous bitplanes), whose
 /// chunks are an ID, a 32-bit big-endian length and the data, padded to an even length.
@@ -133,3 +134,4 @@ extension ILBMParser {
         }
     }
 }
+#endif

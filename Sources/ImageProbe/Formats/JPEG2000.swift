@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
 /// JPEG 2000 (ISO/IEC 15444-1): a raw codestream (`FF 4F`, then the SIZ marker segment), or
 /// a JP2/JPX file, whose boxes hold the size in the `ihdr` box inside the `jp2h` superbox.
 ///
@@ -65,7 +66,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
 
     /// `Sniffed.variant` for a boxed file (its signature box's size in `value`); 0 for a raw
     /// codestream.
-    @usableFromInline static let boxed: UInt8 = 1
+    @usableFromInline static var boxed: UInt8 { Sniffed.jpeg2000Boxed }
 
     @inlinable @inline(__always)
     init(sniffed: Sniffed) {
@@ -252,9 +253,6 @@ extension JPEG2000Parser {
         case boxRunsToEndBeforeJp2h
         case motionJPEG2000KeepsItsHeaderInATrack
         case jpmCompoundImagesKeepTheirHeadersInPages
-        case signatureBoxDamaged
-        case signatureBoxSizeIsNot12
-        case secondBoxIsNotFtyp
 
         @inlinable
         static var owner: UInt8 { JPEG2000Parser.kind.rawValue }
@@ -276,10 +274,8 @@ extension JPEG2000Parser {
             case .boxRunsToEndBeforeJp2h: "box runs to the end of the file before jp2h"
             case .motionJPEG2000KeepsItsHeaderInATrack: "Motion JPEG 2000 keeps its header in a track"
             case .jpmCompoundImagesKeepTheirHeadersInPages: "JPM compound images keep their headers in pages"
-            case .signatureBoxDamaged: "signature box damaged"
-            case .signatureBoxSizeIsNot12: "signature box size is not 12"
-            case .secondBoxIsNotFtyp: "second box is not ftyp"
             }
         }
     }
 }
+#endif

@@ -18,10 +18,10 @@ enum JPEG2000Box {
     @inlinable
     static func fileStart(_ field: FieldBytes, signatureBoxSize: UInt32, format: ImageFormat) -> FileStart {
         guard field.u8(0) == 0x0D && field.u8(1) == 0x0A && field.u8(2) == 0x87 && field.u8(3) == 0x0A else {
-            return .failed(ScanFailure(.unknownFormat, JPEG2000Parser.Failure.signatureBoxDamaged))
+            return .failed(ScanFailure(.unknownFormat, CommonFailure.signatureBoxDamaged))
         }
-        guard signatureBoxSize == 12 else { return .failed(.malformed(format, JPEG2000Parser.Failure.signatureBoxSizeIsNot12)) }
-        guard field.tag(8) == fileType else { return .failed(.malformed(format, JPEG2000Parser.Failure.secondBoxIsNotFtyp)) }
+        guard signatureBoxSize == 12 else { return .failed(.malformed(format, CommonFailure.signatureBoxSizeIsNot12)) }
+        guard field.tag(8) == fileType else { return .failed(.malformed(format, CommonFailure.secondBoxIsNotFtyp)) }
         // Major brand, minor version and at least one compatible brand (15444-1 I.5.2, 18181-2).
         let size = field.be32(4)
         guard size >= 20 else { return .failed(.malformed(format, .ftypBoxTooSmall)) }

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
 /// Khronos textures: KTX 1.1 and KTX 2.0, told apart by their 12-byte identifiers
 /// (`«KTX 11»\r\n\x1A\n` and `«KTX 20»\r\n\x1A\n`).
 ///
@@ -181,3 +182,4 @@ extension KTXParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
 /// Microsoft Paint files (Microsoft KB Q51077): "DanM" (version 1) or "LinS" (version 2),
 /// then 16-bit little-endian words: width, height, bitmap and printer aspect ratios, printer
 /// size, aspect correction, and a checksum that makes the XOR of the first 13 words zero.
@@ -70,3 +71,4 @@ extension MSPParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
 /// ZSoft PCX: manufacturer 0x0A, version, encoding, bits per pixel per plane, then the image
 /// window xmin, ymin, xmax, ymax (16-bit little-endian, inclusive).
 ///
@@ -86,3 +87,4 @@ extension PCXParser {
         }
     }
 }
+#endif

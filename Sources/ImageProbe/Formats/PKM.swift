@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
 /// PKM, the ETC1/ETC2 texture container (Android `etc1_utils`, Ericsson ETCPACK): "PKM ",
 /// the version "10" (ETC1) or "20" (ETC2), then big-endian 16-bit values: data type, the
 /// extended (block-padded) width and height, and the image's width and height.
@@ -86,3 +87,4 @@ extension PKMParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
 /// PNG (ISO/IEC 15948, W3C PNG Third Edition), APNG, and Apple's CgBI variant.
 ///
 /// The size is in IHDR, the first chunk (the second after CgBI). In full mode the scanner
@@ -273,3 +274,4 @@ extension PNGParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
 /// Netpbm PBM, PGM and PPM (P1–P6), PAM (P7), and PFM (`PF`, `Pf`).
 ///
 /// The headers are decimal numbers in text, read one byte at a time. P1–P6: width, height and
@@ -391,3 +392,4 @@ extension PNMParser {
         }
     }
 }
+#endif

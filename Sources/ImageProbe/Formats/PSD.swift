@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
 /// Adobe Photoshop documents: PSD (version 1) and PSB, the large-document format (version 2).
 ///
 /// The file header is "8BPS", version, 6 reserved bytes, channels, then the height and the
@@ -224,3 +225,4 @@ extension PSDParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
 /// PowerVR textures (Imagination, *PVR File Format Specification* and its legacy edition):
 ///
 /// - **Version 3:** a 52-byte header of 32-bit values: version `0x03525650` ("PVR\x03" in a
@@ -51,7 +52,7 @@ struct PVRParser: FormatParser, Sendable {
 
     /// `Sniffed.variant` for the legacy (version 2) header; version 3 has the byte order in
     /// `value` (1: big-endian).
-    @usableFromInline static let legacy: UInt8 = 1
+    @usableFromInline static var legacy: UInt8 { Sniffed.pvrLegacy }
 
     @inlinable @inline(__always)
     init(sniffed: Sniffed) {
@@ -165,3 +166,4 @@ struct PVRParser: FormatParser, Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
 /// QOI, the "Quite OK Image" format: "qoif", width and height (32-bit big-endian), channels
 /// (3 or 4) and colour space (0 sRGB with linear alpha, 1 all linear).
 ///
@@ -84,3 +85,4 @@ extension QOIParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
 /// Radiance RGBE pictures (`.hdr`, `.pic`).
 ///
 /// A `#?RADIANCE` (or `#?RGBE`) line, header lines up to an empty line, then the resolution
@@ -263,3 +264,4 @@ extension RadianceParser {
         }
     }
 }
+#endif

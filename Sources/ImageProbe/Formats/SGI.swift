@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
 /// SGI image files (.sgi, .rgb, .bw): magic 474, storage (0 verbatim, 1 RLE), bytes per
 /// channel (1 or 2), dimension (1, 2 or 3), then xsize, ysize and zsize (16-bit big-endian).
 ///
@@ -111,3 +112,4 @@ extension SGIParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
 /// SVG: an XML document whose root element is `svg`.
 ///
 /// The scanner steps over the prolog (byte-order mark, XML declaration, comments, processing
@@ -721,3 +722,4 @@ extension SVGParser {
         }
     }
 }
+#endif

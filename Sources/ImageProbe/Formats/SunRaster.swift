@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
 /// Sun raster files: magic 0x59A66A95, then width, height and depth as 32-bit big-endian
 /// values (the rest of the 32-byte header is length, type and colour map).
 ///
@@ -85,3 +86,4 @@ extension SunRasterParser {
         }
     }
 }
+#endif

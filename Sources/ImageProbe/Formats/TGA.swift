@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
 /// Truevision TGA (TGA 2.0, and TGA 1.0 files without a footer): an 18-byte header and no
 /// signature.
 ///
@@ -259,3 +260,4 @@ extension TGAParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
 /// TIFF 6.0 (little- and big-endian) and BigTIFF: ImageWidth, ImageLength and Orientation
 /// from the first image file directory (IFD0); in full mode also the resolution
 /// (XResolution, YResolution, ResolutionUnit) and whether an ICC profile (34675) is embedded.
@@ -152,3 +153,4 @@ extension TIFFParser {
         }
     }
 }
+#endif

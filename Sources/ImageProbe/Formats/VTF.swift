@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
 /// Valve Texture Format, versions 7.0 to 7.6 (Valve Developer Community, "VTF"; VTFLib's
 /// `SVTFHeader`): "VTF\0", the version (two 32-bit little-endian numbers), the header size,
 /// then the width and height (16-bit), flags, frame count, … the high-resolution image format.
@@ -121,3 +122,4 @@ extension VTFParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
 /// WebP (RFC 9649): a RIFF container whose first chunk is VP8 (lossy), VP8L (lossless) or
 /// VP8X (extended, with the canvas size and feature flags).
 ///
@@ -265,3 +266,4 @@ extension WebPParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
 /// X BitMap: C source whose `#define <name>_width <n>` and `#define <name>_height <n>` lines
 /// give the size, in either order, perhaps with `_x_hot`/`_y_hot` lines between.
 ///
@@ -63,7 +64,7 @@ struct XBMParser: FormatParser, Sendable {
 
     /// `Sniffed.variant` after `/*` and a comment other than ` XPM */` (`value` 1 when its last
     /// byte read was `*`).
-    @usableFromInline static let afterComment: UInt8 = 1
+    @usableFromInline static var afterComment: UInt8 { Sniffed.xbmAfterComment }
 
     @inlinable @inline(__always)
     init(sniffed: Sniffed) {
@@ -237,3 +238,4 @@ extension XBMParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
 /// X PixMap (Arnaud Le Hors, *XPM Manual*, version 3.4): C source whose first string,
 /// the values string, starts with the width, the height, the colour count and the characters
 /// per pixel.
@@ -54,7 +55,7 @@ struct XPMParser: FormatParser, Sendable {
     }
 
     /// `Sniffed.variant` for XPM2 (`! XPM2`).
-    @usableFromInline static let version2: UInt8 = 1
+    @usableFromInline static var version2: UInt8 { Sniffed.xpmVersion2 }
 
     @inlinable @inline(__always)
     init(sniffed: Sniffed) {
@@ -221,3 +222,4 @@ extension XPMParser {
         }
     }
 }
+#endif

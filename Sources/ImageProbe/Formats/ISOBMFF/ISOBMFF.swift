@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
 /// HEIF and AVIF (ISO/IEC 23008-12, MIAF ISO/IEC 23000-22, AV1 Image File Format): boxes of
 /// ISO/IEC 14496-12.
 ///
@@ -549,3 +550,4 @@ extension ISOBMFFParser {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
 extension ISOBMFFParser {
     /// What a sub-machine of the parser says after a field of the box it reads.
     @usableFromInline
@@ -232,3 +233,4 @@ extension ISOBMFFParser {
         }
     }
 }
+#endif

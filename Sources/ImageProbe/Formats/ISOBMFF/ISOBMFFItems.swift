@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
 extension ISOBMFFParser {
     /// The items of `meta`: which is primary (`pitm`), their types (`iinf`), the properties
     /// (`ipco`) and which item each belongs to (`ipma`). A sub-machine of the parser: the
@@ -670,3 +671,4 @@ extension ISOBMFFParser {
         Int32(bitPattern: encoded >> 1) ^ -Int32(bitPattern: encoded & 1)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
 extension ISOBMFFParser {
     /// The primary track of an image sequence's `moov`: the first `trak` whose handler is
     /// `pict` or `vide` and that is not an auxiliary (`tref/auxl`, alpha or depth) track, as
@@ -221,3 +222,4 @@ extension ISOBMFFParser {
         }
     }
 }
+#endif
