@@ -70,8 +70,9 @@ for mode in "" --dimensions-only --animation; do
 done
 
 if [ "$fuzz_seconds" != 0 ]; then
-    cat "$work/fuzz.tsv" ${exported:+"$exported/cases.tsv"} > "$work/seeds.tsv"
-    node Tests/wasm32/replay.mjs "$wasm" --fuzz "$fuzz_seconds" --out "$work/found" "$work/seeds.tsv" || failed=1
+    # Each manifest names its files relative to its own folder.
+    node Tests/wasm32/replay.mjs "$wasm" --fuzz "$fuzz_seconds" --out "$work/found" "$work/fuzz.tsv" \
+        ${exported:+"$exported/cases.tsv"} || failed=1
     if [ -f "$work/found/cases.tsv" ]; then
         "$describe" describe --cases "$work/found/cases.tsv" > "$work/found/64bit.tsv"
         node Tests/wasm32/replay.mjs "$wasm" "$work/found/64bit.tsv" || failed=1

@@ -49,6 +49,11 @@ static void json_number(double value) {
     fputs(text, stdout);
 }
 
+static void json_nullable_flag(const char *name, int8_t value) {
+    if (value >= 0) printf(",\"%s\":%s", name, value ? "true" : "false");
+    else printf(",\"%s\":null", name);
+}
+
 static void json_flag(const char *name, int8_t value) {
     if (value >= 0) printf(",\"%s\":%s", name, value ? "true" : "false");
 }
@@ -73,6 +78,20 @@ static void print_result(const char *path, int status, const imageprobe_info *in
         if (info->loop_count >= 0) printf(",\"loopCount\":%lld", (long long)info->loop_count);
         if (!isnan(info->duration_ms)) { fputs(",\"duration\":", stdout); json_number(info->duration_ms); }
         if (!isnan(info->playback_duration_ms)) { fputs(",\"playbackDuration\":", stdout); json_number(info->playback_duration_ms); }
+        if (!dimensions_only) {
+            // Full mode's extra facts: each present, null when the file can't tell.
+            json_nullable_flag("hdr", info->hdr);
+            json_nullable_flag("gainMap", info->gain_map);
+            if (info->has_cicp)
+                printf(",\"cicp\":[%u,%u,%u,%s]", info->cicp[0], info->cicp[1], info->cicp[2], info->cicp[3] ? "true" : "false");
+            else
+                fputs(",\"cicp\":null", stdout);
+            json_nullable_flag("iccProfile", info->icc_profile);
+            if (info->dpi_x > 0 && info->dpi_y > 0) printf(",\"dpi\":[%d,%d]", (int)info->dpi_x, (int)info->dpi_y);
+            else fputs(",\"dpi\":null", stdout);
+            json_nullable_flag("interlaced", info->interlaced);
+            json_nullable_flag("motionPhoto", info->motion_photo);
+        }
         if (info->eps_preview[0]) { fputs(",\"preview\":", stdout); json_string(info->eps_preview); }
         if (info->is_partial) { fputs(",\"partial\":true,\"partialReason\":", stdout); json_string(info->error); }
     } else {

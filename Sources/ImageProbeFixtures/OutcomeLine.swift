@@ -7,10 +7,12 @@ extension ScanOutcome {
     /// `Tests/wasm32/replay.mjs`, which prints the same line from an `imageprobe_info`.
     ///
     ///     done png 1x1 display=1x1 orientation=0 depth=8 alpha=0 progressive=0 animated=1
-    ///       frames=2147483648 loops=0 duration=- playback=- preview=- partial=- read=61 skipped=0
+    ///       frames=2147483648 loops=0 duration=- playback=- preview=- dpi=- cicp=- icc=-1 gainmap=-1
+    ///       interlaced=0 motion=-1 partial=- read=61 skipped=0
     ///     unsupported truncated detected=png "..." read=12 skipped=0
     ///
-    /// Counts are the stored ones (`exactFrameCount`), durations in whole microseconds.
+    /// Counts are the stored ones (`exactFrameCount`), durations in whole microseconds, dots per
+    /// inch as the C struct's 32-bit fields hold them.
     public var line: String {
         let counts = "read=\(bytesRead) skipped=\(bytesConsumed &- bytesRead)"
         switch status {
@@ -34,7 +36,7 @@ extension ScanOutcome {
                 + " frames=\(info.exactFrameCount.map { String($0) } ?? "-1") loops=\(info.exactLoopCount.map { String($0) } ?? "-1")"
                 + " duration=\(micros(info.duration)) playback=\(micros(info.playbackDuration))"
                 + " preview=\(info.epsPreview?.name ?? "-")"
-                + " dpi=\(info.dpi.map { "\($0.x)x\($0.y)" } ?? "-")"
+                + " dpi=\(info.dpi.map { "\(Int32(clamping: $0.x))x\(Int32(clamping: $0.y))" } ?? "-")"
                 + " cicp=\(info.cicp.map { "\($0.colourPrimaries)/\($0.transferCharacteristics)/\($0.matrixCoefficients)/\($0.isFullRange ? 1 : 0)" } ?? "-")"
                 + " icc=\(flag(info.hasICCProfile)) gainmap=\(flag(info.hasGainMap)) interlaced=\(flag(info.isInterlaced))"
                 + " motion=\(flag(info.isMotionPhoto)) partial=\(partial) \(counts)"

@@ -21,7 +21,8 @@ import { dirname, join } from 'node:path';
 const FIELDS = ['needed', 'bytes_read', 'bytes_skipped', 'format', 'format_name', 'mime_type', 'width',
   'height', 'display_width', 'display_height', 'orientation', 'bit_depth', 'has_alpha', 'is_progressive',
   'is_animated', 'is_partial', 'frame_count', 'loop_count', 'duration_ms', 'playback_duration_ms',
-  'eps_preview', 'error', 'message', 'detected_format', 'detected_format_name', 'fetch_error', 'http_status'];
+  'eps_preview', 'hdr', 'gain_map', 'icc_profile', 'interlaced', 'motion_photo', 'has_cicp', 'cicp', 'dpi_x', 'dpi_y',
+  'error', 'message', 'detected_format', 'detected_format_name', 'fetch_error', 'http_status'];
 const MODES = { full: 0, dimensionsOnly: 1, animation: 2 };
 const decoder = new TextDecoder();
 
@@ -52,6 +53,7 @@ function line(code) {
   const i64 = (name) => view.getBigInt64(at[name], true);
   const i32 = (name) => view.getInt32(at[name], true);
   const i8 = (name) => view.getInt8(at[name]);
+  const u8 = (name, index = 0) => view.getUint8(at[name] + index);
   const text = (name, size) => {
     const bytes = new Uint8Array(exports.memory.buffer, info + at[name], size);
     const stop = bytes.indexOf(0);
@@ -75,7 +77,11 @@ function line(code) {
     + ` alpha=${i8('has_alpha')} progressive=${i8('is_progressive')} animated=${i8('is_animated')}`
     + ` frames=${i64('frame_count')} loops=${i64('loop_count')}`
     + ` duration=${micros('duration_ms')} playback=${micros('playback_duration_ms')}`
-    + ` preview=${text('eps_preview', 8) || '-'} partial=${partial} ${counts}`;
+    + ` preview=${text('eps_preview', 8) || '-'}`
+    + ` dpi=${i32('dpi_x') > 0 && i32('dpi_y') > 0 ? `${i32('dpi_x')}x${i32('dpi_y')}` : '-'}`
+    + ` cicp=${u8('has_cicp') ? [0, 1, 2, 3].map((k) => u8('cicp', k)).join('/') : '-'}`
+    + ` icc=${i8('icc_profile')} gainmap=${i8('gain_map')} interlaced=${i8('interlaced')}`
+    + ` motion=${i8('motion_photo')} partial=${partial} ${counts}`;
 }
 
 /** Scans `image` under `options`, fed in chunks of the sizes `sizes()` gives; returns the line. */

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The JavaScript package's checks (CI calls this): npm pack, the tarball installed offline into a
+# scratch project, then, against the INSTALLED package:
+#   - node:test suites: ESM import and CJS require; probeFile, probe and the CLI print exactly
+#     what the Swift command prints (--json) on every file given, in full, dimensions-only and
+#     animation modes (animation: but largestFrame and firstDelays, which the C struct lacks);
+#     streams; compat; the audit's defects (each check also run on the old wrapper, where it
+#     must fail); probeURL against nginx (http, https), a redirect, servers ignoring Range or
+#     changing ETags; headless Chromium;
+#   - tsc --strict on consumers that use every export (ESM and CommonJS, with and without DOM);
+#   - the module sizes.
+#   bindings/js/check.sh IMAGEPROBE PATH...     (IMAGEPROBE: the Swift command, .build/release/imageprobe)
+# Installs what it needs (Debian: node-typescript, chromium, nginx-light, openssl, binaryen) and
+# builds .build/wasm/imageprobe.wasm with Scripts/build-c.sh when it is missing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+[ $# -ge 2 ] || { echo "usage: $0 IMAGEPROBE PATH..." >&2; exit 2; }
+imageprobe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+inputs=()
+for path in "$@"; do inputs+=("$(cd "$(dirname "$path")" && pwd)/$(basename "$path")"); done
+
+packages=()
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
+command -v tsc >/dev/null || packages+=(node-typescript)
+command -v chromium >/dev/null || packages+=(chromium)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
+command -v openssl >/dev/null || packages+=(openssl)
+command -v wasm-opt >/dev/null || packages+=(binaryen)
+if [ ${#packages[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+fi
+[ -f "$repo/.build/wasm/imageprobe.wasm" ] || "$repo/Scripts/build-c.sh" wasm
+# The web build (build-time format selection), where Scripts/build-c.sh has it; until then the
+# package's web entry ships the full module (build.mjs says so).
+[ -f "$repo/.build/wasm/imageprobe-web.wasm" ] || "$repo/Scripts/build-c.sh" wasm-web 2>/dev/null || true
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+find "${inputs[@]}" -type f | sort > "$work/files"
+echo "$(wc -l < "$work/files") files"
+
+echo "== npm pack"
+(cd "$here" && npm pack --silent --pack-destination "$work" >/dev/null)
+tarball=$(ls "$work"/imageprobe-*.tgz)
+echo "$(basename "$tarball"): $(stat -c %s "$tarball") bytes"
+tar -tzf "$tarball" | sed 's/^/  /'
+
+echo "== npm install (offline) into a scratch project"
+mkdir -p "$work/project/test"
+echo '{ "name": "scratch", "private": true, "type": "module" }' > "$work/project/package.json"
+(cd "$work/project" && npm install --offline --no-audit --no-fund --silent "$tarball")
+cp "$here"/test/*.mjs "$here"/test/consumer.ts "$here"/test/consumer.cts "$work/project/test/"
+
+# The wrapper before the package (the audit's subject), for the defect checks to fail on.
+mkdir -p "$work/old"
+if git -C "$repo" show 91746c2:Examples/js/imageprobe.mjs > "$work/old/imageprobe.mjs" 2>/dev/null; then
+    cp "$repo/.build/wasm/imageprobe.wasm" "$work/old/"
+    export IMAGEPROBE_OLD="$work/old"
+else
+    echo "no git history: the defect checks don't run on the old wrapper"
+fi
+
+failed=0
+echo "== node:test against the installed package"
+(cd "$work/project" && IMAGEPROBE_SWIFT_CLI="$imageprobe" IMAGEPROBE_FILES="$work/files" IMAGEPROBE_REPO="$repo" \
+    node --test --test-concurrency=1 --test-reporter=spec test/package.test.mjs test/url.test.mjs test/browser.test.mjs) || failed=1
+
+echo "== tsc --strict on consumers of every export"
+cat > "$work/project/tsconfig.json" <<'JSON'
+{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext",
+  "target": "es2022", "lib": ["es2022", "dom"], "types": [], "skipLibCheck": false },
+  "files": ["test/consumer.ts", "test/consumer.cts"] }
+JSON
+(cd "$work/project" && tsc -p tsconfig.json && echo "tsc --strict (lib es2022, dom): ESM and CommonJS consumers pass") || failed=1
+sed -i 's/"lib": \["es2022", "dom"\]/"lib": ["es2022"]/' "$work/project/tsconfig.json"
+(cd "$work/project" && tsc -p tsconfig.json && echo "tsc --strict (lib es2022 alone): ESM and CommonJS consumers pass") || failed=1
+# The types are what src/fields.mjs says (one line per field, nowhere else).
+(cd "$here" && node build.mjs --check) || failed=1
+
+echo "== sizes"
+node -e '
+const b = require(process.argv[1]);
+for (const [name, m] of Object.entries(b.modules)) {
+  console.log(`${name}: ${m.output.bytes} bytes, ${m.output.gzipped} gzipped (input ${m.input.bytes}, ${m.input.gzipped} gzipped)${m.note ? " -- " + m.note : ""}`);
+}' "$work/project/node_modules/imageprobe/dist/BUILD.json"
+
+if [ $failed = 0 ]; then echo "bindings/js: all checks passed"; else echo "bindings/js: FAILED"; fi
+exit $failed

@@ -1,0 +1,876 @@
+// core.mjs: the platform-neutral engine of the imageprobe package: the WebAssembly module's
+// C interface (Sources/CImageProbe/include/imageprobe.h) as a Scanner, probe, probeStream and a
+// probeURL driven by the core's range planner. No `node:` import here: Node's own parts (files,
+// reading the module from a file: URL) come in through a `host` (node-host.mjs).
+import { INFO_FIELDS, OPTIONS_FIELDS, PLANNER_OPTIONS_FIELDS, PLAN_REQUEST_FIELDS } from './fields.mjs';
+
+// imageprobe.h's numbers.
+const NEED_MORE = 0, DONE = 1, UNSUPPORTED = 2, PLAN_SEND = 3, PLAN_REDIRECT = 4;
+const IF_RANGE_ETAG = 1, IF_RANGE_LAST_MODIFIED = 2;
+const BODY_COMPLETE = 0, BODY_STOPPED = 1, BODY_CLOSED = 2;
+const FAIL_TIMEOUT = 0, FAIL_LIMIT = 1, FAIL_OTHER = 2;
+const MODES = { full: 0, dimensionsOnly: 1, animation: 2 };
+
+/** Bytes copied into the module per call: the size of the one input area. */
+const INPUT_SIZE = 64 * 1024;
+/** As the Swift command reads files (SPEC.md §4): 64 KiB reads; skips of 64 KiB or more jumped. */
+export const READ_SIZE = 64 * 1024;
+const SEEK_THRESHOLD = 64n * 1024n;
+const INT64_MAX = (1n << 63n) - 1n;
+const U64_MAX = (1n << 64n) - 1n;
+const EMPTY = new Uint8Array(0);
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+const align16 = (value) => (value + 15) & ~15;
+
+/** A count as a number when exact, a BigInt above 2^53 (never negative). */
+export const count = (value) => (value <= 9007199254740991n ? Number(value) : value);
+
+/** Every failure of the package: `code` is the Swift command's JSON `error` (SPEC.md §4). */
+export class ImageProbeError extends Error {
+  constructor(code, message, details = undefined) {
+    super(message, details && 'cause' in details ? { cause: details.cause } : undefined);
+    this.name = 'ImageProbeError';
+    this.code = code;
+    this.detectedFormat = null;
+    if (details) {
+      for (const key of Object.keys(details)) if (key !== 'cause') this[key] = details[key];
+    }
+  }
+}
+
+/** A chunk as a Uint8Array over the same bytes: any ArrayBufferView, an ArrayBuffer. */
+export function byteView(chunk, what = 'chunk') {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && chunk instanceof SharedArrayBuffer)) {
+    return new Uint8Array(chunk);
+  }
+  const shown = chunk === null ? 'null' : typeof chunk === 'object' ? (chunk.constructor?.name ?? 'object') : typeof chunk;
+  throw new TypeError(`imageprobe: a ${what} must be a Uint8Array, Buffer, another ArrayBufferView or an ArrayBuffer, not ${shown}`);
+}
+
+/** A non-negative integer below 2^64 (number or BigInt), as a BigInt; RangeError otherwise. */
+function u64(value, name) {
+  if (typeof value === 'bigint') {
+    if (value >= 0n && value <= U64_MAX) return value;
+  } else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    return BigInt(value);
+  }
+  throw new RangeError(`imageprobe: ${name} must be a non-negative integer below 2^64, not ${String(value)}`);
+}
+
+function u32(value, name) {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xFFFFFFFF) return value;
+  throw new RangeError(`imageprobe: ${name} must be an integer from 0 to 2^32 - 1, not ${String(value)}`);
+}
+
+/** Offsets of a struct's fields and its size, from the module's `imageprobe_*_layout`. */
+function layout(exports, struct, names) {
+  const read = exports[`imageprobe_${struct}_layout`];
+  const offsets = {};
+  names.forEach((name, index) => { offsets[name] = read(index); });
+  const size = read(names.length);
+  const last = names.length ? offsets[names[names.length - 1]] : -1;
+  if (!(size > last) || read(names.length + 1) !== 0) {
+    throw new Error(`imageprobe: the WebAssembly module's imageprobe_${struct} does not have the ${names.length} fields ` +
+      'that src/fields.mjs lists: add the new fields there (one line each)');
+  }
+  return { offsets, size };
+}
+
+/**
+ * Reads one field of `imageprobe_info` as the table's kind says. `at(name)`: another field's
+ * offset, for the kinds that read two fields (cicp with has_cicp, dpi with dpi_y).
+ */
+function fieldReader(kind, offset, size, at) {
+  switch (kind) {
+    case 'u64': return (m) => count(m.view.getBigUint64(offset, true));
+    case 'i64': return (m) => Number(m.view.getBigInt64(offset, true));
+    case 'i64?': return (m) => { const v = m.view.getBigInt64(offset, true); return v < 0n ? null : Number(v); };
+    case 'i32': return (m) => m.view.getInt32(offset, true);
+    case 'i32?': return (m) => { const v = m.view.getInt32(offset, true); return v < 0 ? null : v; };
+    case 'i32?0': return (m) => { const v = m.view.getInt32(offset, true); return v <= 0 ? null : v; };
+    case 'tri': return (m) => { const v = m.view.getInt8(offset); return v < 0 ? null : v === 1; };
+    case 'bool': return (m) => m.view.getInt8(offset) === 1;
+    case 'u8': return (m) => m.view.getUint8(offset);
+    case 'cicp': {
+      const flag = at('has_cicp');
+      return (m) => (m.view.getUint8(flag) === 1
+        ? [m.view.getUint8(offset), m.view.getUint8(offset + 1), m.view.getUint8(offset + 2), m.view.getUint8(offset + 3) === 1]
+        : null);
+    }
+    case 'dpi': {
+      const y = at('dpi_y');
+      return (m) => {
+        const dpiX = m.view.getInt32(offset, true);
+        const dpiY = m.view.getInt32(y, true);
+        return dpiX > 0 && dpiY > 0 ? [dpiX, dpiY] : null;
+      };
+    }
+    case 'f64?': return (m) => { const v = m.view.getFloat64(offset, true); return Number.isNaN(v) ? null : v; };
+    case 'str': return (m) => m.string(offset, size);
+    case 'str?': return (m) => m.string(offset, size) || null;
+    default: throw new Error(`imageprobe: unknown field kind ${kind} in fields.mjs`);
+  }
+}
+
+/**
+ * One instance of the module, and the fixed work areas every call uses: a scanner slot, a
+ * planner slot, the info, the options, the plan request and a 64 KiB input area. A Scanner's
+ * (or a planner's) state lives in JavaScript between calls and is copied into its slot for each
+ * call (it stays there while the same object is called again), so the module's memory never
+ * grows with the number of scanners, and a scanner forgotten without dispose() is ordinary
+ * garbage. After a trap (WebAssembly.RuntimeError) the instance is replaced: a trap doesn't
+ * restore the module's stack pointer, so nothing of the old instance is used again.
+ */
+class Runtime {
+  constructor(module) {
+    this.module = module;
+    this.generation = 0;
+    this.instantiate(new WebAssembly.Instance(module, {}));
+  }
+
+  instantiate(instance) {
+    const e = instance.exports;
+    this.e = e;
+    this.generation += 1;
+    this.info = layout(e, 'info', INFO_FIELDS.map((row) => row[0]));
+    this.options = layout(e, 'options', OPTIONS_FIELDS);
+    this.plannerOptions = layout(e, 'planner_options', PLANNER_OPTIONS_FIELDS);
+    this.request = layout(e, 'plan_request', PLAN_REQUEST_FIELDS);
+    this.scannerSize = e.imageprobe_scanner_size();
+    this.plannerSize = e.imageprobe_planner_size();
+    let at = align16(e.__heap_base.value);
+    const area = (size) => { const start = at; at = align16(at + size); return start; };
+    this.SCANNER = area(this.scannerSize);
+    this.PLANNER = area(this.plannerSize);
+    this.INFO = area(this.info.size);
+    this.OPTIONS = area(this.options.size);
+    this.POPTIONS = area(this.plannerOptions.size);
+    this.REQUEST = area(this.request.size);
+    this.INPUT = area(INPUT_SIZE);
+    const memory = e.memory;
+    if (at > memory.buffer.byteLength) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
+    this.bytes = new Uint8Array(memory.buffer);
+    this.view = new DataView(memory.buffer);
+    this.residentScanner = null;
+    this.residentPlanner = null;
+    this.readers = INFO_FIELDS.map(([name, kind, js, group], index) => {
+      const offset = this.INFO + this.info.offsets[name];
+      const next = index + 1 < INFO_FIELDS.length ? this.info.offsets[INFO_FIELDS[index + 1][0]] : this.info.size;
+      return { name, js, group, read: fieldReader(kind, offset, this.INFO + next - offset, (other) => this.INFO + this.info.offsets[other]) };
+    });
+    this.field = Object.fromEntries(this.readers.map((reader) => [reader.name, reader.read]));
+  }
+
+  /** A new instance after a trap (synchronously: the module is compiled already). */
+  reset() {
+    this.e = null;
+    this.instantiate(new WebAssembly.Instance(this.module, {}));
+  }
+
+  string(offset, size) {
+    const bytes = this.bytes.subarray(offset, offset + size);
+    const end = bytes.indexOf(0);
+    return decoder.decode(end < 0 ? bytes : bytes.subarray(0, end));
+  }
+
+  /**
+   * Calls `body` with `owner`'s state in its slot (copied in unless it is there already), then
+   * copies the state back out, so a trap in a later call can't lose it. A trap replaces the
+   * instance and becomes an ImageProbeError with code "trap".
+   */
+  call(owner, body) {
+    if (!this.e) this.reset();
+    const slot = owner.planner ? this.PLANNER : this.SCANNER;
+    const key = owner.planner ? 'residentPlanner' : 'residentScanner';
+    if (this[key] !== owner) {
+      this.bytes.set(owner.state, slot);
+      this[key] = owner;
+    }
+    try {
+      const result = body(this.e, slot);
+      owner.state.set(this.bytes.subarray(slot, slot + owner.state.length));
+      return result;
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        try { this.reset(); } catch { this.e = null; }
+        owner.broken = true;
+        throw new ImageProbeError('trap', `the WebAssembly module trapped (${error.message}); ` +
+          'it was instantiated afresh, and this scanner can no longer be used', { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  writeOptions(at, options, offsets) {
+    const mode = options.mode ?? 'full';
+    if (!(mode in MODES)) throw new TypeError(`imageprobe: mode must be "full", "dimensionsOnly" or "animation", not ${String(mode)}`);
+    const view = this.view;
+    view.setInt32(at + offsets.mode, MODES[mode], true);
+    view.setBigUint64(at + offsets.max_bytes, options.maxBytes === undefined ? 0n : u64(options.maxBytes, 'maxBytes'), true);
+    view.setBigUint64(at + offsets.input_length, options.inputLength === undefined ? 0n : u64(options.inputLength, 'inputLength'), true);
+    view.setUint32(at + offsets.max_width, options.maxWidth === undefined ? 0 : u32(options.maxWidth, 'maxWidth'), true);
+    view.setUint32(at + offsets.max_height, options.maxHeight === undefined ? 0 : u32(options.maxHeight, 'maxHeight'), true);
+    view.setUint32(at + offsets.max_entries, options.maxEntries === undefined ? 0 : u32(options.maxEntries, 'maxEntries'), true);
+    view.setUint32(at + offsets.max_depth, options.maxDepth === undefined ? 0 : u32(options.maxDepth, 'maxDepth'), true);
+    view.setBigUint64(at + offsets.max_pixels, options.maxPixels === undefined ? 0n : u64(options.maxPixels, 'maxPixels'), true);
+  }
+
+  /** The image in the info area: the table's image fields, partialReason, then the counts. */
+  readInfo() {
+    const info = {};
+    for (const { js, group, read } of this.readers) {
+      if (group === 'image') info[js] = read(this);
+    }
+    info.partialReason = info.partial ? this.field.error(this) : null;
+    info.bytesRead = this.field.bytes_read(this);
+    info.bytesSkipped = this.field.bytes_skipped(this);
+    return info;
+  }
+
+  /**
+   * The failure in the info area, as an ImageProbeError. A refused image (maxPixels:
+   * "tooManyPixels") has its format and size filled in too: they come with the error as
+   * format, width, height and frameCount.
+   */
+  readFailure() {
+    const detected = this.field.detected_format(this);
+    const details = {
+      detectedFormat: detected ? this.field.detected_format_name(this) : null,
+      bytesRead: this.field.bytes_read(this),
+      bytesSkipped: this.field.bytes_skipped(this),
+    };
+    if (this.field.format(this) !== 0) {
+      details.format = this.field.format_name(this);
+      details.width = this.field.width(this);
+      details.height = this.field.height(this);
+      details.frameCount = this.field.frame_count(this);
+    }
+    return new ImageProbeError(this.field.error(this), this.field.message(this), details);
+  }
+
+  /** A scanner call's status code as a ScanResult. */
+  result(code) {
+    switch (code) {
+      case NEED_MORE: return { status: 'needMore', needed: this.field.needed(this) };
+      case DONE: return { status: 'done', info: this.readInfo() };
+      case UNSUPPORTED: return { status: 'unsupported', error: this.readFailure() };
+      default: throw new ImageProbeError('argument', this.field.message(this) || 'the scanner refused the call');
+    }
+  }
+}
+
+/** Yields to the event loop (a macrotask), so timers and I/O run between chunks. */
+const yieldToEventLoop = () => new Promise((resolve) => {
+  if (typeof setImmediate === 'function') setImmediate(resolve); else setTimeout(resolve, 0);
+});
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+function cancelledError(signal) {
+  return new ImageProbeError('cancelled', 'cancelled', { cause: signal?.reason });
+}
+
+/** Resolves with `promise`, or rejects with "cancelled" as soon as `signal` aborts. */
+function unlessAborted(promise, signal) {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(cancelledError(signal));
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(cancelledError(signal));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then((value) => { signal.removeEventListener('abort', abort); resolve(value); },
+      (error) => { signal.removeEventListener('abort', abort); reject(error); });
+  });
+}
+
+/** Compiles the module from a URL, a path string, a Response, bytes or a compiled module. */
+async function compile(source, host) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof Response !== 'undefined' && (source instanceof Response || source instanceof Promise)) {
+    const response = await source;
+    if (typeof WebAssembly.compileStreaming === 'function' &&
+        (response.headers.get('content-type') ?? '').startsWith('application/wasm')) {
+      return WebAssembly.compileStreaming(response);
+    }
+    return WebAssembly.compile(await response.arrayBuffer());
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (source instanceof URL || typeof source === 'string') {
+    const url = new URL(source, typeof location !== 'undefined' ? location.href : undefined);
+    if (url.protocol === 'file:' && host?.readFile) return WebAssembly.compile(await host.readFile(url));
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`imageprobe: cannot load ${url.href}: HTTP ${response.status}`);
+    return compile(response, host);
+  }
+  throw new TypeError('imageprobe: init() takes a URL, a path, a Response, bytes or a WebAssembly.Module');
+}
+
+/**
+ * A seekable input (bytes in memory, a file) read as the Swift command reads files (SPEC.md §4):
+ * 64 KiB reads, never more fed than the scanner asks for; a pending skip of 64 KiB or more is
+ * jumped, shorter ones and skip bytes already read are passed with skip(), so the answers and
+ * byte counts are the command's. A generator: it yields a BigInt position and takes the bytes
+ * from there (up to 64 KiB; empty at the end), so the same steps run with synchronous reads
+ * (probeSync) and asynchronous ones (probe, probeFile).
+ */
+function* seekable(scanner) {
+  let position = 0n;
+  let buffer = EMPTY;
+  let start = 0;
+  let skippedAfterReading = 0n;
+  let result = scanner.result;
+  while (result.status === 'needMore') {
+    const pending = scanner.pendingSkipBig();
+    if (pending > 0n && start < buffer.length) {
+      const passed = scanner.skipBig(pending < BigInt(buffer.length - start) ? pending : BigInt(buffer.length - start));
+      skippedAfterReading += passed;
+      start += Number(passed);
+      result = scanner.result;
+      continue;
+    }
+    if (pending >= SEEK_THRESHOLD && start === buffer.length) {
+      scanner.skipBig(pending);
+      if (position + pending > INT64_MAX) {
+        // Past any offset a file can have: the input ends before the header does.
+        result = scanner.finish();
+        break;
+      }
+      position += pending;
+      result = scanner.result;
+      continue;
+    }
+    if (start === buffer.length) {
+      const got = yield position;
+      if (got.length === 0) {
+        result = scanner.finish();
+        break;
+      }
+      buffer = got;
+      position += BigInt(got.length);
+      start = 0;
+    }
+    const needed = result.needed;
+    const take = typeof needed === 'bigint' || needed > buffer.length - start ? buffer.length - start : needed;
+    result = scanner.feed(buffer.subarray(start, start + take));
+    start += take;
+  }
+  if (skippedAfterReading > 0n) {
+    // Skip bytes that were read anyway count as read, as the command reports them.
+    const counts = result.status === 'done' ? result.info : result.status === 'unsupported' ? result.error : null;
+    if (counts) {
+      counts.bytesRead = count(BigInt(counts.bytesRead) + skippedAfterReading);
+      counts.bytesSkipped = count(BigInt(counts.bytesSkipped) - skippedAfterReading);
+    }
+  }
+  return result;
+}
+
+/** Runs the seekable reading with `read(position)` returning bytes or a promise of them. */
+export async function driveSeekable(scanner, read) {
+  const steps = seekable(scanner);
+  let step = steps.next();
+  while (!step.done) step = steps.next(await read(step.value));
+  return step.value;
+}
+
+function driveSeekableSync(scanner, read) {
+  const steps = seekable(scanner);
+  let step = steps.next();
+  while (!step.done) step = steps.next(read(step.value));
+  return step.value;
+}
+
+function settle(result) {
+  if (result.status === 'done') return result.info;
+  throw result.error;
+}
+
+const noop = () => {};
+
+/** The status line and header fields as bytes on the wire (HTTP/1.1), as fetch() shows them. */
+function headBytes(response) {
+  let total = `HTTP/1.1 ${response.status} ${response.statusText ?? ''}\r\n`.length + 2;
+  for (const [name, value] of response.headers) total += encoder.encode(`${name}: ${value}\r\n`).length;
+  return total;
+}
+
+/** Whether `value` may go back as If-Range: no control characters (SPEC.md §6.1). */
+const sendable = (value) => typeof value === 'string' && value.length > 0 && !/[\u0000-\u001f\u007f]/.test(value);
+
+/**
+ * The package's API over one module (the full one or the web one): `locate()` gives the module's
+ * default URL, `host` the platform's own parts (Node: files and file: URLs).
+ */
+export function createApi({ locate, host = null }) {
+  let runtime = null;
+  let loading = null;
+
+  /** Loads the module: from `source` (a URL, bytes, a Response or a compiled WebAssembly.Module) or beside the package. */
+  async function init(source = undefined) {
+    if (source === undefined) {
+      if (runtime) return;
+      if (loading) return loading;
+    }
+    const started = (async () => {
+      const module = await compile(source ?? locate(), host);
+      runtime = new Runtime(module);
+    })();
+    loading = started;
+    try {
+      await started;
+    } finally {
+      if (loading === started) loading = null;
+    }
+  }
+
+  /** The runtime, loading it synchronously where the platform can (Node 20.16+). */
+  function current() {
+    if (runtime) return runtime;
+    const module = host?.loadSync?.(locate());
+    if (module) {
+      runtime = new Runtime(module);
+      return runtime;
+    }
+    throw new ImageProbeError('notLoaded', 'imageprobe: the WebAssembly module is not loaded yet: ' +
+      'await init() (or Scanner.create()) before a synchronous call');
+  }
+
+  async function ready() {
+    if (!runtime) {
+      try { current(); } catch { await init(); }
+    }
+    return runtime;
+  }
+
+  /** A push scanner: feed it chunks in any split, it answers as soon as it can (SPEC.md §1). */
+  class Scanner {
+    /** Loads the module if needed, then makes a scanner. */
+    static async create(options = {}) {
+      await ready();
+      return new Scanner(options);
+    }
+
+    constructor(options = {}) {
+      const rt = current();
+      this.runtime = rt;
+      this.state = new Uint8Array(rt.scannerSize);
+      this.broken = false;
+      this.last = rt.call(this, (e, slot) => {
+        rt.bytes.fill(0, rt.OPTIONS, rt.OPTIONS + rt.options.size);
+        rt.writeOptions(rt.OPTIONS, options, rt.options.offsets);
+        e.imageprobe_init(slot, rt.OPTIONS);
+        return rt.result(e.imageprobe_feed(slot, 0, 0, rt.INFO));
+      });
+    }
+
+    /** The current result: needMore (with `needed`), done (with `info`) or unsupported (with `error`). */
+    get result() { return this.last; }
+
+    check() {
+      if (!this.state) throw new ImageProbeError('disposed', 'imageprobe: this scanner was disposed');
+      if (this.broken) throw new ImageProbeError('trap', 'imageprobe: this scanner trapped and can no longer be used');
+    }
+
+    /** Feeds `chunk` (any byte view) until the answer; returns the result. Answers are sticky. */
+    feed(chunk) {
+      const bytes = byteView(chunk);
+      this.check();
+      if (this.last.status !== 'needMore' || bytes.length === 0) return this.last;
+      const rt = this.runtime;
+      this.last = rt.call(this, (e, slot) => {
+        let offset = 0;
+        let code = NEED_MORE;
+        while (code === NEED_MORE && offset < bytes.length) {
+          const take = Math.min(INPUT_SIZE, bytes.length - offset);
+          rt.bytes.set(bytes.subarray(offset, offset + take), rt.INPUT);
+          code = e.imageprobe_feed(slot, rt.INPUT, take, rt.INFO);
+          offset += take;
+        }
+        return rt.result(code);
+      });
+      return this.last;
+    }
+
+    /** The input has ended: the final result. */
+    finish() {
+      this.check();
+      if (this.last.status !== 'needMore') return this.last;
+      const rt = this.runtime;
+      this.last = rt.call(this, (e, slot) => rt.result(e.imageprobe_finish(slot, rt.INFO)));
+      return this.last;
+    }
+
+    pendingSkipBig() {
+      this.check();
+      return this.runtime.call(this, (e, slot) => BigInt.asUintN(64, e.imageprobe_pending_skip(slot)));
+    }
+
+    /** How many of the next bytes the scanner doesn't need: a number, or a BigInt above 2^53. */
+    get pendingSkip() { return count(this.pendingSkipBig()); }
+
+    skipBig(amount) {
+      this.check();
+      const rt = this.runtime;
+      let passed = 0n;
+      this.last = rt.call(this, (e, slot) => {
+        passed = BigInt.asUintN(64, e.imageprobe_skip(slot, BigInt.asIntN(64, amount)));
+        return rt.result(e.imageprobe_feed(slot, 0, 0, rt.INFO));
+      });
+      return passed;
+    }
+
+    /** Passes over up to `amount` bytes (a number or a BigInt; at most pendingSkip) without reading them; returns how many. */
+    skip(amount) { return count(this.skipBig(u64(amount, 'the skip count'))); }
+
+    /** Drops the scanner's state (about half a kilobyte of JavaScript memory; nothing in the module). */
+    dispose() {
+      if (this.runtime && this.runtime.residentScanner === this) this.runtime.residentScanner = null;
+      this.state = null;
+    }
+
+    [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() { this.dispose(); }
+
+    // Tests only: makes the module trap in a call on this scanner (a read past its memory).
+    [Symbol.for('imageprobe.testing.trap')]() {
+      this.check();
+      return this.runtime.call(this, (e, slot) => e.imageprobe_feed(slot, 0x7FFFFFF0, 0x1000, this.runtime.INFO));
+    }
+  }
+
+  /** The range planner (SPEC.md §6.1) in the module, its state kept like a Scanner's. */
+  class Planner {
+    constructor(rt, options, urlHash) {
+      this.runtime = rt;
+      this.planner = true;
+      this.state = new Uint8Array(rt.plannerSize);
+      rt.call(this, (e, slot) => {
+        const at = rt.POPTIONS;
+        const o = rt.plannerOptions.offsets;
+        e.imageprobe_planner_defaults(at);
+        rt.bytes.fill(0, at + o.scan, at + o.scan + rt.options.size);
+        const { maxBytes, ...scan } = options;
+        rt.writeOptions(at + o.scan, { ...scan, maxBytes, inputLength: undefined }, rt.options.offsets);
+        if (maxBytes !== undefined) rt.view.setBigUint64(at + o.max_bytes, u64(maxBytes, 'maxBytes'), true);
+        if (options.maxRequests !== undefined) rt.view.setUint32(at + o.max_requests, u32(options.maxRequests, 'maxRequests'), true);
+        if (options.maxRedirects !== undefined) rt.view.setUint32(at + o.max_redirects, u32(options.maxRedirects, 'maxRedirects'), true);
+        e.imageprobe_planner_init(slot, at, urlHash);
+      });
+    }
+
+    next() {
+      const rt = this.runtime;
+      return rt.call(this, (e, slot) => {
+        const code = e.imageprobe_planner_next(slot, rt.REQUEST, rt.INFO);
+        const r = rt.request.offsets;
+        switch (code) {
+          case PLAN_SEND: return {
+            kind: 'send',
+            first: rt.view.getBigUint64(rt.REQUEST + r.first, true),
+            last: rt.view.getBigUint64(rt.REQUEST + r.last, true),
+            ifRange: rt.view.getInt32(rt.REQUEST + r.if_range, true),
+          };
+          case PLAN_REDIRECT: return { kind: 'redirect' };
+          case DONE: return { kind: 'done', info: rt.readInfo() };
+          case UNSUPPORTED: {
+            const error = rt.readFailure();
+            error.fetchError = rt.field.fetch_error(rt);
+            error.status = rt.field.http_status(rt) || null;
+            return { kind: 'failed', error };
+          }
+          default: throw new ImageProbeError('argument', 'the range planner refused the call');
+        }
+      });
+    }
+
+    header(name, value) {
+      const rt = this.runtime;
+      const nameBytes = encoder.encode(name).subarray(0, INPUT_SIZE / 2);
+      const valueBytes = encoder.encode(value).subarray(0, INPUT_SIZE / 2);
+      rt.call(this, (e, slot) => {
+        rt.bytes.set(nameBytes, rt.INPUT);
+        rt.bytes.set(valueBytes, rt.INPUT + nameBytes.length);
+        e.imageprobe_planner_header(slot, rt.INPUT, nameBytes.length, rt.INPUT + nameBytes.length, valueBytes.length);
+      });
+    }
+
+    head(status) { return this.runtime.call(this, (e, slot) => e.imageprobe_planner_head(slot, status)) === 1; }
+
+    /** A run of body bytes: false once the planner wants no more. */
+    body(bytes) {
+      const rt = this.runtime;
+      return rt.call(this, (e, slot) => {
+        for (let offset = 0; offset < bytes.length; offset += INPUT_SIZE) {
+          const take = Math.min(INPUT_SIZE, bytes.length - offset);
+          rt.bytes.set(bytes.subarray(offset, offset + take), rt.INPUT);
+          if (e.imageprobe_planner_body(slot, rt.INPUT, take) !== 1) return false;
+        }
+        return true;
+      });
+    }
+
+    received(amount) { return this.runtime.call(this, (e, slot) => e.imageprobe_planner_received(slot, BigInt(amount))) === 1; }
+    end(how) { this.runtime.call(this, (e, slot) => e.imageprobe_planner_end(slot, how)); }
+    fail(what) { this.runtime.call(this, (e, slot) => e.imageprobe_planner_fail(slot, what)); }
+    redirect(hash, isHTTP) { this.runtime.call(this, (e, slot) => e.imageprobe_planner_redirect(slot, hash, isHTTP ? 1 : 0)); }
+    get bytesReceived() { return count(this.runtime.call(this, (e, slot) => BigInt.asUintN(64, e.imageprobe_planner_bytes_received(slot)))); }
+    get requests() { return this.runtime.call(this, (e, slot) => e.imageprobe_planner_requests(slot) >>> 0); }
+  }
+
+  function urlHash(rt, text) {
+    const bytes = encoder.encode(text);
+    if (bytes.length > INPUT_SIZE) return BigInt.asIntN(64, 0xCBF29CE484222325n ^ BigInt(bytes.length));
+    rt.bytes.set(bytes, rt.INPUT);
+    return rt.e.imageprobe_url_hash(rt.INPUT, bytes.length);
+  }
+
+  const memoryReader = (bytes) => (position) => {
+    const at = position > BigInt(bytes.length) ? bytes.length : Number(position);
+    return bytes.subarray(at, Math.min(bytes.length, at + READ_SIZE));
+  };
+
+  /** The answer for bytes in memory, read as the command reads a file (same answers and counts). */
+  async function probe(input, options = {}) {
+    const bytes = byteView(input, 'probe() input');
+    await ready();
+    return probeSync(bytes, options);
+  }
+
+  /** probe() without a promise, once the module is loaded (always in Node; elsewhere after init()). */
+  function probeSync(input, options = {}) {
+    const bytes = byteView(input, 'probeSync() input');
+    const scanner = new Scanner({ inputLength: bytes.length, ...options });
+    try {
+      return settle(driveSeekableSync(scanner, memoryReader(bytes)));
+    } finally {
+      scanner.dispose();
+    }
+  }
+
+  /**
+   * Reads a WHATWG ReadableStream, a Node Readable or any async iterable of byte chunks until the
+   * answer, then cancels it. Chunks that aren't byte views are a TypeError; the event loop gets a
+   * turn at least every 10 ms, however the stream delivers (empty chunks included).
+   */
+  async function probeStream(source, options = {}) {
+    const { signal, ...scanOptions } = options;
+    let reader = null;
+    let iterator = null;
+    if (source && typeof source.getReader === 'function') reader = source.getReader();
+    else if (source && typeof source[Symbol.asyncIterator] === 'function') iterator = source[Symbol.asyncIterator]();
+    else throw new TypeError('imageprobe: probeStream() takes a ReadableStream, a Node Readable or an async iterable of byte chunks');
+    let ended = false;
+    let scanner = null;
+    try {
+      await ready();
+      scanner = new Scanner(scanOptions);
+      let turn = now();
+      for (;;) {
+        if (signal?.aborted) throw cancelledError(signal);
+        let step;
+        try {
+          step = await unlessAborted(reader ? reader.read() : iterator.next(), signal);
+        } catch (error) {
+          if (error instanceof ImageProbeError) throw error;
+          throw new ImageProbeError('io', `cannot read the stream: ${error?.message ?? error}`, { cause: error });
+        }
+        if (step.done) {
+          ended = true;
+          return settle(scanner.finish());
+        }
+        const result = scanner.feed(step.value);
+        if (result.status !== 'needMore') return settle(result);
+        if (now() - turn > 10) {
+          await yieldToEventLoop();
+          turn = now();
+        }
+      }
+    } finally {
+      scanner?.dispose();
+      if (!ended) {
+        // Cancelled at the answer (or on an error): nothing more is pulled.
+        if (reader) reader.cancel(signal?.aborted ? signal.reason : undefined).catch(noop);
+        else if (typeof iterator.return === 'function') Promise.resolve().then(() => iterator.return()).catch(noop);
+      } else if (reader) {
+        try { reader.releaseLock(); } catch { /* already released */ }
+      }
+    }
+  }
+
+  /**
+   * Probes an http(s) URL with Range requests over fetch(), the strategy of SPEC.md §6.1 driven
+   * by the core's planner. Every byte received is reported to the planner: with fetch(), only
+   * bodies are visible, so a head counts as its status line and `name: value\r\n` per field.
+   */
+  async function probeURL(url, options = {}) {
+    const { fetch: fetchOption, signal, headers: extraHeaders, timeout = 10_000, probeTimeout,
+      redirect: redirectOption, ...plannerOptions } = options;
+    const fetcher = fetchOption ?? globalThis.fetch;
+    if (typeof fetcher !== 'function') throw new TypeError('imageprobe: probeURL() needs fetch() (pass options.fetch)');
+    if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError('imageprobe: timeout must be a positive number of milliseconds');
+    const rt = await ready();
+    let current;
+    try {
+      current = new URL(String(url));
+    } catch {
+      throw new ImageProbeError('unsupportedURL', 'not a valid URL', { bytesTransferred: 0, requests: 0 });
+    }
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+      throw new ImageProbeError('unsupportedURL', `not an http or https URL: ${current.protocol}`, { bytesTransferred: 0, requests: 0 });
+    }
+    const planner = new Planner(rt, plannerOptions, urlHash(rt, current.href));
+    const deadline = now() + (probeTimeout ?? Math.max(30_000, timeout * 3));
+    // Browsers hide a redirect's Location from fetch() (an opaque redirect): there, redirects are
+    // followed by fetch() itself, and later ranges go to the URL the response came from.
+    let redirect = redirectOption ?? 'manual';
+    let firstHead = null;
+    let lastHead = null;
+    let transportError = null;
+    const costs = () => ({ bytesTransferred: planner.bytesReceived, requests: planner.requests });
+
+    const exchange = async (request) => {
+      const headers = new Headers(extraHeaders);
+      headers.set('range', `bytes=${request.first}-${request.last}`);
+      headers.set('accept-encoding', 'identity');
+      headers.delete('if-range');
+      const validator = request.ifRange === IF_RANGE_ETAG ? firstHead?.etag
+        : request.ifRange === IF_RANGE_LAST_MODIFIED ? firstHead?.lastModified : null;
+      if (sendable(validator)) headers.set('if-range', validator);
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, Math.max(1, Math.min(timeout, deadline - now())));
+      const abort = () => controller.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      let body = null;
+      const failed = (error) => {
+        if (signal?.aborted) throw cancelledError(signal);
+        if (timedOut) {
+          transportError = new ImageProbeError('timeout', `no answer within ${timeout} ms`);
+          planner.fail(FAIL_TIMEOUT);
+        } else {
+          const cause = error?.cause ?? error;
+          transportError = new ImageProbeError('connection', String(cause?.message ?? cause), { cause: error });
+          planner.fail(FAIL_OTHER);
+        }
+      };
+      try {
+        let response;
+        try {
+          response = await fetcher(current.href, { headers, signal: controller.signal, redirect, cache: 'no-store' });
+          if (response.type === 'opaqueredirect' && redirect === 'manual') {
+            redirect = 'follow';
+            response = await fetcher(current.href, { headers, signal: controller.signal, redirect, cache: 'no-store' });
+          }
+        } catch (error) {
+          return failed(error);
+        }
+        body = response.body;
+        if (response.redirected && response.url) current = new URL(response.url);
+        if (!planner.received(headBytes(response))) {
+          planner.fail(FAIL_LIMIT);
+          return;
+        }
+        for (const [name, value] of response.headers) planner.header(name, value);
+        lastHead = { status: response.status, location: response.headers.get('location'),
+          etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+        if (response.status === 206 && request.first === 0n) firstHead = lastHead;
+        if (!planner.head(response.status)) {
+          planner.end(BODY_STOPPED);
+          return;
+        }
+        if (!body) {
+          planner.end(BODY_COMPLETE);
+          return;
+        }
+        const reader = body.getReader();
+        body = reader;
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) {
+              body = null;
+              planner.end(BODY_COMPLETE);
+              return;
+            }
+            const chunk = byteView(value);
+            if (!planner.received(chunk.length)) {
+              planner.fail(FAIL_LIMIT);
+              return;
+            }
+            if (!planner.body(chunk)) {
+              planner.end(BODY_STOPPED);
+              return;
+            }
+          }
+        } catch (error) {
+          if (signal?.aborted || timedOut) return failed(error);
+          body = null;
+          planner.end(BODY_CLOSED);
+        }
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+        // Whatever is left of the body is not read: the transfer stops here, the connection
+        // with it (as libcurl drops it), so the server stops sending at once.
+        if (body) {
+          controller.abort();
+          Promise.resolve().then(() => body.cancel()).catch(noop);
+        }
+      }
+    };
+
+    for (;;) {
+      if (signal?.aborted) throw cancelledError(signal);
+      const step = planner.next();
+      if (step.kind === 'done') {
+        const { bytesRead, bytesSkipped, ...info } = step.info;
+        return { ...info, ...costs(), url: current.href };
+      }
+      if (step.kind === 'failed') {
+        const error = step.error;
+        const useTransport = transportError && error.detectedFormat === null &&
+          (error.fetchError === 'transport' || (error.fetchError === 'timeout' && transportError.code === 'timeout'));
+        const final = useTransport ? transportError : error;
+        delete final.bytesRead;
+        delete final.bytesSkipped;
+        final.fetchError ??= final.code;
+        final.status ??= null;
+        Object.assign(final, costs());
+        throw final;
+      }
+      if (step.kind === 'redirect') {
+        let next = null;
+        try {
+          if (lastHead?.location) next = new URL(lastHead.location, current);
+        } catch { next = null; }
+        if (!next) {
+          planner.fail(FAIL_OTHER);
+          transportError = new ImageProbeError('invalidResponse', 'redirect without a usable Location', { status: lastHead?.status ?? null });
+          continue;
+        }
+        next.hash = '';
+        planner.redirect(urlHash(rt, next.href), next.protocol === 'http:' || next.protocol === 'https:');
+        current = next;
+        firstHead = null;
+        continue;
+      }
+      if (now() >= deadline) {
+        transportError = new ImageProbeError('timeout', 'the probe took longer than its deadline');
+        planner.fail(FAIL_TIMEOUT);
+        continue;
+      }
+      await exchange(step);
+    }
+  }
+
+  /** Probes a file (Node): seeking over skips as the Swift command does, so answers and counts are its. */
+  async function probeFile(path, options = {}) {
+    if (!host?.probeFile) {
+      throw new ImageProbeError('unsupportedRuntime', 'imageprobe: probeFile() needs Node.js (the package\'s "node" export)');
+    }
+    await ready();
+    return host.probeFile(path, options, (scanOptions) => new Scanner(scanOptions));
+  }
+
+  return { init, probe, probeSync, probeStream, probeURL, probeFile, Scanner };
+}
