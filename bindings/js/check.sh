@@ -38,6 +38,8 @@ fi
 # package's web entry ships the full module (build.mjs says so).
 [ -f "$repo/.build/wasm/imageprobe-web.wasm" ] || "$repo/Scripts/build-c.sh" wasm-web 2>/dev/null || true
 
+# The extra-facts images, made by Pillow and ImageMagick (test/fixtures/make.sh).
+"$here/test/fixtures/make.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 find "${inputs[@]}" -type f | sort > "$work/files"
