@@ -40,14 +40,18 @@ FAIL_OTHER = 2
 
 class Kind:
     """How one C field is stored (``code``, a ``struct`` format character, and its size) and
-    what it becomes in Python (``convert``). Text fields take their size from the layout."""
+    what it becomes in Python: ``convert``, and the same as an expression of ``{v}`` for the
+    decoder _info.py compiles (where ``{name}`` is another field's raw value, by its C name).
+    Text fields take their size from the layout."""
 
-    __slots__ = ("code", "size", "convert")
+    __slots__ = ("code", "size", "convert", "expression")
 
-    def __init__(self, code: str, size: int, convert: Callable[[Any], Any] | None = None) -> None:
+    def __init__(self, code: str, size: int, convert: Callable[[Any], Any] | None = None,
+                 expression: str = "{v}") -> None:
         self.code = code
         self.size = size
         self.convert = convert
+        self.expression = expression
 
 
 def _text(raw: bytes) -> str:
@@ -63,20 +67,28 @@ U32 = Kind("I", 4)
 I64 = Kind("q", 8)
 I32 = Kind("i", 4)
 #: A count or number where -1 means unknown.
-I64_OPTIONAL = Kind("q", 8, lambda value: None if value < 0 else value)
-I32_OPTIONAL = Kind("i", 4, lambda value: None if value < 0 else value)
+I64_OPTIONAL = Kind("q", 8, lambda value: None if value < 0 else value, "(None if {v} < 0 else {v})")
+I32_OPTIONAL = Kind("i", 4, lambda value: None if value < 0 else value, "(None if {v} < 0 else {v})")
 #: EXIF orientation 1-8, 0 when the file records none.
-ORIENTATION = Kind("i", 4, lambda value: value or None)
+ORIENTATION = Kind("i", 4, lambda value: value or None, "({v} or None)")
 #: 1, 0, or -1 for unknown.
-FLAG = Kind("b", 1, lambda value: None if value < 0 else value == 1)
-BOOL = Kind("b", 1, lambda value: value == 1)
+FLAG = Kind("b", 1, lambda value: None if value < 0 else value == 1, "(None if {v} < 0 else {v} == 1)")
+BOOL = Kind("b", 1, lambda value: value == 1, "({v} == 1)")
 #: A duration in milliseconds, NaN when unknown.
-MILLISECONDS = Kind("d", 8, lambda value: None if math.isnan(value) else value)
+MILLISECONDS = Kind("d", 8, lambda value: None if math.isnan(value) else value, "(None if {v} != {v} else {v})")
 #: A NUL-terminated char array; empty is kept as "" (TEXT) or becomes None (TEXT_OPTIONAL).
-TEXT = Kind("s", 0, _text)
-TEXT_OPTIONAL = Kind("s", 0, _optional_text)
+TEXT = Kind("s", 0, _text, "{v}.split(b'\\0', 1)[0].decode('utf-8', 'replace')")
+TEXT_OPTIONAL = Kind("s", 0, _optional_text, "({v}.split(b'\\0', 1)[0].decode('utf-8', 'replace') or None)")
 #: A nested struct, written as its bytes.
 NESTED = Kind("s", 0)
+U8 = Kind("B", 1)
+#: Kinds whose value is read with a neighbour (the decoder's expression names it by its C
+#: name; ``Layout.unpack`` gives the raw value):
+#: the CICP, uint8_t[4] (primaries, transfer, matrix, full range 0/1), with has_cicp: a tuple
+#: (primaries, transfer, matrix, full_range: bool), or None when has_cicp is 0;
+CICP = Kind("4s", 4, None, "(({v}[0], {v}[1], {v}[2], {v}[3] == 1) if {has_cicp} == 1 else None)")
+#: dots per inch, dpi_x with dpi_y (0 when the file states none): a tuple (x, y), or None.
+DPI = Kind("i", 4, None, "(({v}, {dpi_y}) if {v} > 0 and {dpi_y} > 0 else None)")
 
 
 class Layout:
@@ -220,6 +232,7 @@ OPTIONS = Layout("imageprobe_options", options_layout, [
     ("max_height", U32),
     ("max_entries", U32),
     ("max_depth", U32),
+    ("max_pixels", U64),
 ])
 PLANNER_OPTIONS = Layout("imageprobe_planner_options", planner_options_layout, [
     ("scan", NESTED),
@@ -254,19 +267,26 @@ def block(size: int) -> tuple[Any, int, memoryview]:
     return owner, address, memoryview(owner).cast("B")[start:start + size]
 
 
+_pack_options = OPTIONS.struct.pack
+
+
 def scan_options(mode: str, max_bytes: int, input_length: int, max_width: int, max_height: int,
-                 max_entries: int, max_depth: int) -> bytes:
-    """An imageprobe_options, as bytes (0: the default for each limit)."""
+                 max_entries: int, max_depth: int, max_pixels: int = 0) -> bytes:
+    """An imageprobe_options, as bytes (0: the default for each limit; no limit for max_pixels)."""
     try:
         number = MODES[mode]
     except KeyError:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}") from None
-    buffer = bytearray(OPTIONS.size)
-    OPTIONS.write(buffer, mode=number, max_bytes=_limit(max_bytes, "max_bytes", 64),
-                  input_length=_limit(input_length, "input_length", 64),
-                  max_width=_limit(max_width, "max_width", 32), max_height=_limit(max_height, "max_height", 32),
-                  max_entries=_limit(max_entries, "max_entries", 32), max_depth=_limit(max_depth, "max_depth", 32))
-    return bytes(buffer)
+    if max_bytes or max_width or max_height or max_entries or max_depth or max_pixels:
+        max_bytes, max_width = _limit(max_bytes, "max_bytes", 64), _limit(max_width, "max_width", 32)
+        max_height, max_entries = _limit(max_height, "max_height", 32), _limit(max_entries, "max_entries", 32)
+        max_depth, max_pixels = _limit(max_depth, "max_depth", 32), _limit(max_pixels, "max_pixels", 64)
+    else:
+        max_pixels = 0  # None too
+    # In the header's order: mode, max_bytes, input_length, max_width, max_height, max_entries,
+    # max_depth, max_pixels.
+    return _pack_options(number, max_bytes, _limit(input_length, "input_length", 64), max_width, max_height,
+                         max_entries, max_depth, max_pixels)
 
 
 def _limit(value: int | None, name: str, bits: int) -> int:

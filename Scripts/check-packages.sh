@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Installs and tests what Scripts/package.sh put in dist/, as each ecosystem's users would:
+# - the command's tarball, unpacked and run with the Swift toolchain hidden (env -i, a PATH and
+#   no library path into it): ldd shows no library from the toolchain; it probes the files and
+#   a URL, and --public-only refuses loopback;
+# - the C SDK, unpacked into a temporary prefix (then moved: it is relocatable):
+#   Examples/c/probe.c built with pkg-config (dynamic and static) and with CMake's
+#   find_package(imageprobe CONFIG REQUIRED) (shared and static), each printing exactly what
+#   the command prints with --json, in full and dimensions-only modes;
+# - the wheel: auditwheel accepts its manylinux tag; installed with pip in a fresh virtual
+#   environment (no dependencies), bindings/python/tests run against the installed package:
+#   every file in all three modes against the command, Scanner under every chunking,
+#   probe_url against nginx (http, https) and hostile servers, public_only, probe_urls, and
+#   Examples/python/dask_probe.py on a LocalCluster of 2 workers;
+# - the sdist: built into a wheel by pip with the Swift toolchain (no IMAGEPROBE_LIBRARY),
+#   which then installs and answers;
+# - with ../shared/corpus: the package against imagesize_py 2.x, accuracy and speed.
+# Installs what it needs (apt-get, pip). Run Scripts/package.sh first.
+#   Scripts/check-packages.sh FILE_OR_DIR...      (CI: ../shared/corpus/files and imageprobe-examples' folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+[ $# -gt 0 ] || { echo "usage: Scripts/check-packages.sh FILE_OR_DIR..." >&2; exit 2; }
+version=$(grep -m1 -oE '^## [0-9]+\.[0-9]+\.[0-9]+' CHANGELOG.md | cut -c4-)
+IFS=. read -r major minor _ <<< "$version"
+arch=$(uname -m)
+sdk_tarball=dist/imageprobe-sdk-$version-linux-$arch.tar.gz
+cli_tarball=dist/imageprobe-$version-linux-$arch.tar.gz
+sdist=dist/pyimageprobe-$version.tar.gz
+wheel=$(ls dist/pyimageprobe-"$version"-py3-none-*.whl 2>/dev/null | head -1 || true)
+for artifact in "$sdk_tarball" "$cli_tarball" "$sdist" "$wheel"; do
+    [ -n "$artifact" ] && [ -f "$artifact" ] || { echo "missing ${artifact:-the wheel}: run Scripts/package.sh first" >&2; exit 1; }
+done
+work=$(mktemp -d)
+server=
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+step() { printf '\n== %s\n' "$*"; }
+failed=0
+fail() { echo "FAIL: $*" >&2; failed=1; }
+
+step "packages"
+packages=()
+command -v cmake > /dev/null || packages+=(cmake)
+command -v pkg-config > /dev/null || packages+=(pkgconf)
+command -v cc > /dev/null || packages+=(gcc libc6-dev)
+command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
+command -v openssl > /dev/null || packages+=(openssl)
+ldconfig -p | grep -q 'libcurl.so.4 ' || packages+=(libcurl4)
+python3 -c 'import venv, ensurepip' 2> /dev/null || packages+=(python3-venv)
+if [ ${#packages[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" > /dev/null
+fi
+python3 -m venv "$work/venv"
+venv=$work/venv/bin
+"$venv/pip" install -q --upgrade pip
+# Test tools only: the package itself must come with no dependency.
+"$venv/pip" install -q pytest auditwheel "dask[distributed,dataframe]" pandas pyarrow "imagesize==2.*"
+# Absolute paths: the tests run from another folder.
+for input in "$@"; do find "$(realpath "$input")" -type f; done | sort > "$work/files"
+echo "$(wc -l < "$work/files") files; cmake $(cmake --version | head -1 | cut -d' ' -f3); $("$venv/python" --version)"
+
+step "the command: the tarball, unpacked, with the toolchain hidden"
+mkdir -p "$work/cli"
+tar -xzf "$cli_tarball" -C "$work/cli" --strip-components=1
+cli=$work/cli/bin/imageprobe
+hidden=(env -i "PATH=/usr/bin:/bin" "HOME=$work" "LANG=C.UTF-8")
+toolchain=
+if command -v swiftc > /dev/null; then toolchain=$(cd "$(dirname "$(command -v swiftc)")/.." && pwd -P); fi
+"${hidden[@]}" ldd "$cli" | tee "$work/ldd.txt"
+if grep -q 'not found' "$work/ldd.txt"; then fail "a library of the command is not found"; fi
+if grep -qiE 'swift|libdispatch|libFoundation|libBlocksRuntime|_FoundationICU' "$work/ldd.txt" \
+   || { [ -n "$toolchain" ] && grep -qF "$toolchain" "$work/ldd.txt"; }; then
+    fail "the command links a library from the Swift toolchain"
+fi
+"${hidden[@]}" "$cli" -V
+for shell in bash zsh fish; do "${hidden[@]}" "$cli" --completion "$shell" > /dev/null; done
+bash -n "$work/cli/share/bash-completion/completions/imageprobe" || fail "the bash completion doesn't parse"
+[ -s "$work/cli/share/zsh/site-functions/_imageprobe" ] && [ -s "$work/cli/share/fish/vendor_completions.d/imageprobe.fish" ] \
+    || fail "a completion script is missing"
+grep -q '^\.TH' "$work/cli/share/man/man1/imageprobe.1" || fail "the man page is missing"
+xargs -a "$work/files" -d '\n' "${hidden[@]}" "$cli" --json > "$work/cli.txt" 2> /dev/null || true
+xargs -a "$work/files" -d '\n' "${hidden[@]}" "$cli" --json --dimensions-only > "$work/cli-dimensions.txt" 2> /dev/null || true
+[ "$(wc -l < "$work/cli.txt")" = "$(wc -l < "$work/files")" ] || fail "the command didn't answer every file"
+echo "$(grep -c '"format"' "$work/cli.txt") of $(wc -l < "$work/files") files are images"
+# A URL: a file served over http on loopback (Python's server, no Range: the 200 path).
+image=$(grep -m1 '"format":"png"' "$work/cli.txt" | sed -E 's/^\{"path":"([^"]*)".*/\1/' || true)
+[ -n "$image" ] || image=$(head -1 "$work/files")
+mkdir -p "$work/www" && cp "$image" "$work/www/image"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work/www" > /dev/null 2>&1 &
+server=$!
+for _ in $(seq 50); do (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null && break; sleep 0.1; done
+"${hidden[@]}" "$cli" --json "http://127.0.0.1:$port/image" | tee "$work/url.txt"
+grep -q '"requests":' "$work/url.txt" && grep -q "$(grep -m1 -F "\"path\":\"$image\"" "$work/cli.txt" | grep -oE '"width":[0-9]+')" "$work/url.txt" \
+    || fail "the command didn't probe the URL as it probes the file"
+if "${hidden[@]}" "$cli" --json --public-only "http://127.1:$port/image" > "$work/refused.txt" 2>&1; then
+    fail "--public-only probed loopback"
+fi
+grep -q forbiddenAddress "$work/refused.txt" || fail "--public-only didn't answer forbiddenAddress"
+kill "$server"; server=
+
+step "the C SDK: installed into a prefix, then moved (relocatable)"
+prefix=$work/prefix
+mkdir -p "$prefix"
+tar -xzf "$sdk_tarball" -C "$prefix" --strip-components=1
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+pkg-config --modversion imageprobe
+[ "$(pkg-config --modversion imageprobe)" = "$version" ] || fail "pkg-config's version isn't $version"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe) -lm \
+    -Wl,-rpath,"$(pkg-config --variable=libdir imageprobe)" -o "$work/probe-pkg-config-shared"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe-static) -lm \
+    -o "$work/probe-pkg-config-static"
+ldd "$work/probe-pkg-config-shared" | grep -q "libimageprobe.so.$major.$minor => $prefix/lib/" \
+    || fail "the pkg-config build doesn't load the SDK's libimageprobe.so"
+if ldd "$work/probe-pkg-config-static" | grep -q libimageprobe; then fail "the static build needs libimageprobe.so"; fi
+moved=$work/elsewhere/imageprobe
+mkdir -p "$(dirname "$moved")"
+mv "$prefix" "$moved"
+unset PKG_CONFIG_PATH
+for linkage in shared static; do
+    static=OFF
+    [ $linkage = static ] && static=ON
+    cmake -S packaging/cmake-example -B "$work/cmake-$linkage" -DCMAKE_PREFIX_PATH="$moved" \
+        -DIMAGEPROBE_VERSION="$major.$minor" -Dimageprobe_USE_STATIC_LIBS=$static -DCMAKE_BUILD_TYPE=Release > "$work/cmake.log" \
+        || { cat "$work/cmake.log"; fail "cmake configure ($linkage)"; continue; }
+    grep -E 'imageprobe [0-9]' "$work/cmake.log" || true
+    cmake --build "$work/cmake-$linkage" > "$work/cmake-build.log" || { cat "$work/cmake-build.log"; fail "cmake build ($linkage)"; continue; }
+    cp "$work/cmake-$linkage/probe" "$work/probe-cmake-$linkage"
+done
+ldd "$work/probe-cmake-shared" | grep -q "libimageprobe.so.$major.$minor => $moved/lib/" \
+    || fail "the CMake build doesn't load the SDK's libimageprobe.so"
+if cmake -S packaging/cmake-example -B "$work/cmake-too-new" -DCMAKE_PREFIX_PATH="$moved" \
+        -DIMAGEPROBE_VERSION=$((major + 1)).0 > /dev/null 2>&1; then
+    fail "find_package accepted version $((major + 1)).0"
+fi
+# The pkg-config builds, moved with the SDK: the static one runs anywhere; the dynamic one
+# finds the library through LD_LIBRARY_PATH now.
+for program in pkg-config-shared pkg-config-static cmake-shared cmake-static; do
+    for mode in full dimensions; do
+        flags=()
+        expected=$work/cli.txt
+        if [ $mode = dimensions ]; then flags=(--dimensions-only); expected=$work/cli-dimensions.txt; fi
+        xargs -a "$work/files" -d '\n' env LD_LIBRARY_PATH="$moved/lib" "$work/probe-$program" "${flags[@]}" \
+            > "$work/out.txt" 2> "$work/err.txt" || true
+        differing=$(diff "$expected" "$work/out.txt" | grep -c '^>' || true)
+        echo "probe.c via $program, $mode: $(wc -l < "$work/out.txt") lines, $differing differ from imageprobe --json"
+        if [ "$differing" != 0 ] || [ -s "$work/err.txt" ] || [ "$(wc -l < "$work/out.txt")" != "$(wc -l < "$expected")" ]; then
+            diff "$expected" "$work/out.txt" | head -6
+            head -5 "$work/err.txt"
+            fail "probe.c via $program ($mode) differs from the command"
+        fi
+    done
+done
+
+step "Python: the wheel"
+"$venv/auditwheel" show "$wheel" | tee "$work/auditwheel.txt"
+tr '\n' ' ' < "$work/auditwheel.txt" | grep -qE 'consistent with the following platform tag: *"manylinux_2_17' \
+    || fail "auditwheel doesn't accept the wheel as manylinux_2_17"
+"$venv/pip" install -q "$wheel"
+"$venv/pip" show pyimageprobe | tee "$work/show.txt" | grep -E '^(Name|Version|Requires):'
+grep -qE '^Requires: *$' "$work/show.txt" || fail "the package has runtime dependencies"
+files_joined=$(paste -sd: "$work/files")
+# The extra-facts images, made by Pillow and ImageMagick (the JavaScript tests' script).
+bindings/js/test/fixtures/make.sh "$root/bindings/python/tests/fixtures"
+set +e
+(cd "$work" && IMAGEPROBE_CLI="$cli" IMAGEPROBE_FILES="$files_joined" IMAGEPROBE_EXAMPLES="$root/Examples/python" \
+    IMAGEPROBE_REQUIRE_INSTALLED=1 IMAGEPROBE_REQUIRE_ALL=1 \
+    "$venv/python" -m pytest -p no:cacheprovider -q -rs "$root/bindings/python/tests")
+status=$?
+set -e
+[ $status = 0 ] || fail "the Python tests (pytest exit $status)"
+
+step "Python: the sdist builds the library with the Swift toolchain"
+if command -v swiftc > /dev/null; then
+    env -u IMAGEPROBE_LIBRARY "$venv/pip" wheel -q --no-deps "$sdist" -w "$work/from-sdist" > "$work/sdist.log" 2>&1 \
+        || { tail -30 "$work/sdist.log"; fail "pip couldn't build the sdist"; }
+    built=$(ls "$work"/from-sdist/pyimageprobe-*.whl 2> /dev/null | head -1 || true)
+    if [ -n "$built" ]; then
+        echo "built $(basename "$built")"
+        python3 -m venv "$work/venv-sdist"
+        "$work/venv-sdist/bin/pip" install -q "$built"
+        first=$(head -1 "$work/files")
+        (cd "$work" && "$work/venv-sdist/bin/python" -c 'import json, sys, imageprobe
+answer = imageprobe.probe_file(sys.argv[1]).to_dict()
+expected = json.loads(open(sys.argv[2]).readline())
+expected.pop("path")
+same = {k: v for k, v in answer.items() if v is not None} == {k: v for k, v in expected.items() if v is not None}
+print("from the sdist:", answer)
+sys.exit(0 if same else 1)' "$first" "$work/cli.txt") || fail "the wheel built from the sdist answers differently"
+    fi
+else
+    echo "no Swift toolchain: skipped"
+fi
+
+if [ -f ../shared/corpus/manifest.jsonl ]; then
+    step "Python: against imagesize_py 2.x on ../shared/corpus (accuracy, probes per second)"
+    (cd "$work" && "$venv/python" "$root/bindings/python/benchmarks/compare_imagesize.py" "$root/../shared/corpus" --rounds 3) \
+        || fail "the comparison with imagesize_py"
+fi
+
+step "packages: $([ $failed = 0 ] && echo ok || echo FAILED)"
+exit $failed
