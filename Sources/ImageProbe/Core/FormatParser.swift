@@ -80,12 +80,30 @@ extension FormatParser {
             answer = ScanStatus.settled(
                 Self.counted(infoAtEndOfInput(), tally, options), FieldReader.byteLimitFailure(format), options)
         case .done:
+            #if IMAGEPROBE_COMPACT
             answer = ScanStatus.settled(Self.counted(info, tally, options), options)
+            #else
+            // The common answer is built once, straight into `answer`; one a limit may refuse
+            // is built again out of line, so this path keeps no second copy of it.
+            let counted = Self.counted(info, tally, options)
+            if options.pixelLimit == UInt64.max
+                && options.admits(width: UInt64(counted.facts.storedWidth), height: UInt64(counted.facts.storedHeight)) {
+                answer = .done(counted)
+            } else {
+                answer = settledAgainstLimits(tally, options)
+            }
+            #endif
         case .failed(let failure):
             // Once the size is known, a later failure only ends the metadata search.
             answer = ScanStatus.settled(Self.counted(infoAtEndOfInput(), tally, options), failure, options)
         }
         return true
+    }
+
+    /// The answer when `maxPixels` is set or a size may be beyond the limits (`drive`).
+    @inlinable @inline(never)
+    func settledAgainstLimits(_ tally: FrameTally, _ options: ScanOptions) -> ScanStatus {
+        ScanStatus.settled(Self.counted(info, tally, options), options)
     }
 
     /// `info` with what animation mode counted, for parsers that walk frames.

@@ -260,10 +260,9 @@ struct JPEGParser: FormatParser, Sendable {
 
     @inlinable
     mutating func markerCode(_ code: UInt8, options: ScanOptions) -> Step {
-        // The second image ends at its first marker that isn't a table or an APP segment.
-        if multiPicture.inSecondImage && (code == 0xD8 || code == 0xD9 || code == 0xDA || (code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC)) {
-            return finishExtras()
-        }
+        // An MPF second image's segments end at its first marker that isn't a table or an APP
+        // segment (SOI, EOI, SOS, a frame header): checked in those cases only, off the path
+        // every segment takes.
         switch code {
         case 0xFF:  // fill byte
             phase = .markerCode
@@ -272,10 +271,13 @@ struct JPEGParser: FormatParser, Sendable {
             phase = .resync
             return .read(1)
         case 0xD8:
+            if multiPicture.inSecondImage { return finishExtras() }
             return .failed(.malformed(.jpeg, Failure.secondSOIMarker))
         case 0xD9:
+            if multiPicture.inSecondImage { return finishExtras() }
             return .failed(.malformed(.jpeg, Failure.eoiBeforeAnyFrameHeader))
         case 0xDA:
+            if multiPicture.inSecondImage { return finishExtras() }
             return .failed(.malformed(.jpeg, Failure.scanBeforeAnyFrameHeader))
         case 0xF7:  // SOF55: a JPEG-LS file shares JPEG's markers but is another codec
             return .failed(.unsupported(.jpeg, Failure.jpegLSFrame))
@@ -289,6 +291,7 @@ struct JPEGParser: FormatParser, Sendable {
             }
             // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
             if code >= 0xC0 && code <= 0xCF && code != 0xC4 && code != 0xC8 && code != 0xCC {
+                if multiPicture.inSecondImage { return finishExtras() }
                 phase = .frameHeader
                 marker = code
                 return .read(7)

@@ -99,8 +99,9 @@ struct JXLParser: FormatParser, Sendable {
     var firstStep: Step {
         switch phase {
         case .signatureAndFileType: .read(16)
-        // Two bytes in either mode: the shortest SizeHeader (9 bits) plus `all_default`.
-        case .codestream, .boxHeader, .largeSize, .partIndex: .read(header.bytesWanted(dimensionsOnly: true))
+        // Two bytes in either mode: the shortest SizeHeader (9 bits), what the reader's
+        // `bytesWanted` asks for at its start.
+        case .codestream, .boxHeader, .largeSize, .partIndex: .read(2)
         }
     }
 

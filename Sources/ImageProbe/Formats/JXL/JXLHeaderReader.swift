@@ -231,8 +231,10 @@ struct JXLHeaderReader: Sendable {
 
     /// Bits the next field needs at the least, given what is in the accumulator: exact once a
     /// U32's selector or a varint's next group is there, a lower bound before.
+    // `mutating` though it changes nothing: the reader (172 bytes) is then passed by
+    // reference; a non-mutating call out of line copies it first.
     @inlinable
-    func bitsForNextField() -> Int {
+    mutating func bitsForNextField() -> Int {
         switch next.primitive {
         case .bits(let count):
             return Int(count)
@@ -256,8 +258,10 @@ struct JXLHeaderReader: Sendable {
     /// Whole bytes still needed at the least before anything new can be decided (at least
     /// 1). In the SizeHeader that is the rest of the answer, so the size comes in one or two
     /// requests; elsewhere the next field, after any bits still to be skipped.
+    // `mutating` though it changes nothing: the reader (172 bytes) is then passed by
+    // reference; a non-mutating call out of line copies it first.
     @inlinable
-    func bytesWanted(dimensionsOnly: Bool) -> Int {
+    mutating func bytesWanted(dimensionsOnly: Bool) -> Int {
         var bits = Int(truncatingIfNeeded: skipBits & 7) &+ bitsForNextField()
         if next.rawValue < Field.allDefault.rawValue {
             bits &+= sizeHeaderBitsAfterNext &+ (dimensionsOnly ? 0 : 1)
