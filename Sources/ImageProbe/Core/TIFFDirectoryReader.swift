@@ -147,7 +147,11 @@ struct TIFFDirectoryReader: Sendable {
         return .step(target == position ? .read(countWidth) : .skipThenRead(target &- position, countWidth))
     }
 
+    #if IMAGEPROBE_COMPACT
     @inlinable
+    #else
+    @inlinable @inline(__always)  // a step of every TIFF and EXIF walk (the 64-bit host builds)
+    #endif
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         let next = offset &+ UInt64(field.count)
         switch phase {
