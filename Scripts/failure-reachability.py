@@ -38,7 +38,7 @@ def declared():
             cases = {}
             for number, line in enumerate(lines):
                 match = re.match(r"\s*case ([a-zA-Z0-9_, ]+?)\s*(//.*)?$", line)
-                if not match or ":" in line:
+                if not match or ":" in line.split("//")[0]:  # a `case .x: "message"` line
                     continue
                 comment = (match.group(2) or "").lower()
                 above = lines[number - 1].strip().lower() if number else ""

@@ -1,12 +1,19 @@
 /// The failures no single format owns: the scanner's own, and those several formats share (SPEC.md §1, §5).
 @usableFromInline
 package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
+    /// Defensive: ScanFailure(code) for callers; the scanner names a reason.
     case genericUnknownFormat
+    /// Defensive: ScanFailure(code) for callers; the scanner names a reason.
     case genericMalformed
+    /// Defensive: ScanFailure(code) for callers; the scanner names a reason.
     case genericTruncated
+    /// Defensive: ScanFailure(code) for callers; the scanner names a reason.
     case genericLimitExceeded
+    /// Defensive: ScanFailure(code) for callers; the scanner names a reason.
     case genericUnsupportedFeature
+    /// Defensive: only IMAGEPROBE_SELECT_FORMATS builds leave a parser out.
     case formatLeftOutOfThisBuild
+    /// Defensive: parsers ask only for fields of 1...64 bytes.
     case internalFieldWidthOutOfRange
     case offsetBeyond2To64
     case headerNotFoundWithinMaxBytes
@@ -27,10 +34,14 @@ package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
     case zeroDepth
     case boxOrChunkRunsPastTheEndOfTheInput
     case inputEndedInsideTheHeader
+    /// Defensive: the slot always holds the running parser.
     case internalRunningParserMissing
     case imageLargerThanMaxWidthOrMaxHeight
+    /// Defensive: raised by the range planner (URL fetches), not the scanner.
     case metadataRequestLimit
+    /// Defensive: raised by the range planner (URL fetches), not the scanner.
     case metadataTransferLimit
+    /// Defensive: raised by the range planner (URL fetches), not the scanner.
     case metadataTimeLimit
     case moreFramesThanMaxEntries
     case imageHasMorePixelsThanMaxPixels

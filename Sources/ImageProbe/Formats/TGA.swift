@@ -231,6 +231,7 @@ extension TGAParser {
         case tgaRuleBrokenAndNoFooter
         case tgaRuleBrokenAndFooterMissing
         case imageDescriptorBreaksTheSpecification
+        /// Defensive: the sniffer starts TGA only with map type 0 or 1.
         case notATGAColourMapTypeIsNot0Or1
         case notATGAColourMappedImageWithoutAColourMap
         case notATGABadColourIndexDepth

@@ -507,6 +507,7 @@ extension ISOBMFFParser {
         case boxOverrunsItsContainer
         case metaBoxTooSmall
         case noMetaBoxBeforeTheEndOfTheFile
+        /// Defensive: every read stays inside its box, so no header starts behind the reader.
         case boxOverlapsTheOneBefore
         case noPrimaryItemPitm
         case primaryItemHasNoIspeProperty
