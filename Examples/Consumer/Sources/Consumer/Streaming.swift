@@ -19,6 +19,9 @@ func streaming(_ download: some Download) -> ScanStatus {
         case .unsupported(let failure):
             print(failure.code.name, failure.message)  // unknownFormat, malformed, truncated, ...
             download.cancel()
+        case .refused(let info, let failure):          // over ScanOptions.maxPixels: tooManyPixels
+            print(failure.code.name, info.width, info.height)
+            download.cancel()
         }
     }
     let final = scanner.finish()                       // end of input: needMore becomes an answer
