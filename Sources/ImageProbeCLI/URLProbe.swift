@@ -22,8 +22,10 @@ final class URLProber: Sendable {
         configuration.requestTimeout = options.timeout
         // A probe may take a few requests; a longer request timeout must not be cut by the default.
         configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)
-        // The command probes each URL once: a cache would only hold memory.
-        configuration.cacheCapacity = 0
+        // A few results, so a URL the list repeats is fetched once even when its first probe
+        // ended before the repeat started (concurrent repeats share one fetch anyway). Bounded:
+        // memory per URL stays O(1).
+        configuration.cacheCapacity = 64
         if options.publicOnly { configuration.addressPolicy = .publicOnly }
         configuration.certificateAuthorities = options.certificateAuthorities.map { URL(fileURLWithPath: $0) }
         fetcher = ImageProbeFetcher(configuration: configuration)
