@@ -402,19 +402,8 @@ class _Probe:
                 validator = None  # a validator holding a control character is not sent back
         try:
             response, head = self._send(first, last, validator)
-        except _Timeout:
-            self._close()
-            self.error = _TransportError("timeout", f"no response within the time limit ({self.timeout:g} s)")
-            native.planner_fail(planner, native.FAIL_TIMEOUT)
-            return
-        except _OverBudget:
-            self._close()
-            native.planner_fail(planner, native.FAIL_LIMIT)
-            return
-        except _TransportError as error:
-            self._close()
-            self.error = error
-            native.planner_fail(planner, native.FAIL_OTHER)
+        except (_Timeout, _OverBudget, _TransportError) as error:
+            self._failed(planner, error, "no response")
             return
         self.last_head = head
         if head.status == 206 and first == 0:
@@ -438,19 +427,8 @@ class _Probe:
                 if not native.planner_body(planner, chunk, len(chunk)):
                     how = native.BODY_STOPPED
                     break
-        except _Timeout:
-            self._close()
-            self.error = _TransportError("timeout", f"no answer within the time limit ({self.timeout:g} s)")
-            native.planner_fail(planner, native.FAIL_TIMEOUT)
-            return
-        except _OverBudget:
-            self._close()
-            native.planner_fail(planner, native.FAIL_LIMIT)
-            return
-        except _TransportError as error:
-            self._close()
-            self.error = error
-            native.planner_fail(planner, native.FAIL_OTHER)
+        except (_Timeout, _OverBudget, _TransportError) as error:
+            self._failed(planner, error, "no answer")
             return
         except (http.client.IncompleteRead, OSError):
             # The connection closed (or broke) inside the body: the input ends here.
@@ -606,6 +584,20 @@ class _Probe:
             meter.deadline = saved
         if not response.isclosed() or response.length:
             self._close()
+
+    def _failed(self, planner: int, error: Exception, what: str) -> None:
+        """Ends the exchange on a transport failure: the connection closed, the planner told
+        why (a timeout, the byte budget spent, or the transport's own error)."""
+        self._close()
+        if isinstance(error, _Timeout):
+            self.error = _TransportError("timeout", f"{what} within the time limit ({self.timeout:g} s)")
+            native.planner_fail(planner, native.FAIL_TIMEOUT)
+        elif isinstance(error, _OverBudget):
+            native.planner_fail(planner, native.FAIL_LIMIT)
+        else:
+            assert isinstance(error, _TransportError)
+            self.error = error
+            native.planner_fail(planner, native.FAIL_OTHER)
 
     def _close(self) -> None:
         if self.connection is not None:
