@@ -62,37 +62,49 @@ public struct HeaderScanner: Sendable {
         if slot.occupant != .finished && reader.absorbWhole(bytes, limit: options.byteLimit) {
             return .needMore(neededCount)
         }
-        return feedParsers(bytes, onFrame)
+        return feedParsers(bytes, onFrame) ? answer : .needMore(neededCount)
     }
 
-    /// `feed` for chunks that reach a parser.
+    /// `feed` for chunks that reach a parser. Returns whether the scan has ended (its answer is
+    /// then `answer`): the caller reads the answer in place, so one that looks at a few of its
+    /// fields doesn't copy the whole of it.
     @usableFromInline @inline(never)
-    mutating func feedParsers(_ bytes: UnsafeRawBufferPointer, _ onFrame: (FrameInfo) -> Void) -> ScanStatus {
-        if slot.occupant == .finished { return answer }
+    mutating func feedParsers(_ bytes: UnsafeRawBufferPointer, _ onFrame: (FrameInfo) -> Void) -> Bool {
+        if slot.occupant == .finished { return true }
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
         // consumed maxBytes without an answer.
         input.clamp(to: reader.byteBudget(options))
         // Most small chunks only count down a skip or fill the carry: no parser is involved.
-        if reader.absorb(&input) && reader.byteBudget(options) != 0 { return .needMore(neededCount) }
+        if reader.absorb(&input) && reader.byteBudget(options) != 0 { return false }
         while true {
-            if slot.occupant == .finished { return answer }
+            if slot.occupant == .finished { return true }
             guard let kind = slot.occupant.parser else {
                 // The sniffer. The first two bytes decide almost every format: when they are
                 // both in the first chunk, its first step runs here, straight to the parser.
                 if reader.fed == 0 && reader.jumped == 0 && input.remaining >= Sniffer.firstWidth {
                     switch Self.sniffFirstField(&slot, &reader, &input, options) {
                     case .decided?:
+                        #if IMAGEPROBE_COMPACT
                         start(&input)
                         continue
+                        #else
+                        guard let decision = slot.withParser(Sniffer.self, { $0.decision }) else {
+                            conclude(nil, Self.missingParser)
+                            return true
+                        }
+                        guard dispatch(decision.kind, Launch.self, &input, onFrame) else { return false }
+                        slot.occupant = .finished
+                        return true
+                        #endif
                     case .failed(let failure)?:
                         conclude(nil, failure)
-                        return answer
+                        return true
                     case .running?:
                         break  // on in the general loop below
                     case nil:
                         conclude(nil, Self.missingParser)
-                        return answer
+                        return true
                     }
                 }
                 switch Self.sniff(&slot, &reader, &input, options) {
@@ -100,7 +112,7 @@ public struct HeaderScanner: Sendable {
                     start(&input)
                     continue
                 case .needMore?:
-                    if reader.byteBudget(options) != 0 { return .needMore(neededCount) }
+                    if reader.byteBudget(options) != 0 { return false }
                     answer = .unsupported(FieldReader.byteLimitFailure(nil))
                 case .failed(let failure)?:
                     answer = .unsupported(failure)
@@ -108,11 +120,11 @@ public struct HeaderScanner: Sendable {
                     answer = .unsupported(Self.missingParser)
                 }
                 slot.occupant = .finished
-                return answer
+                return true
             }
-            guard dispatch(kind, Drive.self, &input, onFrame) else { return .needMore(neededCount) }
+            guard dispatch(kind, Drive.self, &input, onFrame) else { return false }
             slot.occupant = .finished
-            return answer
+            return true
         }
     }
 

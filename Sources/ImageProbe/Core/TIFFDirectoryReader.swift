@@ -195,13 +195,16 @@ struct TIFFDirectoryReader: Sendable {
     mutating func nextEntry(at offset: UInt64, options: ScanOptions) -> Outcome {
         // A directory cut short by its container ends the walk; what was found stands.
         guard fits(offset, entryWidth) else { return afterEntries(at: offset, options: options) }
-        guard entriesExamined < options.maxEntries else {
-            // The extra facts never cost an answer the walk without them gives: with every
-            // other wanted tag found, the limit ends the walk and the extras stay unknown.
-            return found.isSuperset(of: wanted.subtracting(.extras)) && wanted.contains(.extras) ? .finished : .limitExceeded
-        }
+        guard entriesExamined < options.maxEntries else { return entryLimitReached() }
         entriesExamined &+= 1
         return .step(.read(entryWidth))
+    }
+
+    /// The extra facts never cost an answer the walk without them gives: with every other
+    /// wanted tag found, the entry limit ends the walk and the extras stay unknown.
+    @usableFromInline @inline(never)
+    func entryLimitReached() -> Outcome {
+        found.isSuperset(of: wanted.subtracting(.extras)) && wanted.contains(.extras) ? .finished : .limitExceeded
     }
 
     /// After the last entry examined, at `position`: the resolution values stored outside
@@ -269,9 +272,13 @@ struct TIFFDirectoryReader: Sendable {
     /// entry, which could still have changed the unit), and, with `icc`, whether an ICC
     /// profile is embedded (TIFF files: EXIF blocks leave that to their container). Nothing
     /// unless `.extras` was wanted.
-    @inlinable
+    @inlinable @inline(__always)  // dimensions-only mode pays one test, not a call
     func apply(to extras: inout ExtraFacts, icc: Bool) {
-        guard wanted.contains(.extras) else { return }
+        if wanted.contains(.extras) { applyExtras(to: &extras, icc: icc) }
+    }
+
+    @usableFromInline @inline(never)
+    func applyExtras(to extras: inout ExtraFacts, icc: Bool) {
         let micrometres = resolutionMicrometres
         if walkedWholeDirectory && micrometres != 0 && xValueAt == 0 && yValueAt == 0 {
             extras.setResolution(
@@ -313,14 +320,23 @@ struct TIFFDirectoryReader: Sendable {
                     orientation = UInt8(value)
                 }
             }
+        default:
+            if wanted.contains(.extras) { readExtraEntry(tag, field) }
+        }
+    }
+
+    /// Full mode's tags: out of line, so the other modes' entries pay one test for them.
+    @usableFromInline @inline(never)
+    mutating func readExtraEntry(_ tag: UInt16, _ field: FieldBytes) {
+        switch tag {
         case 0x011A, 0x011B:  // XResolution, YResolution
             let axis: TIFFTags = tag == 0x011A ? .xResolution : .yResolution
-            if wanted.contains(.extras) && !found.contains(axis) {
+            if !found.contains(axis) {
                 found.insert(axis)
                 readResolution(field, x: tag == 0x011A)
             }
         case 0x0128:  // ResolutionUnit
-            if wanted.contains(.extras) && !found.contains(.resolutionUnit) {
+            if !found.contains(.resolutionUnit) {
                 found.insert(.resolutionUnit)
                 if let value = firstInlineValue(field), value <= 3 { resolutionUnit = UInt16(truncatingIfNeeded: value) }
             }
@@ -329,7 +345,7 @@ struct TIFFDirectoryReader: Sendable {
         // keep that offset and length here and read the packet after the entries, forward,
         // as `nextValue` reads the resolution (the packet is far longer than one field).
         case 0x8773:  // ICCProfile (34675): present with a value.
-            if wanted.contains(.extras) && valueCount(field) > 0 { found.insert(.iccProfile) }
+            if valueCount(field) > 0 { found.insert(.iccProfile) }
         default:
             break
         }

@@ -110,8 +110,9 @@ extension JPEGParser {
         return .skipThenRead(multiPicture.secondImage &- position, 2)
     }
 
-    /// Full mode's answer: what wasn't found isn't there.
-    @inlinable
+    /// Full mode's answer: what wasn't found isn't there. Out of line: inlined into
+    /// `markerCode`, it made every marker save and restore two registers.
+    @inlinable @inline(never)
     mutating func finishExtras() -> Step {
         if xmp.hasGainMap { extras.hasGainMap = true }
         if extras.hasGainMap == nil { extras.hasGainMap = false }

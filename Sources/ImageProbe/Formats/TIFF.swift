@@ -22,6 +22,8 @@ struct TIFFParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase = .header
     @usableFromInline let bigEndian: Bool
     @usableFromInline var facts = ImageFacts(format: .tiff)
+    /// Full mode's extras, set with `facts` when the walk ends.
+    @usableFromInline var extras = ExtraFacts()
 
     /// Built on demand from the compact facts the parser keeps.
 
@@ -43,21 +45,14 @@ struct TIFFParser: FormatParser, Sendable {
         guard case .directory = phase, walker.found.isSuperset(of: [.width, .height]),
             walker.width != 0 && walker.height != 0
         else { return nil }
-        var partial = facts
-        apply(walker, to: &partial)
-        var info = ImageInfo(partial)
-        walker.apply(to: &info.extras, icc: true)
-        return info
+        var partial = self
+        partial.settle()
+        return partial.info
     }
 
-    /// The facts, with full mode's extras read from the walker (dimensions-only mode wants
-    /// none, so none are set).
+    /// The facts, with full mode's extras (dimensions-only mode wants none, so none are set).
     @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        walker.apply(to: &info.extras, icc: true)
-        return info
-    }
+    var info: ImageInfo { ImageInfo(facts, extras) }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -110,7 +105,7 @@ struct TIFFParser: FormatParser, Sendable {
             guard walker.width != 0 && walker.height != 0 else {
                 return .failed(.malformed(.tiff, .zeroWidthOrHeight))
             }
-            apply(walker, to: &facts)
+            settle()
             return .done
         case .invalid(let message):
             return .failed(.malformed(.tiff, message))
@@ -119,13 +114,16 @@ struct TIFFParser: FormatParser, Sendable {
         }
     }
 
+    /// The walk's findings into `facts` and `extras`, read in place (a copy of the walker
+    /// costs more than the rest of a small TIFF's answer).
     @inlinable
-    func apply(_ walker: TIFFDirectoryReader, to facts: inout ImageFacts) {
+    mutating func settle() {
         // Values past Int.max only exist on 32-bit targets; maxWidth rejects them anyway.
         facts.width = Int(clamping: walker.width)
         facts.height = Int(clamping: walker.height)
         if walker.orientation != 0 { facts.orientation = Orientation(unchecked: walker.orientation) }
         if walker.bitsPerSample != 0 { facts.bitDepth = Int(walker.bitsPerSample) }
+        walker.apply(to: &extras, icc: true)
     }
 }
 

@@ -70,6 +70,19 @@ enum Start: ScannerOperation {
     }
 }
 
+/// Starts the parser the sniffer decided on and runs it over the rest of the chunk: `Start`
+/// then `Drive`, in one dispatch. The first chunk of almost every scan takes this path, so it
+/// pays for one jump through the registry rather than two.
+@usableFromInline
+enum Launch: ScannerOperation {
+    @inlinable @inline(__always)
+    static func apply<Parser: FormatParser>(
+        _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        Start.apply(type, &scanner, &input, onFrame) || Drive.apply(type, &scanner, &input, onFrame)
+    }
+}
+
 /// The end of the input: what the parser in the slot knows then.
 @usableFromInline
 enum Ending: ScannerOperation {
