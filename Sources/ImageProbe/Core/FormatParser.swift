@@ -64,6 +64,37 @@ extension FormatParser {
     var format: ImageFormat? { facts.format }
 }
 
+#if IMAGEPROBE_COMPACT
+extension FormatParser {
+    /// Runs the field loop over `input`, as below, with the loop compiled once
+    /// (`FieldReader.runSteps`) and the answer settled by one function for every format:
+    /// what stays per format is its step and the reading of its answer.
+    @inlinable @inline(never)
+    mutating func drive(
+        _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus,
+        _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        // Frames a step read are reported as soon as it ends, whatever the chunking.
+        let result = reader.runSteps(
+            &input, walksFrames: Self.emitsFrames && options.animation,
+            { field, offset in self.parse(field, at: offset, options: options) },
+            { Self.emitsFrames ? FieldReader.reportFrames(&self, &tally, options, onFrame) : nil })
+        let info: ImageInfo?
+        switch result {
+        case .needMore:
+            // maxBytes consumed and still no answer: the byte limit ends the scan.
+            guard reader.byteBudget(options) == 0 else { return false }
+            info = infoAtEndOfInput()
+        case .done:
+            info = self.info
+        case .failed:
+            info = infoAtEndOfInput()
+        }
+        answer = ScanStatus.settled(result, info, format, Self.emitsFrames, tally, options)
+        return true
+    }
+}
+#else
 extension FormatParser {
     /// Runs the field loop over `input`. When the scan ends, writes the answer and returns
     /// true; returns false when the chunk is used up and the scan goes on. One function per
@@ -100,6 +131,10 @@ extension FormatParser {
         return true
     }
 
+}
+#endif
+
+extension FormatParser {
     /// The answer when `maxPixels` is set or a size may be beyond the limits (`drive`).
     @inlinable @inline(never)
     func settledAgainstLimits(_ tally: FrameTally, _ options: ScanOptions) -> ScanStatus {
@@ -122,3 +157,30 @@ extension FormatParser {
         return counted
     }
 }
+
+#if IMAGEPROBE_COMPACT
+extension ScanStatus {
+    /// `drive`'s answer once a run has ended, for every format: `info` is the parser's answer
+    /// (`done`) or what it knows so far, counted in animation mode by parsers that walk frames.
+    @usableFromInline @inline(never)
+    static func settled(
+        _ result: RunResult, _ info: ImageInfo?, _ format: ImageFormat?, _ emitsFrames: Bool, _ tally: FrameTally,
+        _ options: ScanOptions
+    ) -> ScanStatus {
+        var info = info
+        if emitsFrames && options.animation, var counted = info {
+            tally.apply(to: &counted)
+            info = counted
+        }
+        switch result {
+        case .needMore:
+            return settled(info, FieldReader.byteLimitFailure(format), options)
+        case .done:
+            guard let info else { return .unsupported(HeaderScanner.missingParser) }  // defensive: done has an answer
+            return settled(info, options)
+        case .failed(let failure):
+            return settled(info, failure, options)
+        }
+    }
+}
+#endif
