@@ -142,8 +142,12 @@ struct FieldReader: Sendable {
         _ parser: inout Parser, _ tally: inout FrameTally, _ options: ScanOptions, _ onFrame: (FrameInfo) -> Void
     ) -> ScanFailure? {
         while let frame = parser.takeFrame() {
+            #if IMAGEPROBE_COMPACT
+            if let failure = tally.report(frame, options, onFrame) { return failure }
+            #else
             if let failure = tally.count(frame, options) { return failure }
             onFrame(tally.info(of: frame))
+            #endif
         }
         return nil
     }

@@ -53,6 +53,9 @@ enum Start: ScannerOperation {
             scanner.conclude(nil, HeaderScanner.missingParser)
             return true
         }
+        #if IMAGEPROBE_COMPACT
+        return scanner.begin(parser.firstStep)
+        #else
         let step = parser.firstStep
         switch step {
         case .read, .skipThenRead:
@@ -67,6 +70,7 @@ enum Start: ScannerOperation {
             break
         }
         return false
+        #endif
     }
 }
 
@@ -81,10 +85,49 @@ enum Ending: ScannerOperation {
             scanner.conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
             return true
         }
+        #if IMAGEPROBE_COMPACT
+        scanner.end(info, format, Parser.emitsFrames)
+        #else
         scanner.conclude(Parser.counted(info, scanner.frames, scanner.options), ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+        #endif
         return true
     }
 }
+
+#if IMAGEPROBE_COMPACT
+extension HeaderScanner {
+    /// `Start`'s tail, for every parser: sets up the parser's first step. Returns whether that
+    /// ended the scan.
+    @usableFromInline @inline(never)
+    mutating func begin(_ step: Step) -> Bool {
+        switch step {
+        case .read, .skipThenRead:
+            if let failure = reader.apply(step) {
+                conclude(nil, failure)
+                return true
+            }
+        case .failed(let failure):
+            conclude(nil, failure)
+            return true
+        case .done:
+            break
+        }
+        return false
+    }
+
+    /// `Ending`'s tail, for every parser: the input ended with `info` known (counted in
+    /// animation mode by parsers that walk frames).
+    @usableFromInline @inline(never)
+    mutating func end(_ info: ImageInfo?, _ format: ImageFormat?, _ emitsFrames: Bool) {
+        var info = info
+        if emitsFrames && options.animation, var counted = info {
+            frames.apply(to: &counted)
+            info = counted
+        }
+        conclude(info, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+    }
+}
+#endif
 
 /// Something done with a parser's type alone (`ParserKind.visit`, generated).
 @usableFromInline
