@@ -79,19 +79,20 @@ extension FormatParser {
             &input, walksFrames: Self.emitsFrames && options.animation,
             { field, offset in self.parse(field, at: offset, options: options) },
             { Self.emitsFrames ? FieldReader.reportFrames(&self, &tally, options, onFrame) : nil })
-        let info: ImageInfo?
-        switch result {
-        case .needMore:
-            // maxBytes consumed and still no answer: the byte limit ends the scan.
-            guard reader.byteBudget(options) == 0 else { return false }
-            info = infoAtEndOfInput()
-        case .done:
-            info = self.info
-        case .failed:
-            info = infoAtEndOfInput()
-        }
-        answer = ScanStatus.settled(result, info, format, Self.emitsFrames, tally, options)
+        // maxBytes consumed and still no answer: the byte limit ends the scan.
+        if case .needMore = result, reader.byteBudget(options) != 0 { return false }
+        answer = settle(result, tally, options)
         return true
+    }
+
+    /// The answer once a run has ended (`result`), or when the input ended (nil): the one
+    /// function per format that reads its answer, for `drive` and `Ending`.
+    /// (`mutating` only so that the parser is passed in place, not copied.)
+    @inlinable @inline(never)
+    mutating func settle(_ result: RunResult?, _ tally: FrameTally, _ options: ScanOptions) -> ScanStatus {
+        let info: ImageInfo?
+        if case .done? = result { info = self.info } else { info = infoAtEndOfInput() }
+        return ScanStatus.settled(result, info, format, Self.emitsFrames, tally, options)
     }
 }
 #else
@@ -160,11 +161,12 @@ extension FormatParser {
 
 #if IMAGEPROBE_COMPACT
 extension ScanStatus {
-    /// `drive`'s answer once a run has ended, for every format: `info` is the parser's answer
-    /// (`done`) or what it knows so far, counted in animation mode by parsers that walk frames.
+    /// `settle`'s answer, for every format: `info` is the parser's answer (`done`) or what it
+    /// knows so far, counted in animation mode by parsers that walk frames; a nil `result` is
+    /// the end of the input.
     @usableFromInline @inline(never)
     static func settled(
-        _ result: RunResult, _ info: ImageInfo?, _ format: ImageFormat?, _ emitsFrames: Bool, _ tally: FrameTally,
+        _ result: RunResult?, _ info: ImageInfo?, _ format: ImageFormat?, _ emitsFrames: Bool, _ tally: FrameTally,
         _ options: ScanOptions
     ) -> ScanStatus {
         var info = info
@@ -173,13 +175,15 @@ extension ScanStatus {
             info = counted
         }
         switch result {
-        case .needMore:
+        case .needMore?:
             return settled(info, FieldReader.byteLimitFailure(format), options)
-        case .done:
+        case .done?:
             guard let info else { return .unsupported(HeaderScanner.missingParser) }  // defensive: done has an answer
             return settled(info, options)
-        case .failed(let failure):
+        case .failed(let failure)?:
             return settled(info, failure, options)
+        case nil:
+            return settled(info, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format), options)
         }
     }
 }

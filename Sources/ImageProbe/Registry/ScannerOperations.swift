@@ -13,8 +13,21 @@ protocol ScannerOperation {
 extension ScannerOperation {
     @inlinable
     static func unavailable(_ kind: ParserKind, _ scanner: inout HeaderScanner) -> Bool {
-        scanner.conclude(nil, ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
+        scanner.concludeLeftOut(kind)
         return true
+    }
+}
+
+extension HeaderScanner {
+    /// Ends the scan of a format this build leaves out. Out of line in a size-optimised build,
+    /// where each dispatch has a case per format left out.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
+    @inlinable
+    #endif
+    mutating func concludeLeftOut(_ kind: ParserKind) {
+        conclude(nil, ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
     }
 }
 
@@ -81,13 +94,19 @@ enum Ending: ScannerOperation {
     static func apply<Parser: FormatParser>(
         _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
+        #if IMAGEPROBE_COMPACT
+        let (frames, options) = (scanner.frames, scanner.options)
+        guard let answer = scanner.slot.withParser(Parser.self, { $0.settle(nil, frames, options) }) else {
+            scanner.conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
+            return true
+        }
+        scanner.slot.occupant = .finished
+        scanner.answer = answer
+        #else
         guard let (info, format) = scanner.slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
             scanner.conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
             return true
         }
-        #if IMAGEPROBE_COMPACT
-        scanner.end(info, format, Parser.emitsFrames)
-        #else
         scanner.conclude(Parser.counted(info, scanner.frames, scanner.options), ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
         #endif
         return true
@@ -113,18 +132,6 @@ extension HeaderScanner {
             break
         }
         return false
-    }
-
-    /// `Ending`'s tail, for every parser: the input ended with `info` known (counted in
-    /// animation mode by parsers that walk frames).
-    @usableFromInline @inline(never)
-    mutating func end(_ info: ImageInfo?, _ format: ImageFormat?, _ emitsFrames: Bool) {
-        var info = info
-        if emitsFrames && options.animation, var counted = info {
-            frames.apply(to: &counted)
-            info = counted
-        }
-        conclude(info, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
     }
 }
 #endif
