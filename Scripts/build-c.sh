@@ -124,7 +124,10 @@ build_wasm() {
     local name=$1 out=.build/wasm exports=() export_name
     shift
     mkdir -p "$out"
+    # LLVM's inliner a little below -Os's threshold: after wasm-opt, 283 bytes less gzipped
+    # for the full module, 129 for the web one (0 made it larger).
     swiftc -target wasm32-unknown-none-wasm "${common[@]}" "$@" -Osize -D IMAGEPROBE_COMPACT -Xfrontend -disable-stack-protector \
+        -Xllvm -inline-threshold=-20 \
         -c "${sources[@]}" -o "$out/$name.o"
     "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector \
         -I Sources/CImageProbe/include -c Sources/CImageProbe/wasm.c -o "$out/support.o"

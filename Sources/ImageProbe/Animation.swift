@@ -121,6 +121,16 @@ struct FrameTally: Sendable {
         return nil
     }
 
+    #if IMAGEPROBE_COMPACT
+    /// Counts `frame` and passes it to `onFrame`: `reportFrames`' body, once for every parser.
+    @usableFromInline @inline(never)
+    mutating func report(_ frame: PendingFrames, _ options: ScanOptions, _ onFrame: (FrameInfo) -> Void) -> ScanFailure? {
+        if let failure = count(frame, options) { return failure }
+        onFrame(info(of: frame))
+        return nil
+    }
+    #endif
+
     /// The public view of the frame just counted.
     @inlinable
     func info(of frame: PendingFrames) -> FrameInfo {

@@ -170,7 +170,14 @@ public struct HeaderScanner: Sendable {
     static func sniff(
         _ slot: inout ParserSlot, _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions
     ) -> RunResult? {
+        #if IMAGEPROBE_COMPACT
+        // The one field loop every parser shares (`runSteps`), rather than a copy of `run`.
+        slot.withParser(Sniffer.self) { sniffer in
+            reader.runSteps(&input, walksFrames: false, { sniffer.parse($0, at: $1, options: options) }, { nil })
+        }
+        #else
         slot.withParser(Sniffer.self) { sniffer in reader.run(&sniffer, &input, options) }
+        #endif
     }
 
     /// Signals the end of the input and returns the final answer.

@@ -199,10 +199,20 @@ public struct ImageInfo: Hashable, Sendable {
         }
     }
 
+    // Out of line in a size-optimised build: every parser's answer is built here rather than
+    // in a copy of these stores per use.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     init(_ facts: ImageFacts) { self.facts = facts }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     init(_ facts: ImageFacts, _ extras: ExtraFacts) {
         self.facts = facts
         self.extras = extras

@@ -142,8 +142,12 @@ struct FieldReader: Sendable {
         _ parser: inout Parser, _ tally: inout FrameTally, _ options: ScanOptions, _ onFrame: (FrameInfo) -> Void
     ) -> ScanFailure? {
         while let frame = parser.takeFrame() {
+            #if IMAGEPROBE_COMPACT
+            if let failure = tally.report(frame, options, onFrame) { return failure }
+            #else
             if let failure = tally.count(frame, options) { return failure }
             onFrame(tally.info(of: frame))
+            #endif
         }
         return nil
     }
@@ -192,6 +196,53 @@ struct FieldReader: Sendable {
             }
         }
     }
+
+    #if IMAGEPROBE_COMPACT
+    /// The field loop of `run`, compiled once for every parser in a size-optimised build:
+    /// `step` consumes a field (at its offset) and says what comes next; when `walksFrames`,
+    /// `frames` then reports the frames it read. Each format keeps only its grammar and two
+    /// closures, not a copy of the loop (the optimizer copies a callee for a closure passed
+    /// alone, not for two).
+    @usableFromInline @inline(never)
+    mutating func runSteps(
+        _ input: inout InputCursor, walksFrames: Bool, _ step: (FieldBytes, UInt64) -> Step,
+        _ frames: () -> ScanFailure?
+    ) -> RunResult {
+        while true {
+            if skipRemaining != 0 {
+                let taken = input.skip(upTo: skipRemaining)
+                skipRemaining &-= UInt64(taken)
+                fed &+= UInt64(taken)
+                if skipRemaining != 0 { return .needMore }
+            }
+            let next: Step
+            if carry.count == 0 && input.remaining >= width {
+                let offset = position
+                let field = input.take(width)
+                fed &+= UInt64(width)
+                next = step(field, offset)
+            } else {
+                if input.remaining == 0 { return .needMore }
+                let count = min(width &- Int(carry.count), input.remaining)
+                input.copy(count, into: &carry)
+                fed &+= UInt64(count)
+                if Int(carry.count) < width { return .needMore }
+                let offset = position &- UInt64(width)
+                next = carry.withField(width: width) { step($0, offset) }
+                carry.count = 0
+            }
+            if walksFrames, let failure = frames() { return .failed(failure) }
+            switch next {
+            case .read, .skipThenRead:
+                if let failure = apply(next) { return .failed(failure) }
+            case .done:
+                return .done
+            case .failed(let failure):
+                return .failed(failure)
+            }
+        }
+    }
+    #endif
 
     /// One step of `parser`. The loop calls it at two places (a field in the chunk, a field
     /// from the carry): inlined at both for speed, or in a size-optimised build

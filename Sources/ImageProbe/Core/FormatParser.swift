@@ -64,6 +64,38 @@ extension FormatParser {
     var format: ImageFormat? { facts.format }
 }
 
+#if IMAGEPROBE_COMPACT
+extension FormatParser {
+    /// Runs the field loop over `input`, as below, with the loop compiled once
+    /// (`FieldReader.runSteps`) and the answer settled by one function for every format:
+    /// what stays per format is its step and the reading of its answer.
+    @inlinable @inline(never)
+    mutating func drive(
+        _ reader: inout FieldReader, _ input: inout InputCursor, _ options: ScanOptions, _ answer: inout ScanStatus,
+        _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        // Frames a step read are reported as soon as it ends, whatever the chunking.
+        let result = reader.runSteps(
+            &input, walksFrames: Self.emitsFrames && options.animation,
+            { field, offset in self.parse(field, at: offset, options: options) },
+            { Self.emitsFrames ? FieldReader.reportFrames(&self, &tally, options, onFrame) : nil })
+        // maxBytes consumed and still no answer: the byte limit ends the scan.
+        if case .needMore = result, reader.byteBudget(options) != 0 { return false }
+        answer = settle(result, tally, options)
+        return true
+    }
+
+    /// The answer once a run has ended (`result`), or when the input ended (nil): the one
+    /// function per format that reads its answer, for `drive` and `Ending`.
+    /// (`mutating` only so that the parser is passed in place, not copied.)
+    @inlinable @inline(never)
+    mutating func settle(_ result: RunResult?, _ tally: FrameTally, _ options: ScanOptions) -> ScanStatus {
+        let info: ImageInfo?
+        if case .done? = result { info = self.info } else { info = infoAtEndOfInput() }
+        return ScanStatus.settled(result, info, format, Self.emitsFrames, tally, options)
+    }
+}
+#else
 extension FormatParser {
     /// Runs the field loop over `input`. When the scan ends, writes the answer and returns
     /// true; returns false when the chunk is used up and the scan goes on. One function per
@@ -100,6 +132,10 @@ extension FormatParser {
         return true
     }
 
+}
+#endif
+
+extension FormatParser {
     /// The answer when `maxPixels` is set or a size may be beyond the limits (`drive`).
     @inlinable @inline(never)
     func settledAgainstLimits(_ tally: FrameTally, _ options: ScanOptions) -> ScanStatus {
@@ -122,3 +158,33 @@ extension FormatParser {
         return counted
     }
 }
+
+#if IMAGEPROBE_COMPACT
+extension ScanStatus {
+    /// `settle`'s answer, for every format: `info` is the parser's answer (`done`) or what it
+    /// knows so far, counted in animation mode by parsers that walk frames; a nil `result` is
+    /// the end of the input.
+    @usableFromInline @inline(never)
+    static func settled(
+        _ result: RunResult?, _ info: ImageInfo?, _ format: ImageFormat?, _ emitsFrames: Bool, _ tally: FrameTally,
+        _ options: ScanOptions
+    ) -> ScanStatus {
+        var info = info
+        if emitsFrames && options.animation, var counted = info {
+            tally.apply(to: &counted)
+            info = counted
+        }
+        switch result {
+        case .needMore?:
+            return settled(info, FieldReader.byteLimitFailure(format), options)
+        case .done?:
+            guard let info else { return .unsupported(HeaderScanner.missingParser) }  // defensive: done has an answer
+            return settled(info, options)
+        case .failed(let failure)?:
+            return settled(info, failure, options)
+        case nil:
+            return settled(info, ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format), options)
+        }
+    }
+}
+#endif

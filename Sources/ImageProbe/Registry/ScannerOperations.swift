@@ -13,8 +13,21 @@ protocol ScannerOperation {
 extension ScannerOperation {
     @inlinable
     static func unavailable(_ kind: ParserKind, _ scanner: inout HeaderScanner) -> Bool {
-        scanner.conclude(nil, ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
+        scanner.concludeLeftOut(kind)
         return true
+    }
+}
+
+extension HeaderScanner {
+    /// Ends the scan of a format this build leaves out. Out of line in a size-optimised build,
+    /// where each dispatch has a case per format left out.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
+    @inlinable
+    #endif
+    mutating func concludeLeftOut(_ kind: ParserKind) {
+        conclude(nil, ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
     }
 }
 
@@ -53,6 +66,9 @@ enum Start: ScannerOperation {
             scanner.conclude(nil, HeaderScanner.missingParser)
             return true
         }
+        #if IMAGEPROBE_COMPACT
+        return scanner.begin(parser.firstStep)
+        #else
         let step = parser.firstStep
         switch step {
         case .read, .skipThenRead:
@@ -67,6 +83,7 @@ enum Start: ScannerOperation {
             break
         }
         return false
+        #endif
     }
 }
 
@@ -90,14 +107,47 @@ enum Ending: ScannerOperation {
     static func apply<Parser: FormatParser>(
         _ type: Parser.Type, _ scanner: inout HeaderScanner, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
+        #if IMAGEPROBE_COMPACT
+        let (frames, options) = (scanner.frames, scanner.options)
+        guard let answer = scanner.slot.withParser(Parser.self, { $0.settle(nil, frames, options) }) else {
+            scanner.conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
+            return true
+        }
+        scanner.slot.occupant = .finished
+        scanner.answer = answer
+        #else
         guard let (info, format) = scanner.slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
             scanner.conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
             return true
         }
         scanner.conclude(Parser.counted(info, scanner.frames, scanner.options), ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+        #endif
         return true
     }
 }
+
+#if IMAGEPROBE_COMPACT
+extension HeaderScanner {
+    /// `Start`'s tail, for every parser: sets up the parser's first step. Returns whether that
+    /// ended the scan.
+    @usableFromInline @inline(never)
+    mutating func begin(_ step: Step) -> Bool {
+        switch step {
+        case .read, .skipThenRead:
+            if let failure = reader.apply(step) {
+                conclude(nil, failure)
+                return true
+            }
+        case .failed(let failure):
+            conclude(nil, failure)
+            return true
+        case .done:
+            break
+        }
+        return false
+    }
+}
+#endif
 
 /// Something done with a parser's type alone (`ParserKind.visit`, generated).
 @usableFromInline
