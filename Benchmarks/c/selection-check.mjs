@@ -9,6 +9,7 @@
 // it: format names, `web`, `none`; or `all`). Prints one line per file and "N passed, N failed";
 // exits 1 on a failure.
 import { readFileSync } from 'node:fs';
+import { INFO_FIELDS } from '../../bindings/js/src/fields.mjs';
 
 const [wasmPath, selection] = process.argv.slice(2);
 if (!wasmPath || !selection) {
@@ -72,13 +73,9 @@ const memory = () => new Uint8Array(c.memory.buffer);
 const align = (value, to) => Math.ceil(value / to) * to;
 const scanner = align(c.__heap_base.value, Number(c.imageprobe_scanner_align()));
 const info = align(scanner + Number(c.imageprobe_scanner_size()), 16);
-// imageprobe_info's fields in the order Sources/CImageProbe/library.c lists them; the struct's
-// size after the last.
-const FIELDS = ['needed', 'bytes_read', 'bytes_skipped', 'format', 'format_name', 'mime_type', 'width', 'height',
-  'display_width', 'display_height', 'orientation', 'bit_depth', 'has_alpha', 'is_progressive', 'is_animated',
-  'is_partial', 'frame_count', 'loop_count', 'duration_ms', 'playback_duration_ms', 'eps_preview', 'hdr', 'gain_map',
-  'icc_profile', 'interlaced', 'motion_photo', 'has_cicp', 'cicp', 'dpi_x', 'dpi_y', 'error', 'message',
-  'detected_format', 'detected_format_name', 'fetch_error', 'http_status'];
+// imageprobe_info's fields, in the struct's order (the package's one list of them); the
+// struct's size after the last.
+const FIELDS = INFO_FIELDS.map(([name]) => name);
 const field = Array.from({ length: FIELDS.length + 1 }, (_, i) => c.imageprobe_info_layout(i));
 const data = align(info + field[FIELDS.length], 16);
 const [FORMAT, WIDTH, HEIGHT, NAME, ERROR, MESSAGE, DETECTED] =

@@ -17,12 +17,10 @@
 //       describe --cases` to answer on 64 bits and this script to compare.
 import { readFileSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { INFO_FIELDS } from '../../bindings/js/src/fields.mjs';
 
-const FIELDS = ['needed', 'bytes_read', 'bytes_skipped', 'format', 'format_name', 'mime_type', 'width',
-  'height', 'display_width', 'display_height', 'orientation', 'bit_depth', 'has_alpha', 'is_progressive',
-  'is_animated', 'is_partial', 'frame_count', 'loop_count', 'duration_ms', 'playback_duration_ms',
-  'eps_preview', 'hdr', 'gain_map', 'icc_profile', 'interlaced', 'motion_photo', 'has_cicp', 'cicp', 'dpi_x', 'dpi_y',
-  'error', 'message', 'detected_format', 'detected_format_name', 'fetch_error', 'http_status'];
+// imageprobe_info's fields, in the struct's order: the package's one list of them.
+const FIELDS = INFO_FIELDS.map(([name]) => name);
 const MODES = { full: 0, dimensionsOnly: 1, animation: 2 };
 const decoder = new TextDecoder();
 
