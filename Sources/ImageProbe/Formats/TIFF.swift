@@ -123,7 +123,13 @@ struct TIFFParser: FormatParser, Sendable {
         facts.height = Int(clamping: walker.height)
         if walker.orientation != 0 { facts.orientation = Orientation(unchecked: walker.orientation) }
         if walker.bitsPerSample != 0 { facts.bitDepth = Int(walker.bitsPerSample) }
-        walker.apply(to: &extras, icc: true)
+        // Tested here, not in `walker.apply`: passing `&extras` beside `walker` made the
+        // compiler copy the whole walker to test one bit.
+        if walker.wanted.contains(.extras) {
+            var found = ExtraFacts()
+            walker.applyExtras(to: &found, icc: true)
+            extras = found
+        }
     }
 }
 
