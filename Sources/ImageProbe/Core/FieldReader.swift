@@ -202,7 +202,8 @@ struct FieldReader: Sendable {
     /// `step` consumes a field (at its offset) and says what comes next; when `walksFrames`,
     /// `frames` then reports the frames it read. Each format keeps only its grammar and two
     /// closures, not a copy of the loop (the optimizer copies a callee for a closure passed
-    /// alone, not for two).
+    /// alone, not for two). Kept apart from `run`, which the native builds inline per format:
+    /// `run` written over this loop measured the same on most formats but 7 % slower on TIFF.
     @usableFromInline @inline(never)
     mutating func runSteps(
         _ input: inout InputCursor, walksFrames: Bool, _ step: (FieldBytes, UInt64) -> Step,

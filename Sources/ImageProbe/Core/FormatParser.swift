@@ -112,9 +112,6 @@ extension FormatParser {
             answer = ScanStatus.settled(
                 Self.counted(infoAtEndOfInput(), tally, options), FieldReader.byteLimitFailure(format), options)
         case .done:
-            #if IMAGEPROBE_COMPACT
-            answer = ScanStatus.settled(Self.counted(info, tally, options), options)
-            #else
             // The common answer is built once, straight into `answer`; one a limit may refuse
             // is built again out of line, so this path keeps no second copy of it.
             let counted = Self.counted(info, tally, options)
@@ -124,7 +121,6 @@ extension FormatParser {
             } else {
                 answer = settledAgainstLimits(tally, options)
             }
-            #endif
         case .failed(let failure):
             // Once the size is known, a later failure only ends the metadata search.
             answer = ScanStatus.settled(Self.counted(infoAtEndOfInput(), tally, options), failure, options)

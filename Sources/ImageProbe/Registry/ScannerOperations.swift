@@ -66,24 +66,7 @@ enum Start: ScannerOperation {
             scanner.conclude(nil, HeaderScanner.missingParser)
             return true
         }
-        #if IMAGEPROBE_COMPACT
         return scanner.begin(parser.firstStep)
-        #else
-        let step = parser.firstStep
-        switch step {
-        case .read, .skipThenRead:
-            if let failure = scanner.reader.apply(step) {
-                scanner.conclude(nil, failure)
-                return true
-            }
-        case .failed(let failure):
-            scanner.conclude(nil, failure)
-            return true
-        case .done:
-            break
-        }
-        return false
-        #endif
     }
 }
 
@@ -126,11 +109,14 @@ enum Ending: ScannerOperation {
     }
 }
 
-#if IMAGEPROBE_COMPACT
 extension HeaderScanner {
     /// `Start`'s tail, for every parser: sets up the parser's first step. Returns whether that
-    /// ended the scan.
+    /// ended the scan. Compiled once in a size-optimised build.
+    #if IMAGEPROBE_COMPACT
     @usableFromInline @inline(never)
+    #else
+    @inlinable @inline(__always)
+    #endif
     mutating func begin(_ step: Step) -> Bool {
         switch step {
         case .read, .skipThenRead:
@@ -147,7 +133,6 @@ extension HeaderScanner {
         return false
     }
 }
-#endif
 
 /// Something done with a parser's type alone (`ParserKind.visit`, generated).
 @usableFromInline
