@@ -18,40 +18,8 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ROOT / "Sources" / "ImageProbe"
-
-
-def declared():
-    """(owner, case, message, defensive) for every failure reason."""
-    reasons = []
-    for path in sorted(SOURCES.rglob("*.swift")):
-        text = path.read_text(encoding="utf-8")
-        for enum in re.finditer(r"enum (Failure|CommonFailure): UInt8, FailureReason[^{]*\{", text):
-            start = enum.end()
-            depth, index = 1, start
-            while depth and index < len(text):
-                depth += {"{": 1, "}": -1}.get(text[index], 0)
-                index += 1
-            body = text[start:index]
-            lines = body.splitlines()
-            cases = {}
-            for number, line in enumerate(lines):
-                match = re.match(r"\s*case ([a-zA-Z0-9_, ]+?)\s*(//.*)?$", line)
-                if not match or ":" in line.split("//")[0]:  # a `case .x: "message"` line
-                    continue
-                comment = (match.group(2) or "").lower()
-                above = lines[number - 1].strip().lower() if number else ""
-                defensive = "defensive" in comment or above.startswith("/// defensive")
-                for name in match.group(1).split(","):
-                    name = name.strip()
-                    if name:
-                        cases[name] = defensive
-            messages = dict(re.findall(r'case \.([a-zA-Z0-9_]+): "((?:[^"\\]|\\.)*)"', body))
-            owner = f"{path.stem}.{enum.group(1)}"
-            for name, defensive in cases.items():
-                reasons.append((owner, name, messages.get(name), defensive))
-    return reasons
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from failures import declared  # noqa: E402
 
 
 def seen(export, extra):

@@ -206,6 +206,9 @@ public struct HeaderScanner: Sendable {
     /// After `done`, the offset just past the last header byte the answer needed.
     public var bytesConsumed: UInt64 { reader.position }
 
+    /// Whether `status` is terminal, without building it.
+    var hasEnded: Bool { slot.occupant == .finished }
+
     /// Bytes consumed through `feed`, including those the scanner discarded by counting.
     /// This is what a reader had to read; `bytesConsumed - bytesRead` it jumped over.
     public var bytesRead: UInt64 { reader.fed }

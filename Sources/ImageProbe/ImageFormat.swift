@@ -13,6 +13,14 @@ public struct ImageFormat: Hashable, Sendable {
     /// The format's stable number, 1 to 42: the C interface's `IMAGEPROBE_FORMAT_*` values.
     package var number: Int { Int(kind.rawValue) }
 
+    /// `name`'s UTF-8, in static memory (the registry's table): what the C interface copies.
+    package var nameUTF8: UnsafeRawBufferPointer { StaticLines(Self.textTable).line(Int(kind.rawValue) &- 1) }
+
+    /// `mimeType`'s UTF-8, in static memory, as `nameUTF8`.
+    package var mimeTypeUTF8: UnsafeRawBufferPointer {
+        StaticLines(Self.textTable).line(Int(kind.rawValue) &- 1 &+ Self.count)
+    }
+
     /// Every format the scanner can report, in a stable order.
     public static var all: [ImageFormat] { Kind.allCases.map(ImageFormat.init) }
 }

@@ -144,6 +144,15 @@ public enum EPSPreview: Hashable, Sendable {
         case .windowsMetafile: "wmf"
         }
     }
+
+    /// `name`'s UTF-8 in static memory, for the C interface: the same literals.
+    package var nameUTF8: UnsafeRawBufferPointer {
+        let text: StaticString = switch self {
+        case .tiff: "tiff"
+        case .windowsMetafile: "wmf"
+        }
+        return text.utf8Bytes
+    }
 }
 
 /// What the scanner learned about an image from its header.

@@ -44,6 +44,20 @@ public struct ScanFailure: Sendable, Hashable {
             }
         }
 
+        /// `name`'s UTF-8 in static memory, for the C interface: the same literals, which it
+        /// copies with no String built (the C checks compare the two on every input).
+        package var nameUTF8: UnsafeRawBufferPointer {
+            let text: StaticString = switch kind {
+            case .unknownFormat: "unknownFormat"
+            case .malformed: "malformed"
+            case .truncated: "truncated"
+            case .limitExceeded: "limitExceeded"
+            case .unsupportedFeature: "unsupportedFeature"
+            case .tooManyPixels: "tooManyPixels"
+            }
+            return text.utf8Bytes
+        }
+
         /// The message of a failure built from the code alone.
         @usableFromInline
         var genericReason: CommonFailure {
@@ -69,6 +83,13 @@ public struct ScanFailure: Sendable, Hashable {
     /// A short explanation, fixed at compile time: a literal, so reading it allocates nothing.
     @inlinable
     public var message: String { Self.message(of: reason) }
+
+    /// `message`'s UTF-8, in static memory, from the generated table: what the C interface
+    /// copies. No String is built, so a size-optimised build carries one table, not the
+    /// code that builds each message.
+    package var messageUTF8: UnsafeRawBufferPointer {
+        StaticLines(Self.messageTable(owner: UInt8(truncatingIfNeeded: reason >> 8))).line(Int(reason & 0xFF))
+    }
 
     /// Creates a failure with the general message for `code`, for callers that report their
     /// own failures in the scanner's vocabulary (or stand in for a scanner in tests).

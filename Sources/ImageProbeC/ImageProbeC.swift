@@ -96,14 +96,8 @@ public func imageprobeSkip(_ memory: UnsafeMutableRawPointer?, _ count: UInt64) 
 /// Reports a call the header's contract doesn't allow: IMAGEPROBE_ERROR_ARGUMENT, with `why`.
 func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
     var info = imageprobe_info()
-    copy("argument", to: &info.error)
-    why.withUTF8Buffer { text in
-        withUnsafeMutableBytes(of: &info.message) { buffer in
-            let count = min(text.count, buffer.count - 1)
-            for index in 0..<count { buffer[index] = text[index] }
-            buffer[count] = 0
-        }
-    }
+    copy(StaticString("argument").utf8Bytes, to: &info.error)
+    copy(why.utf8Bytes, to: &info.message)
     out.pointee = info
     return Int32(IMAGEPROBE_ERROR_ARGUMENT)
 }
@@ -160,8 +154,8 @@ func emptyInfo() -> imageprobe_info {
 /// An image's facts into `info`.
 func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.format = Int32(image.format.number)
-    copy(image.format.name, to: &info.format_name)
-    copy(image.mimeType, to: &info.mime_type)
+    copy(image.format.nameUTF8, to: &info.format_name)
+    copy(image.format.mimeTypeUTF8, to: &info.mime_type)
     info.width = Int64(image.width)
     info.height = Int64(image.height)
     info.display_width = Int64(image.displayWidth)
@@ -176,7 +170,7 @@ func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.loop_count = image.exactLoopCount.map { Int64($0) } ?? -1
     info.duration_ms = image.duration ?? .nan
     info.playback_duration_ms = image.playbackDuration ?? .nan
-    if let preview = image.epsPreview { copy(preview.name, to: &info.eps_preview) }
+    if let preview = image.epsPreview { copy(preview.nameUTF8, to: &info.eps_preview) }
     info.hdr = flag(image.isHDR)
     info.gain_map = flag(image.hasGainMap)
     info.icc_profile = flag(image.hasICCProfile)
@@ -191,18 +185,18 @@ func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.dpi_y = Int32(clamping: image.dpi?.y ?? 0)
     if let reason = image.partialReason {
         info.is_partial = 1
-        copy(reason.code.name, to: &info.error)
-        copy(reason.message, to: &info.message)
+        copy(reason.code.nameUTF8, to: &info.error)
+        copy(reason.messageUTF8, to: &info.message)
     }
 }
 
 /// A scanner's failure into `info`.
 func fill(_ failure: ScanFailure, into info: inout imageprobe_info) {
-    copy(failure.code.name, to: &info.error)
-    copy(failure.message, to: &info.message)
+    copy(failure.code.nameUTF8, to: &info.error)
+    copy(failure.messageUTF8, to: &info.message)
     if let format = failure.format {
         info.detected_format = Int32(format.number)
-        copy(format.name, to: &info.detected_format_name)
+        copy(format.nameUTF8, to: &info.detected_format_name)
     }
 }
 
@@ -211,18 +205,17 @@ private func flag(_ value: Bool?) -> Int8 {
     return value ? 1 : 0
 }
 
-/// Copies `text`'s UTF-8 into a fixed C array, NUL-terminated, cut at the array's size.
-/// The texts are the core's literals, whose UTF-8 is contiguous: copied from that storage,
-/// which neither allocates nor pulls in String's index machinery (19 KB of the module).
-func copy<Storage>(_ text: String, to storage: inout Storage) {
-    withUnsafeMutableBytes(of: &storage) { buffer in
-        guard buffer.count > 0 else { return }
-        let written = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            let count = min(utf8.count, buffer.count - 1)
-            // SAFETY: count <= utf8.count and count < buffer.count.
-            for index in 0..<count { buffer[index] = utf8[index] }
-            return count
-        } ?? 0
-        buffer[written] = 0
-    }
+/// Copies `utf8` into a fixed C array, NUL-terminated, cut at the array's size.
+func copy<Storage>(_ utf8: UnsafeRawBufferPointer, to storage: inout Storage) {
+    withUnsafeMutableBytes(of: &storage) { copy(utf8, into: $0) }
+}
+
+/// `copy(_:to:)`'s work, compiled once rather than once per array size.
+@inline(never)
+func copy(_ utf8: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer) {
+    guard buffer.count > 0 else { return }
+    let count = min(utf8.count, buffer.count - 1)
+    // SAFETY: count <= utf8.count and count < buffer.count.
+    if count > 0 { buffer.baseAddress.unsafelyUnwrapped.copyMemory(from: utf8.baseAddress.unsafelyUnwrapped, byteCount: count) }
+    buffer[count] = 0
 }

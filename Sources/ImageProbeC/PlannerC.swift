@@ -108,10 +108,10 @@ public func imageprobePlannerNext(
         if let scanFailure = failure.scanFailure {
             fill(scanFailure, into: &info)
         } else {
-            copy(failure.code.name, to: &info.error)
-            copy(failure.message, to: &info.message)
+            copy(failure.code.nameUTF8, to: &info.error)
+            copy(failure.messageUTF8, to: &info.message)
         }
-        copy(failure.code.name, to: &info.fetch_error)
+        copy(failure.code.nameUTF8, to: &info.fetch_error)
         info.http_status = Int32(clamping: failure.status ?? 0)
         out.pointee = info
         return Int32(IMAGEPROBE_UNSUPPORTED)
@@ -157,24 +157,29 @@ public func imageprobePlannerReceived(_ memory: UnsafeMutableRawPointer?, _ coun
 @_cdecl("imageprobe_planner_end")
 public func imageprobePlannerEnd(_ memory: UnsafeMutableRawPointer?, _ how: Int32) -> Int32 {
     guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    // The value first, then one call: `end` is compiled in once, not once per case.
+    let end: RangePlanner.BodyEnd
     switch how {
-    case Int32(IMAGEPROBE_BODY_COMPLETE): state.pointee.planner.end(.complete)
-    case Int32(IMAGEPROBE_BODY_STOPPED): state.pointee.planner.end(.stopped)
-    case Int32(IMAGEPROBE_BODY_CLOSED): state.pointee.planner.end(.closed)
+    case Int32(IMAGEPROBE_BODY_COMPLETE): end = .complete
+    case Int32(IMAGEPROBE_BODY_STOPPED): end = .stopped
+    case Int32(IMAGEPROBE_BODY_CLOSED): end = .closed
     default: return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
+    state.pointee.planner.end(end)
     return 0
 }
 
 @_cdecl("imageprobe_planner_fail")
 public func imageprobePlannerFail(_ memory: UnsafeMutableRawPointer?, _ what: Int32) -> Int32 {
     guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    let failure: RangePlanner.TransportFailure
     switch what {
-    case Int32(IMAGEPROBE_FAIL_TIMEOUT): state.pointee.planner.fail(.timeout)
-    case Int32(IMAGEPROBE_FAIL_LIMIT): state.pointee.planner.fail(.limitExceeded)
-    case Int32(IMAGEPROBE_FAIL_OTHER): state.pointee.planner.fail(.other)
+    case Int32(IMAGEPROBE_FAIL_TIMEOUT): failure = .timeout
+    case Int32(IMAGEPROBE_FAIL_LIMIT): failure = .limitExceeded
+    case Int32(IMAGEPROBE_FAIL_OTHER): failure = .other
     default: return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
+    state.pointee.planner.fail(failure)
     return 0
 }
 

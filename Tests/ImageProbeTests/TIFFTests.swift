@@ -78,6 +78,36 @@ import Testing
         #expect(failureCode(verified(zero)) == .malformed)
     }
 
+    /// The walk tests `maxEntries` and the structure's end once, at IFD0's count, for all the
+    /// entries that pass both: the limit must still fall right after the `limit`th entry.
+    @Test(arguments: 2...7)
+    func theEntryLimitFallsOnItsEntry(limit: Int) {
+        var options = ScanOptions(mode: .dimensionsOnly)
+        options.maxEntries = limit
+        let fillers = (0..<limit).map { TIFFEntry.filler(tag: 0x10 + $0) }
+        let within = TIFFBuilder(entries: fillers.dropLast(2) + [.width(3), .height(2)])
+        #expect(info(verified(within.build(), options))?.size == [3, 2])
+        let past = TIFFBuilder(entries: fillers.dropLast(1) + [.width(3), .height(2)])
+        let outcome = verified(past.build(), options)
+        #expect(failureCode(outcome) == .limitExceeded)
+        #expect(outcome.bytesConsumed == UInt64(past.endOfEntry(limit - 1)))
+    }
+
+    /// An Exif block that ends inside IFD0 (its count promises more entries than it holds):
+    /// the entries that fit are read, the last one too when the block ends exactly at its end.
+    @Test(arguments: [0, 1, 4])
+    func anExifBlockEndingInsideIFD0(slack: Int) {
+        let builder = TIFFBuilder(entries: [.filler(tag: 0x10F), .orientation(6)])
+        var tiff = Array(builder.build()[..<(builder.endOfEntry(1) + slack)])
+        tiff[builder.ifd0Offset] = 9  // nine entries promised, two there
+        let (bytes, _) = JPEGBuilder.image(before: JPEGBuilder.exif(tiff), width: 40, height: 30)
+        #expect(info(verified(bytes))?.orientation?.rawValue == 6)
+        var short = tiff
+        short.removeLast(slack + 1)  // the orientation entry no longer fits
+        let (cut, _) = JPEGBuilder.image(before: JPEGBuilder.exif(short), width: 40, height: 30)
+        #expect(info(verified(cut))?.orientation == nil)
+    }
+
     @Test func tooManyEntriesHitsTheLimit() {
         var options = ScanOptions()
         options.maxEntries = 10

@@ -18,9 +18,19 @@ struct FieldBytes {
         self.count = count
     }
 
+    /// `count` as a 64-bit offset increment (`offset &+ field.span` is where the field ends):
+    /// exact, since `count` is 1...64, and without the sign test `UInt64(count)` costs each
+    /// field.
+    @inlinable
+    var span: UInt64 { UInt64(truncatingIfNeeded: count) }
+
     // SAFETY (all readers below): parsers request a field of `count` bytes and read it only at
     // constant offsets below that width; the assertion catches a parser that breaks this in
     // debug builds, tests and the fuzzer. `loadUnaligned` because fields start at any offset.
+    //
+    // In a size-optimised build (`IMAGEPROBE_COMPACT`, the WebAssembly module) the big-endian
+    // and either-order readers are calls: WebAssembly has no byte swap, so each read inline was
+    // about 25 bytes of shifts and masks (882 bytes less gzipped in the full module).
 
     @inlinable
     func u8(_ offset: Int) -> UInt8 {
@@ -28,7 +38,11 @@ struct FieldBytes {
         return base.load(fromByteOffset: offset, as: UInt8.self)
     }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func be16(_ offset: Int) -> UInt16 {
         assert(offset >= 0 && offset + 2 <= count, "field read out of bounds")
         return UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
@@ -40,7 +54,11 @@ struct FieldBytes {
         return UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func be32(_ offset: Int) -> UInt32 {
         assert(offset >= 0 && offset + 4 <= count, "field read out of bounds")
         return UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
@@ -52,7 +70,11 @@ struct FieldBytes {
         return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func be64(_ offset: Int) -> UInt64 {
         assert(offset >= 0 && offset + 8 <= count, "field read out of bounds")
         return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -64,17 +86,29 @@ struct FieldBytes {
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func u16(_ offset: Int, bigEndian: Bool) -> UInt16 {
         bigEndian ? be16(offset) : le16(offset)
     }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func u32(_ offset: Int, bigEndian: Bool) -> UInt32 {
         bigEndian ? be32(offset) : le32(offset)
     }
 
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func u64(_ offset: Int, bigEndian: Bool) -> UInt64 {
         bigEndian ? be64(offset) : le64(offset)
     }
@@ -127,7 +161,7 @@ struct InputCursor {
     /// narrows the valid range.
     @inlinable
     mutating func clamp(to budget: UInt64) {
-        if UInt64(remaining) > budget { end = index &+ Int(truncatingIfNeeded: budget) }
+        if UInt64(truncatingIfNeeded: remaining) > budget { end = index &+ Int(truncatingIfNeeded: budget) }  // remaining >= 0
     }
 
     @inlinable
@@ -147,7 +181,7 @@ struct InputCursor {
     /// Passes over up to `count` bytes without looking at them; returns how many.
     @inlinable
     mutating func skip(upTo count: UInt64) -> Int {
-        let taken = count < UInt64(remaining) ? Int(truncatingIfNeeded: count) : remaining
+        let taken = count < UInt64(truncatingIfNeeded: remaining) ? Int(truncatingIfNeeded: count) : remaining  // remaining >= 0
         index &+= taken
         return taken
     }
@@ -202,6 +236,46 @@ struct Carry: Sendable {
             // escape `body`, which is a parser's `parse` call.
             body(FieldBytes(base: storage.baseAddress.unsafelyUnwrapped, count: width))
         }
+    }
+}
+
+/// Lines of text in one static string, a generated table (`ScanFailure.messageTable`): one is
+/// read as UTF-8 in place, in static memory, with no String built (the C interface's copies).
+@usableFromInline
+struct StaticLines {
+    @usableFromInline let text: StaticString
+
+    @inlinable
+    init(_ text: StaticString) { self.text = text }
+
+    /// The UTF-8 of line `index` (0 is the first), without its line break; empty past the last.
+    /// Valid for the program's lifetime.
+    @usableFromInline
+    func line(_ index: Int) -> UnsafeRawBufferPointer {
+        // SAFETY: a StaticString's bytes are immortal, and every read below is at an offset
+        // under utf8CodeUnitCount.
+        let bytes = UnsafeRawPointer(text.utf8Start)
+        let count = text.utf8CodeUnitCount
+        var start = 0
+        var skipped = 0
+        var offset = 0
+        while offset <= count {
+            if offset == count || bytes.load(fromByteOffset: offset, as: UInt8.self) == 0x0A {
+                if skipped == index { return UnsafeRawBufferPointer(start: bytes + start, count: offset &- start) }
+                skipped &+= 1
+                start = offset &+ 1
+            }
+            offset &+= 1
+        }
+        return UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+}
+
+extension StaticString {
+    /// The literal's UTF-8, in static memory: what the C interface copies without a String.
+    package var utf8Bytes: UnsafeRawBufferPointer {
+        // SAFETY: a StaticString's bytes are immortal, utf8CodeUnitCount of them.
+        UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
     }
 }
 

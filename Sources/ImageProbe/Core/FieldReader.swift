@@ -88,7 +88,7 @@ struct FieldReader: Sendable {
     /// chunks, so it runs before anything else in `feed`. Returns whether it took the chunk.
     @inlinable @inline(__always)
     mutating func absorbWhole(_ bytes: UnsafeRawBufferPointer, limit: UInt64) -> Bool {
-        let count = UInt64(bytes.count)
+        let count = UInt64(truncatingIfNeeded: bytes.count)  // a buffer's count is never negative
         guard count != 0 && fed < limit && count < limit &- fed else { return false }
         if skipRemaining > count {
             skipRemaining &-= count
@@ -111,15 +111,16 @@ struct FieldReader: Sendable {
     @inlinable @inline(__always)
     mutating func absorb(_ input: inout InputCursor) -> Bool {
         let count = input.remaining
-        if skipRemaining > UInt64(count) {
-            skipRemaining &-= UInt64(count)
-            fed &+= UInt64(count)
-            _ = input.skip(upTo: UInt64(count))
+        let bytes = UInt64(truncatingIfNeeded: count)  // remaining is never negative
+        if skipRemaining > bytes {
+            skipRemaining &-= bytes
+            fed &+= bytes
+            _ = input.skip(upTo: bytes)
             return true
         }
         if skipRemaining == 0 && count > 0 && Int(carry.count) &+ count < width {
             input.copy(count, into: &carry)
-            fed &+= UInt64(count)
+            fed &+= bytes
             return true
         }
         return false
@@ -159,26 +160,29 @@ struct FieldReader: Sendable {
         _ parser: inout Parser, _ input: inout InputCursor, _ options: ScanOptions,
         _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
     ) -> RunResult {
+        // The conversions below are exact: `apply` keeps `width` in 1...64, and `taken` and
+        // `count` are byte counts of the chunk, never negative (a trapping conversion costs
+        // a test and a branch per field).
         while true {
             if skipRemaining != 0 {
                 let taken = input.skip(upTo: skipRemaining)
-                skipRemaining &-= UInt64(taken)
-                fed &+= UInt64(taken)
+                skipRemaining &-= UInt64(truncatingIfNeeded: taken)
+                fed &+= UInt64(truncatingIfNeeded: taken)
                 if skipRemaining != 0 { return .needMore }
             }
             let step: Step
             if carry.count == 0 && input.remaining >= width {
                 let offset = position
                 let field = input.take(width)
-                fed &+= UInt64(width)
+                fed &+= UInt64(truncatingIfNeeded: width)
                 step = Self.parse(&parser, field, at: offset, options)
             } else {
                 if input.remaining == 0 { return .needMore }
                 let count = min(width &- Int(carry.count), input.remaining)
                 input.copy(count, into: &carry)
-                fed &+= UInt64(count)
+                fed &+= UInt64(truncatingIfNeeded: count)
                 if Int(carry.count) < width { return .needMore }
-                let offset = position &- UInt64(width)
+                let offset = position &- UInt64(truncatingIfNeeded: width)
                 step = carry.withField(width: width) { Self.parse(&parser, $0, at: offset, options) }
                 carry.count = 0
             }
@@ -209,26 +213,29 @@ struct FieldReader: Sendable {
         _ input: inout InputCursor, walksFrames: Bool, _ step: (FieldBytes, UInt64) -> Step,
         _ frames: () -> ScanFailure?
     ) -> RunResult {
+        // The conversions below are exact: `apply` keeps `width` in 1...64, and `taken` and
+        // `count` are byte counts of the chunk, never negative (a trapping conversion costs
+        // a test and a branch per field).
         while true {
             if skipRemaining != 0 {
                 let taken = input.skip(upTo: skipRemaining)
-                skipRemaining &-= UInt64(taken)
-                fed &+= UInt64(taken)
+                skipRemaining &-= UInt64(truncatingIfNeeded: taken)
+                fed &+= UInt64(truncatingIfNeeded: taken)
                 if skipRemaining != 0 { return .needMore }
             }
             let next: Step
             if carry.count == 0 && input.remaining >= width {
                 let offset = position
                 let field = input.take(width)
-                fed &+= UInt64(width)
+                fed &+= UInt64(truncatingIfNeeded: width)
                 next = step(field, offset)
             } else {
                 if input.remaining == 0 { return .needMore }
                 let count = min(width &- Int(carry.count), input.remaining)
                 input.copy(count, into: &carry)
-                fed &+= UInt64(count)
+                fed &+= UInt64(truncatingIfNeeded: count)
                 if Int(carry.count) < width { return .needMore }
-                let offset = position &- UInt64(width)
+                let offset = position &- UInt64(truncatingIfNeeded: width)
                 next = carry.withField(width: width) { step($0, offset) }
                 carry.count = 0
             }

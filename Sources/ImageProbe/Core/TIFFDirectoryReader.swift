@@ -69,6 +69,9 @@ struct TIFFDirectoryReader: Sendable {
     @usableFromInline var phase: Phase = .entryCount
     @usableFromInline var entriesLeft: UInt64 = 0
     @usableFromInline var entriesExamined: Int = 0
+    /// Entries the walk may still read without testing the structure's end or `maxEntries`:
+    /// both are tested once, when IFD0's count is read, so that most entries cost a decrement.
+    @usableFromInline var clearedEntries: UInt64 = 0
 
     @usableFromInline var width: UInt64 = 0
     @usableFromInline var height: UInt64 = 0
@@ -153,7 +156,7 @@ struct TIFFDirectoryReader: Sendable {
     @inlinable @inline(__always)  // a step of every TIFF and EXIF walk (the 64-bit host builds)
     #endif
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
-        let next = offset &+ UInt64(field.count)
+        let next = offset &+ field.span
         switch phase {
         case .entryCount:
             entriesLeft = isBigTIFF ? field.u64(0, bigEndian: bigEndian) : UInt64(field.u16(0, bigEndian: bigEndian))
@@ -162,6 +165,9 @@ struct TIFFDirectoryReader: Sendable {
                 return afterEntries(at: next, options: options)
             }
             phase = .entry
+            clearedEntries = entriesClear(from: next, options)
+            // Counted now, not one by one: the count is read again only once they are used up.
+            entriesExamined &+= Int(truncatingIfNeeded: clearedEntries)  // <= maxEntries - entriesExamined
             return nextEntry(at: next, options: options)
         case .entry:
             readEntry(field)
@@ -173,31 +179,55 @@ struct TIFFDirectoryReader: Sendable {
             if found.isSuperset(of: wanted) { return .finished }  // never with .extras wanted
             return nextEntry(at: next, options: options)
         case .values:
-            // The field covers one or both pending values (`nextValue` planned it).
-            let fieldEnd = next
-            if xValueAt >= offset && xValueAt <= fieldEnd &- 8 {
-                let index = Int(truncatingIfNeeded: xValueAt &- offset)  // < 64: inside the field
-                xNumerator = field.u32(index, bigEndian: bigEndian)
-                xDenominator = field.u32(index + 4, bigEndian: bigEndian)
-                xValueAt = 0
-            }
-            if yValueAt >= offset && yValueAt <= fieldEnd &- 8 {
-                let index = Int(truncatingIfNeeded: yValueAt &- offset)  // < 64: inside the field
-                yNumerator = field.u32(index, bigEndian: bigEndian)
-                yDenominator = field.u32(index + 4, bigEndian: bigEndian)
-                yValueAt = 0
-            }
-            return nextValue(at: next, options: options)
+            return readValues(field, at: offset, options: options)
         }
+    }
+
+    /// Full mode's resolution values: out of line, so the entry walk that every mode runs
+    /// (inlined into TIFF's field loop) doesn't carry this phase's code.
+    @usableFromInline @inline(never)
+    mutating func readValues(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
+        // The field covers one or both pending values (`nextValue` planned it).
+        let next = offset &+ field.span
+        if xValueAt >= offset && xValueAt <= next &- 8 {
+            let index = Int(truncatingIfNeeded: xValueAt &- offset)  // < 64: inside the field
+            xNumerator = field.u32(index, bigEndian: bigEndian)
+            xDenominator = field.u32(index + 4, bigEndian: bigEndian)
+            xValueAt = 0
+        }
+        if yValueAt >= offset && yValueAt <= next &- 8 {
+            let index = Int(truncatingIfNeeded: yValueAt &- offset)  // < 64: inside the field
+            yNumerator = field.u32(index, bigEndian: bigEndian)
+            yDenominator = field.u32(index + 4, bigEndian: bigEndian)
+            yValueAt = 0
+        }
+        return nextValue(at: next, options: options)
     }
 
     @inlinable
     mutating func nextEntry(at offset: UInt64, options: ScanOptions) -> Outcome {
+        if clearedEntries != 0 {
+            clearedEntries &-= 1
+            return .step(.read(entryWidth))
+        }
         // A directory cut short by its container ends the walk; what was found stands.
         guard fits(offset, entryWidth) else { return afterEntries(at: offset, options: options) }
         guard entriesExamined < options.maxEntries else { return entryLimitReached() }
         entriesExamined &+= 1
         return .step(.read(entryWidth))
+    }
+
+    /// How many entries from `offset` on both lie inside the structure and stay within
+    /// `maxEntries`: those `nextEntry` reads without its tests, which then decide at the first
+    /// entry past them, as for every entry before. At most `maxEntries - entriesExamined`.
+    @inlinable
+    func entriesClear(from offset: UInt64, _ options: ScanOptions) -> UInt64 {
+        guard offset <= end, entriesExamined < options.maxEntries else { return 0 }
+        let budget = UInt64(truncatingIfNeeded: options.maxEntries &- entriesExamined)  // > 0
+        let width = UInt64(truncatingIfNeeded: entryWidth)  // 12 or 20
+        let room = end &- offset
+        let (span, overflow) = budget.multipliedReportingOverflow(by: width)
+        return !overflow && span <= room ? budget : room / width
     }
 
     /// The extra facts never cost an answer the walk without them gives: with every other
@@ -211,7 +241,14 @@ struct TIFFDirectoryReader: Sendable {
     /// their entries, when full mode wants them and the entries can give a resolution.
     @inlinable
     mutating func afterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
-        guard wanted.contains(.extras), walkedWholeDirectory, resolutionMicrometres != 0 else { return .finished }
+        guard wanted.contains(.extras) else { return .finished }
+        return valuesAfterEntries(at: position, options: options)
+    }
+
+    /// `afterEntries` in full mode, out of line (see `readValues`).
+    @usableFromInline @inline(never)
+    mutating func valuesAfterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
+        guard walkedWholeDirectory, resolutionMicrometres != 0 else { return .finished }
         phase = .values
         return nextValue(at: position, options: options)
     }
@@ -431,6 +468,16 @@ struct TIFFDirectoryReader: Sendable {
     @inlinable
     func firstInlineValue(_ field: FieldBytes) -> UInt64? {
         let type = field.u16(2, bigEndian: bigEndian)
+        if !isBigTIFF {
+            // Classic TIFF, the common case, on its own: the value is at 8, and 4 bytes hold
+            // one or two SHORTs or one LONG (the same rules as below, fewer tests).
+            let count = field.u32(4, bigEndian: bigEndian)
+            switch type {
+            case 3: return count &- 1 < 2 ? UInt64(field.u16(8, bigEndian: bigEndian)) : nil  // SHORT, count 1 or 2
+            case 4: return count == 1 ? UInt64(field.u32(8, bigEndian: bigEndian)) : nil  // LONG
+            default: return nil
+            }
+        }
         let count = isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
         let valueIndex = isBigTIFF ? 12 : 8
         let inlineBytes: UInt64 = isBigTIFF ? 8 : 4
@@ -507,7 +554,7 @@ struct ExifReader: Sendable {
 
     @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
-        let next = offset &+ UInt64(field.count)
+        let next = offset &+ field.span
         switch phase {
         case .start:
             if !requiresIdentifier,

@@ -53,7 +53,7 @@ struct DCXParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let position = offset &+ UInt64(field.count)
+        let position = offset &+ field.span
         switch phase {
         case .signature:
             guard field.u8(0) == 0xDE && field.u8(1) == 0x3A else { return .failed(Sniffer.unknown) }

@@ -69,7 +69,7 @@ struct FITSParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let position = offset &+ UInt64(field.count)
+        let position = offset &+ field.span
         switch phase {
         case .simpleKeyword:
             guard field.matches("MPLE  =", at: 0) else { return .failed(Sniffer.unknown) }

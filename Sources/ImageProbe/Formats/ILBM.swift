@@ -52,7 +52,7 @@ struct ILBMParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let position = offset &+ UInt64(field.count)
+        let position = offset &+ field.span
         switch phase {
         case .form:
             guard field.matches("RM", at: 0) else { return .failed(Sniffer.unknown) }

@@ -57,7 +57,7 @@ extension JPEGParser {
     /// The MPF index's fields: its entry count, each entry, the second MP entry.
     @inlinable
     mutating func readMultiPicture(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let position = offset &+ UInt64(field.count)
+        let position = offset &+ field.span
         switch phase {
         case .mpfCount:
             multiPicture.entriesLeft = min(multiPicture.u16(field, 0), UInt16(clamping: options.entryLimit))

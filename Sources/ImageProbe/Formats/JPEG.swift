@@ -173,7 +173,7 @@ struct JPEGParser: FormatParser, Sendable {
             return nextXMPRun(from: position)
         case .xmp:
             xmp.consume(field)
-            return nextXMPRun(from: offset &+ UInt64(field.count))
+            return nextXMPRun(from: offset &+ field.span)
         case .applicationHead:
             if marker == 0xE0 {
                 // The first JFIF segment's density: units 1 dots per inch, 2 per centimetre,
@@ -196,7 +196,7 @@ struct JPEGParser: FormatParser, Sendable {
             } else if field.matches(Self.mpfIdentifier, at: 0) && multiPicture.base == 0 {
                 return startMultiPicture(field, at: offset)
             }
-            return skipRest(from: offset &+ UInt64(field.count), to: segmentEnd)
+            return skipRest(from: offset &+ field.span, to: segmentEnd)
         case .gainMapIdentifierRest:
             if field.matches(Self.gainMapIdentifierRest, at: 0) { extras.hasGainMap = true }
             return skipRest(from: offset &+ 16, to: segmentEnd)
@@ -226,7 +226,7 @@ struct JPEGParser: FormatParser, Sendable {
             if extras.hasICCProfile == nil { extras.hasICCProfile = false }
             if xmp.hasGainMap { extras.hasGainMap = true }
             extras.isMotionPhoto = xmp.motionPhoto ?? false
-            return afterPrimaryFrameHeader(at: offset &+ UInt64(field.count))
+            return afterPrimaryFrameHeader(at: offset &+ field.span)
         case .exif:
             return readExif(field, at: offset, options: options)
         }
@@ -246,7 +246,7 @@ struct JPEGParser: FormatParser, Sendable {
                 facts.orientation = orientation
                 if exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
             }
-            return skipRest(from: offset &+ UInt64(field.count), to: exif.end)
+            return skipRest(from: offset &+ field.span, to: exif.end)
         }
     }
 

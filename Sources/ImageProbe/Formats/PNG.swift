@@ -163,7 +163,7 @@ struct PNGParser: FormatParser, Sendable {
                 facts.orientation = orientation
                 // pHYs is PNG's own resolution; eXIf's counts only without it.
                 if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
-                return afterExif(from: offset &+ UInt64(field.count), to: exif.end, options: options)
+                return afterExif(from: offset &+ field.span, to: exif.end, options: options)
             }
         }
     }

@@ -76,7 +76,7 @@ struct TGAParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
-            let fieldEnd = offset &+ UInt64(field.count)
+            let fieldEnd = offset &+ field.span
             switch judge(field) {
             case .invalid(let failure):
                 if let step = aseprite(field, options: options) { return step }

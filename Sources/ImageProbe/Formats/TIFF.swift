@@ -18,9 +18,10 @@ struct TIFFParser: FormatParser, Sendable {
         case directory
     }
 
-    @usableFromInline var walker = TIFFDirectoryReader()
+    /// IFD0's walker; until the header is read it only holds the byte order.
+    @usableFromInline var walker: TIFFDirectoryReader
     @usableFromInline var phase: Phase = .header
-    @usableFromInline let bigEndian: Bool
+    @inlinable var bigEndian: Bool { walker.bigEndian }
     @usableFromInline var facts = ImageFacts(format: .tiff)
     /// Full mode's extras, set with `facts` when the walk ends.
     @usableFromInline var extras = ExtraFacts()
@@ -34,7 +35,7 @@ struct TIFFParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     init(bigEndian: Bool) {
-        self.bigEndian = bigEndian
+        walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: false, base: 0, end: 0, wanted: [])
     }
 
     @inlinable
@@ -56,7 +57,7 @@ struct TIFFParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let next = offset &+ UInt64(field.count)
+        let next = offset &+ field.span
         switch phase {
         case .header:
             switch field.u16(0, bigEndian: bigEndian) {
@@ -84,6 +85,7 @@ struct TIFFParser: FormatParser, Sendable {
     mutating func begin(ifdOffset: UInt64, bigTIFF: Bool, at position: UInt64, _ options: ScanOptions) -> Step {
         let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation, .extras]
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
+        phase = .directory  // set once: every later step is the walker's
         return directory(walker.begin(ifdOffset: ifdOffset, position: position), options)
     }
 
@@ -96,7 +98,6 @@ struct TIFFParser: FormatParser, Sendable {
         }
         switch outcome {
         case .step(let step):
-            phase = .directory
             return step
         case .finished:
             guard walker.found.isSuperset(of: [.width, .height]) else {

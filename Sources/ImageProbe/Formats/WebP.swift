@@ -204,7 +204,7 @@ struct WebPParser: FormatParser, Sendable {
                 facts.orientation = orientation
                 // WebP states no resolution of its own: the EXIF chunk's is the file's.
                 extras.resolution = exifFacts.resolution
-                return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ UInt64(field.count))
+                return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ field.span)
             }
         }
     }

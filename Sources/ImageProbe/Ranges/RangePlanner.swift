@@ -108,8 +108,18 @@ public struct RangePlanner: Sendable {
     public struct Failure: Error, Sendable {
         /// The code; its `name` is `FetchError`'s and the CLI's JSON `error`.
         public var code: Code
-        /// A sentence for people.
-        public var message: String
+        /// A sentence for people: the scanner's message when the scanner failed, else the
+        /// planner's own. Kept as a reason code, so a failure (and every `Action`) is a
+        /// trivial value: copied as bytes, with nothing to retain or release.
+        public var message: String { reason.map { $0.text.description } ?? scanFailure?.message ?? "" }
+
+        /// `message`'s UTF-8, in static memory: what the C interface copies, with no String built.
+        package var messageUTF8: UnsafeRawBufferPointer {
+            if let reason { return reason.text.utf8Bytes }
+            return scanFailure?.messageUTF8 ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        /// The planner's own explanation; nil when the scanner's failure explains it.
+        let reason: Reason?
         /// The HTTP status, for `httpStatus` (and where a response caused the failure).
         public var status: Int?
         /// The scanner's failure, for `scan` and `limitExceeded`.
@@ -162,13 +172,92 @@ public struct RangePlanner: Sendable {
                 case .transport: "transport"
                 }
             }
+
+            /// `name`'s UTF-8 in static memory, for the C interface: the same literals.
+            package var nameUTF8: UnsafeRawBufferPointer {
+                let text: StaticString = switch self {
+                case .httpStatus: "httpStatus"
+                case .tooManyRedirects: "tooManyRedirects"
+                case .redirectLoop: "redirectLoop"
+                case .badContentRange: "badContentRange"
+                case .contentEncoded: "contentEncoded"
+                case .invalidResponse: "invalidResponse"
+                case .limitExceeded: "limitExceeded"
+                case .resourceChanged: "resourceChanged"
+                case .unsupportedURL: "unsupportedURL"
+                case .scan: "scan"
+                case .timeout: "timeout"
+                case .transport: "transport"
+                }
+                return text.utf8Bytes
+            }
         }
 
-        init(_ code: Code, _ message: String, status: Int? = nil, scanFailure: ScanFailure? = nil) {
+        init(_ code: Code, _ reason: Reason, status: Int? = nil, scanFailure: ScanFailure? = nil) {
             self.code = code
-            self.message = message
+            self.reason = reason
             self.status = status
             self.scanFailure = scanFailure
+        }
+
+        /// A failure the scanner's failure explains (`scan`, and its byte limit as
+        /// `limitExceeded`).
+        init(_ code: Code, scanFailure: ScanFailure) {
+            self.code = code
+            self.reason = nil
+            self.scanFailure = scanFailure
+        }
+
+        /// The planner's explanations.
+        enum Reason: UInt8, Sendable {
+            case moreRequestsThanMaxRequests
+            case invalidContentLength
+            case redirectWithoutLocation
+            case contentEncoded
+            case resourceChanged
+            case noContentRange
+            case contentRangeMismatch
+            case lengthChanged
+            case contentLengthDisagrees
+            case bodyLongerThanRange
+            case resourceChangedTwice
+            case errorStatus
+            case unexpectedStatus
+            case noBody
+            case responseEndedBeforeHeader
+            case moreThanMaxBytes
+            case timeLimit
+            case transferFailed
+            case redirectLoop
+            case moreRedirectsThanMaxRedirects
+            case redirectToNonHTTP
+
+            /// The message: a literal, read in place.
+            var text: StaticString {
+                switch self {
+                case .moreRequestsThanMaxRequests: "more requests than maxRequests without an answer"
+                case .invalidContentLength: "invalid or conflicting Content-Length"
+                case .redirectWithoutLocation: "redirect without a Location"
+                case .contentEncoded: "the body is content-encoded, not the image's bytes"
+                case .resourceChanged: "the resource changed during the probe (ETag or Last-Modified differs)"
+                case .noContentRange: "206 response without a valid Content-Range"
+                case .contentRangeMismatch: "the Content-Range doesn't answer the request"
+                case .lengthChanged: "the resource's length changed during the probe"
+                case .contentLengthDisagrees: "Content-Length disagrees with Content-Range"
+                case .bodyLongerThanRange: "the body is longer than its Content-Range"
+                case .resourceChangedTwice: "the resource changed twice during the probe (ETag or Last-Modified differs)"
+                case .errorStatus: "the server answered with an error status"
+                case .unexpectedStatus: "unexpected status"
+                case .noBody: "no body"
+                case .responseEndedBeforeHeader: "the response ended before the header"
+                case .moreThanMaxBytes: "more than maxBytes received without an answer"
+                case .timeLimit: "no answer within the time limit"
+                case .transferFailed: "the transfer failed"
+                case .redirectLoop: "redirect loop"
+                case .moreRedirectsThanMaxRedirects: "more redirects than maxRedirects"
+                case .redirectToNonHTTP: "redirect to a non-HTTP URL"
+                }
+            }
         }
     }
 
@@ -240,7 +329,7 @@ public struct RangePlanner: Sendable {
         }
         guard requests < max(1, configuration.maxRequests) else {
             if let partial = partialAnswer(Self.transferLimit) { return settle(.done(partial)) }
-            return settle(.failed(Failure(.limitExceeded, "more requests than maxRequests without an answer")))
+            return settle(.failed(Failure(.limitExceeded, .moreRequestsThanMaxRequests)))
         }
         if let total = totalLength { want = min(want, total &- position) }
         // A jump can point anywhere in 2^64 (a crafted TIFF offset): past the end of offsets,
@@ -265,19 +354,19 @@ public struct RangePlanner: Sendable {
         self.status = status
         phase = .bodyIgnored
         if fields.isMalformed {
-            refusal = Failure(.invalidResponse, "invalid or conflicting Content-Length", status: status)
+            refuse(.invalidResponse, .invalidContentLength, status: status)
             return false
         }
         switch status {
         case 200, 206: break
         case 301, 302, 303, 307, 308:
-            if !fields.hasLocation { refusal = Failure(.invalidResponse, "redirect without a Location", status: status) }
+            if !fields.hasLocation { refuse(.invalidResponse, .redirectWithoutLocation, status: status) }
             return false
         default:
             return false
         }
         if fields.isContentEncoded {
-            refusal = Failure(.contentEncoded, "the body is content-encoded, not the image's bytes", status: status)
+            refuse(.contentEncoded, .contentEncoded, status: status)
             return false
         }
         if status == 200 {
@@ -293,25 +382,25 @@ public struct RangePlanner: Sendable {
             let changedTag = firstEntityTag != nil && fields.entityTag != nil && fields.entityTag != firstEntityTag
             let changedDate = firstLastModified != nil && fields.lastModified != nil && fields.lastModified != firstLastModified
             if changedTag || changedDate {
-                refusal = Failure(.resourceChanged, "the resource changed during the probe (ETag or Last-Modified differs)", status: 206)
+                refuse(.resourceChanged, .resourceChanged, status: 206)
                 return false
             }
         }
         guard let range = fields.contentRange else {
-            refusal = Failure(.badContentRange, "206 response without a valid Content-Range", status: 206)
+            refuse(.badContentRange, .noContentRange, status: 206)
             return false
         }
         guard range.first == asked.first, range.last <= asked.last else {
-            refusal = Failure(.badContentRange, "the Content-Range doesn't answer the request", status: 206)
+            refuse(.badContentRange, .contentRangeMismatch, status: 206)
             return false
         }
         if let total = totalLength, let now = range.total, now != total {
-            refusal = Failure(.badContentRange, "the resource's length changed during the probe", status: 206)
+            refuse(.badContentRange, .lengthChanged, status: 206)
             return false
         }
         rangeLength = range.last &- range.first &+ 1
         if let length = fields.contentLength, length != rangeLength {
-            refusal = Failure(.badContentRange, "Content-Length disagrees with Content-Range", status: 206)
+            refuse(.badContentRange, .contentLengthDisagrees, status: 206)
             return false
         }
         if totalLength == nil { totalLength = range.total }
@@ -333,16 +422,15 @@ public struct RangePlanner: Sendable {
         let count = UInt64(bytes.count)
         if let left {
             guard count <= left else {
-                refusal = Failure(.badContentRange, "the body is longer than its Content-Range", status: 206)
+                refuse(.badContentRange, .bodyLongerThanRange, status: 206)
                 phase = .bodyIgnored
                 return false
             }
             self.left = left &- count
         }
-        guard var active = scanner else { return false }
-        let status = active.feed(bytes)
-        scanner = active
-        if status.isTerminal { return false }
+        // Fed in place: the scanner is not copied out and back for each run of bytes.
+        guard scanner != nil else { return false }
+        if scanner!.feed(bytes).isTerminal { return false }
         return bytesReceived <= configuration.maxBytes
     }
 
@@ -362,7 +450,7 @@ public struct RangePlanner: Sendable {
             if refusal.code == .resourceChanged {
                 // Another version: start afresh from byte 0, once.
                 guard restarts == 0 else {
-                    settle(.failed(Failure(.resourceChanged, "the resource changed twice during the probe (ETag or Last-Modified differs)", status: 206)))
+                    settleFailed(.resourceChanged, .resourceChangedTwice, status: 206)
                     return
                 }
                 restarts &+= 1
@@ -382,34 +470,34 @@ public struct RangePlanner: Sendable {
             _ = conclude(ended: true)
             return
         case 200:
-            if overBudget && !(scanner?.status.isTerminal ?? false) { return overBudgetFailure() }
+            if overBudget && !scanEnded { return overBudgetFailure() }
             _ = conclude(ended: how != .stopped)
             return
         case 206:
             break
         case 400...:
-            settle(.failed(Failure(.httpStatus, "the server answered with an error status", status: status)))
+            settleFailed(.httpStatus, .errorStatus, status: status)
             return
         default:
-            settle(.failed(Failure(.invalidResponse, "unexpected status", status: status)))
+            settleFailed(.invalidResponse, .unexpectedStatus, status: status)
             return
         }
-        guard var active = scanner else { return settleFailed(.invalidResponse, "no body") }
-        if overBudget && !active.status.isTerminal { return overBudgetFailure() }
+        guard scanner != nil else { return settleFailed(.invalidResponse, .noBody) }
+        if overBudget && !scanEnded { return overBudgetFailure() }
         if sizeKnownAtRequest == nil, partialAnswer(Self.metadataLimit) != nil { sizeKnownAtRequest = requests }
         if how == .stopped { _ = conclude(ended: false); return }
         // Content-Range ends at most at UInt64.max: the next offset may not exist.
         let (after, pastEnd) = asked.first.addingReportingOverflow(rangeLength)
-        guard how == .complete, !pastEnd, active.bytesConsumed == after else {
+        guard how == .complete, !pastEnd, scanner!.bytesConsumed == after else {
             // The connection closed inside the range: the input ends here.
             _ = conclude(ended: true)
             return
         }
         position = after
         var floor = max(1, configuration.minimumRequest)
-        if active.pendingSkip >= configuration.jumpThreshold {
-            let (jumped, overflow) = position.addingReportingOverflow(active.skip(active.pendingSkip))
-            scanner = active
+        let pendingSkip = scanner!.pendingSkip
+        if pendingSkip >= configuration.jumpThreshold {
+            let (jumped, overflow) = position.addingReportingOverflow(scanner!.skip(pendingSkip))
             if overflow { _ = conclude(ended: true); return }
             position = jumped
         } else if configuration.requestGrowth > 0 && sizeKnownAtRequest == nil {
@@ -419,10 +507,9 @@ public struct RangePlanner: Sendable {
             let (grown, overflow) = rangeLength.multipliedReportingOverflow(by: configuration.requestGrowth)
             floor = max(floor, overflow ? UInt64.max >> 1 : grown)
         }
-        scanner = active
         // Asked after the jump: `needMore` counts the skip and is capped by `maxBytes`.
-        guard case .needMore(let needed) = active.status else { _ = conclude(ended: false); return }
-        want = max(UInt64(needed), floor)
+        guard !scanEnded else { _ = conclude(ended: false); return }
+        want = max(UInt64(scanner!.neededCount), floor)
         phase = .idle
     }
 
@@ -435,11 +522,11 @@ public struct RangePlanner: Sendable {
         switch failure {
         case .timeout:
             if let partial = partialAnswer(Self.timeLimit) { settle(.done(partial)); return }
-            settleFailed(.timeout, "no answer within the time limit")
+            settleFailed(.timeout, .timeLimit)
         case .limitExceeded:
             overBudgetFailure()
         case .other:
-            settleFailed(.transport, "the transfer failed")
+            settleFailed(.transport, .transferFailed)
         }
     }
 
@@ -448,11 +535,11 @@ public struct RangePlanner: Sendable {
     public mutating func redirect(to hash: UInt64, isHTTP: Bool) {
         guard phase == .redirecting else { return }
         redirects &+= 1
-        if visited.contains(hash) { return settleFailed(.redirectLoop, "redirect loop", status: status) }
+        if visited.contains(hash) { return settleFailed(.redirectLoop, .redirectLoop, status: status) }
         guard redirects <= min(15, max(0, configuration.maxRedirects)) else {
-            return settleFailed(.tooManyRedirects, "more redirects than maxRedirects", status: status)
+            return settleFailed(.tooManyRedirects, .moreRedirectsThanMaxRedirects, status: status)
         }
-        guard isHTTP else { return settleFailed(.unsupportedURL, "redirect to a non-HTTP URL", status: status) }
+        guard isHTTP else { return settleFailed(.unsupportedURL, .redirectToNonHTTP, status: status) }
         visited.insert(hash)
         // Another URL may be another resource: start over there.
         resetResource()
@@ -467,6 +554,9 @@ public struct RangePlanner: Sendable {
     static let timeLimit = ScanFailure(.limitExceeded, .metadataTimeLimit)
 
     var overBudget: Bool { bytesReceived > configuration.maxBytes }
+
+    /// Whether the scanner has its answer (a terminal status), read without copying it.
+    var scanEnded: Bool { scanner?.hasEnded ?? false }
 
     mutating func resetResource() {
         scanner = nil
@@ -496,23 +586,23 @@ public struct RangePlanner: Sendable {
     /// The answer: the scanner's terminal status, or what `finish()` makes of the input ending
     /// here.
     mutating func conclude(ended: Bool) -> Action {
-        var scanned = scanner ?? HeaderScanner(options: configuration.scanOptions)
-        let status = scanned.status.isTerminal || !ended ? scanned.status : scanned.finish()
-        scanner = scanned
-        switch status {
+        // In place: the scanner is large, and copying it out and back costs code and time.
+        if scanner == nil { scanner = HeaderScanner(options: configuration.scanOptions) }
+        if ended && !scanEnded { _ = scanner!.finish() }
+        switch scanner!.status {
         case .done(let info):
             return settle(.done(info))
         case .unsupported(let failure) where failure.code == .limitExceeded:
             // The scanner's read limit and the transfer limit are one failure to the caller.
-            return settle(.failed(Failure(.limitExceeded, failure.message, scanFailure: failure)))
+            return settle(.failed(Failure(.limitExceeded, scanFailure: failure)))
         case .unsupported(let failure):
-            return settle(.failed(Failure(.scan, failure.message, scanFailure: failure)))
+            return settle(.failed(Failure(.scan, scanFailure: failure)))
         case .refused(let info, let failure):
-            var refusal = Failure(.scan, failure.message, scanFailure: failure)
+            var refusal = Failure(.scan, scanFailure: failure)
             refusal.refusedImage = info
             return settle(.failed(refusal))
         case .needMore:
-            return settle(.failed(Failure(.scan, "the response ended before the header",
+            return settle(.failed(Failure(.scan, .responseEndedBeforeHeader,
                                           scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))))
         }
     }
@@ -523,7 +613,7 @@ public struct RangePlanner: Sendable {
             settle(.done(partial))
             return
         }
-        settle(.failed(Failure(.limitExceeded, "more than maxBytes received without an answer",
+        settle(.failed(Failure(.limitExceeded, .moreThanMaxBytes,
                                scanFailure: ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes))))
     }
 
@@ -534,8 +624,17 @@ public struct RangePlanner: Sendable {
         return action
     }
 
-    mutating func settleFailed(_ code: Failure.Code, _ message: String, status: Int? = nil) {
-        settle(.failed(Failure(code, message, status: status)))
+    /// Ends the probe with the planner's own failure. Out of line, as `refuse`: each caller
+    /// passes three small values instead of building the failure in place.
+    @inline(never)
+    mutating func settleFailed(_ code: Failure.Code, _ reason: Failure.Reason, status: Int? = nil) {
+        settle(.failed(Failure(code, reason, status: status)))
+    }
+
+    /// Refuses the response in flight: `end` turns the refusal into the answer.
+    @inline(never)
+    mutating func refuse(_ code: Failure.Code, _ reason: Failure.Reason, status: Int) {
+        refusal = Failure(code, reason, status: status)
     }
 }
 

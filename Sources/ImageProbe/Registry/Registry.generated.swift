@@ -229,6 +229,101 @@ extension ImageFormat {
         }
     }
 
+    /// How many formats there are: their numbers are 1 to this.
+    @usableFromInline static var count: Int { 42 }
+
+    /// Every format's name, then every media type, one per line in format-number order: what
+    /// `nameUTF8` and `mimeTypeUTF8` read for the C interface, with no String built.
+    @usableFromInline
+    static var textTable: StaticString {
+        """
+        jpeg
+        png
+        gif
+        bmp
+        webp
+        tiff
+        heif
+        avif
+        jxl
+        jp2
+        j2k
+        ico
+        cur
+        psd
+        tga
+        pnm
+        pfm
+        qoi
+        svg
+        dds
+        ktx
+        ktx2
+        icns
+        exr
+        hdr
+        pcx
+        sgi
+        sun
+        xbm
+        eps
+        xpm
+        fits
+        dcx
+        msp
+        blp
+        pvr
+        pkm
+        astc
+        farbfeld
+        vtf
+        ilbm
+        aseprite
+        image/jpeg
+        image/png
+        image/gif
+        image/bmp
+        image/webp
+        image/tiff
+        image/heif
+        image/avif
+        image/jxl
+        image/jp2
+        image/j2c
+        image/vnd.microsoft.icon
+        image/x-win-bitmap
+        image/vnd.adobe.photoshop
+        image/x-tga
+        image/x-portable-anymap
+        image/x-portable-floatmap
+        image/qoi
+        image/svg+xml
+        image/vnd-ms.dds
+        image/ktx
+        image/ktx2
+        image/icns
+        image/x-exr
+        image/vnd.radiance
+        image/vnd.zbrush.pcx
+        image/sgi
+        image/x-sun-raster
+        image/x-xbitmap
+        image/x-eps
+        image/x-xpixmap
+        image/fits
+        image/x-dcx
+        image/x-msp
+        image/x-blp
+        image/x-pvr
+        image/x-pkm
+        image/astc
+        image/x-farbfeld
+        image/vnd.valve.source.texture
+        image/x-ilbm
+        image/x-aseprite
+        """
+    }
+
     /// The parser that reads this format.
     @usableFromInline
     var parser: ParserKind {

@@ -124,7 +124,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        let position = offset &+ UInt64(field.count)
+        let position = offset &+ field.span
         switch phase {
         case .header:
             let type = field.tag(4)

@@ -92,7 +92,7 @@ extension ISOBMFFParser {
         /// `ftyp`'s major brand and minor version.
         @inlinable
         mutating func head(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             let end = walker.boxEnd
             guard end >= position else { return .step(.failed(.malformed(.heif, .ftypBoxTooSmall))) }
             guard !options.runsPastInput(end) else {
@@ -118,7 +118,7 @@ extension ISOBMFFParser {
                 if brand == Brand.avif { compatibleWithAVIF = true }
                 index &+= 4
             }
-            return nextBrand(at: offset &+ UInt64(field.count), options: options, walker: &walker)
+            return nextBrand(at: offset &+ field.span, options: options, walker: &walker)
         }
 
         /// The next compatible brands, up to 16 in a field. Each counts against `maxEntries`

@@ -169,7 +169,7 @@ extension ISOBMFFParser {
         /// `pitm`'s version, flags and item ID.
         @inlinable @inline(__always)
         mutating func primaryItem(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             let wide = field.u8(0) != 0
             guard field.count >= (wide ? 8 : 6) else { return .boxDone(from: position, in: .meta) }
             primaryID = wide ? field.be32(4) : UInt32(field.be16(4))
@@ -183,7 +183,7 @@ extension ISOBMFFParser {
         /// `infe`'s version, flags, item ID and type: which codings the items use.
         @inlinable @inline(__always)
         mutating func itemInfo(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             // Versions 0 and 1 have no item type.
             let version = field.u8(0)
             let wide = version >= 3
@@ -206,7 +206,7 @@ extension ISOBMFFParser {
             } else {
                 recordProperty(propertyKind, field)
             }
-            return .boxDone(from: offset &+ UInt64(field.count), in: .ipco)
+            return .boxDone(from: offset &+ field.span, in: .ipco)
         }
 
         /// colr's colour types (ISO/IEC 23008-12 §6.5.5; rICC restricted ICC).
@@ -221,7 +221,7 @@ extension ISOBMFFParser {
             longItemIDs = field.u8(0) >= 1
             wideIndices = field.be32(0) & 1 == 1
             walker.entriesLeft = field.be32(4)
-            return nextEntry(at: offset &+ UInt64(field.count), end: walker.boxEnd, options: options, walker: &walker, brands)
+            return nextEntry(at: offset &+ field.span, end: walker.boxEnd, options: options, walker: &walker, brands)
         }
 
         /// An `ipma` entry's item ID and association count.
@@ -229,7 +229,7 @@ extension ISOBMFFParser {
         mutating func associationEntry(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands, trackDone: Bool
         ) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             let end = walker.boxEnd
             let id = longItemIDs ? field.be32(0) : UInt32(field.be16(0))
             let count = field.u8(longItemIDs ? 4 : 2)
@@ -256,7 +256,7 @@ extension ISOBMFFParser {
         mutating func associations(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands, trackDone: Bool
         ) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             let width = wideIndices ? 2 : 1
             var index = 0
             while index < field.count {

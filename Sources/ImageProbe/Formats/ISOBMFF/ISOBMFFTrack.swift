@@ -86,7 +86,7 @@ extension ISOBMFFParser {
         /// `tkhd` up to its duration.
         @inlinable
         mutating func header(_ field: FieldBytes, at offset: UInt64, walker: BoxWalker) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             let end = walker.boxEnd
             let version = field.u8(0)
             if version == 1 {
@@ -107,7 +107,7 @@ extension ISOBMFFParser {
         mutating func size(_ field: FieldBytes, at offset: UInt64) -> Outcome {
             summary.width = UInt16(truncatingIfNeeded: field.be32(0) >> 16)
             summary.height = UInt16(truncatingIfNeeded: field.be32(4) >> 16)
-            return .boxDone(from: offset &+ UInt64(field.count), in: .trak)
+            return .boxDone(from: offset &+ field.span, in: .trak)
         }
 
         /// `elst`'s version, flags, entry count and first segment duration.
@@ -116,7 +116,7 @@ extension ISOBMFFParser {
             let version = field.u8(0)
             let segment = version == 1 ? (field.count >= 16 ? field.be64(8) : 0) : UInt64(field.be32(8))
             noteEditList(flags: field.be32(0) & 0xFF_FFFF, count: field.be32(4), segment: segment)
-            return .boxDone(from: offset &+ UInt64(field.count), in: .edts)
+            return .boxDone(from: offset &+ field.span, in: .edts)
         }
 
         /// `mdhd` up to its timescale.
@@ -127,7 +127,7 @@ extension ISOBMFFParser {
             } else {
                 summary.timescale = field.be32(12)
             }
-            return .boxDone(from: offset &+ UInt64(field.count), in: .mdia)
+            return .boxDone(from: offset &+ field.span, in: .mdia)
         }
 
         /// `hdlr` up to its handler type.
@@ -135,14 +135,14 @@ extension ISOBMFFParser {
         mutating func handler(_ field: FieldBytes, at offset: UInt64) -> Outcome {
             let type = field.tag(8)
             summary.isVisual = type == Box.pict || type == Box.vide
-            return .boxDone(from: offset &+ UInt64(field.count), in: .mdia)
+            return .boxDone(from: offset &+ field.span, in: .mdia)
         }
 
         /// `stsd` up to its first sample entry's type.
         @inlinable
         mutating func sampleDescription(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             if summary.isVisual && !summary.isAuxiliary { brands.noteCoding(field.tag(12)) }
-            return .boxDone(from: offset &+ UInt64(field.count), in: .stbl)
+            return .boxDone(from: offset &+ field.span, in: .stbl)
         }
 
         /// `stts`'s version, flags and entry count.
@@ -150,7 +150,7 @@ extension ISOBMFFParser {
         mutating func timeToSampleCount(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands
         ) -> Outcome {
-            let position = offset &+ UInt64(field.count)
+            let position = offset &+ field.span
             let count = field.be32(4)
             guard UInt64(count) &* 8 <= walker.boxEnd &- position else {
                 return .step(.failed(.malformed(brands.format, Failure.sttsEntriesOverrunTheirBox)))
@@ -172,7 +172,7 @@ extension ISOBMFFParser {
             runDelta = field.be32(4)
             walker.entriesLeft &-= 1
             // Nothing after stts in this mdia matters (edts may still follow it).
-            guard walker.entriesLeft > 0 else { return .mediaDone(from: offset &+ UInt64(field.count)) }
+            guard walker.entriesLeft > 0 else { return .mediaDone(from: offset &+ field.span) }
             guard walker.count(limit: options.entryLimit) else {
                 return .step(.failed(.limit(brands.format, .moreBoxesThanMaxEntries)))
             }

@@ -153,7 +153,7 @@ struct JXLParser: FormatParser, Sendable {
             phase = .codestream
             return nextCodestreamStep(options)
         case .codestream:
-            if codestreamLeft != Self.toEnd { codestreamLeft &-= UInt64(field.count) }
+            if codestreamLeft != Self.toEnd { codestreamLeft &-= field.span }
             let progress = header.consume(field, options: options)
             if header.sizeKnown {
                 facts.storedWidth = header.width
