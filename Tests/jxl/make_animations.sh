@@ -15,7 +15,7 @@ cd "$out"
 
 need=()
 command -v cjxl >/dev/null && command -v jxlinfo >/dev/null || need+=(libjxl-tools)
-command -v convert >/dev/null && convert -version 2>/dev/null | grep -q ImageMagick || need+=(imagemagick)
+command -v convert >/dev/null && convert -version 2>/dev/null | grep -q '^Version: ImageMagick' || need+=(imagemagick)
 [ -f /usr/share/color/icc/ghostscript/a98.icc ] || need+=(libgs-common)
 if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
