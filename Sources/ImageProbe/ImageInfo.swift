@@ -138,20 +138,17 @@ public enum EPSPreview: Hashable, Sendable {
 
     /// The preview's name in the CLI's JSON: `tiff` or `wmf`. A literal: reading it
     /// allocates nothing.
-    public var name: String {
+    public var name: String { spelled() }
+
+    /// `name`'s UTF-8 in static memory, for the C interface: the same literal.
+    package var nameUTF8: UnsafeRawBufferPointer { (spelled() as StaticString).utf8Bytes }
+
+    /// The name as a literal of either type: one list for `name` and `nameUTF8`.
+    func spelled<Text: ExpressibleByStringLiteral>() -> Text {
         switch self {
         case .tiff: "tiff"
         case .windowsMetafile: "wmf"
         }
-    }
-
-    /// `name`'s UTF-8 in static memory, for the C interface: the same literals.
-    package var nameUTF8: UnsafeRawBufferPointer {
-        let text: StaticString = switch self {
-        case .tiff: "tiff"
-        case .windowsMetafile: "wmf"
-        }
-        return text.utf8Bytes
     }
 }
 

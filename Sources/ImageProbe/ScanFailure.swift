@@ -33,7 +33,15 @@ public struct ScanFailure: Sendable, Hashable {
 
         /// The code's name as used in SPEC.md and the CLI's JSON (`"truncated"`). A literal:
         /// reading it allocates nothing.
-        public var name: String {
+        public var name: String { spelled() }
+
+        /// `name`'s UTF-8 in static memory, for the C interface: the same literal, copied with
+        /// no String built.
+        package var nameUTF8: UnsafeRawBufferPointer { (spelled() as StaticString).utf8Bytes }
+
+        /// The name as a literal of either type: one list for `name` and `nameUTF8`.
+        @inlinable
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch kind {
             case .unknownFormat: "unknownFormat"
             case .malformed: "malformed"
@@ -42,20 +50,6 @@ public struct ScanFailure: Sendable, Hashable {
             case .unsupportedFeature: "unsupportedFeature"
             case .tooManyPixels: "tooManyPixels"
             }
-        }
-
-        /// `name`'s UTF-8 in static memory, for the C interface: the same literals, which it
-        /// copies with no String built (the C checks compare the two on every input).
-        package var nameUTF8: UnsafeRawBufferPointer {
-            let text: StaticString = switch kind {
-            case .unknownFormat: "unknownFormat"
-            case .malformed: "malformed"
-            case .truncated: "truncated"
-            case .limitExceeded: "limitExceeded"
-            case .unsupportedFeature: "unsupportedFeature"
-            case .tooManyPixels: "tooManyPixels"
-            }
-            return text.utf8Bytes
         }
 
         /// The message of a failure built from the code alone.

@@ -156,7 +156,13 @@ public struct RangePlanner: Sendable {
             case transport
 
             /// The code's name, as `FetchError.Code.name`.
-            public var name: String {
+            public var name: String { spelled() }
+
+            /// `name`'s UTF-8 in static memory, for the C interface: the same literal.
+            package var nameUTF8: UnsafeRawBufferPointer { (spelled() as StaticString).utf8Bytes }
+
+            /// The name as a literal of either type: one list for `name` and `nameUTF8`.
+            func spelled<Text: ExpressibleByStringLiteral>() -> Text {
                 switch self {
                 case .httpStatus: "httpStatus"
                 case .tooManyRedirects: "tooManyRedirects"
@@ -171,25 +177,6 @@ public struct RangePlanner: Sendable {
                 case .timeout: "timeout"
                 case .transport: "transport"
                 }
-            }
-
-            /// `name`'s UTF-8 in static memory, for the C interface: the same literals.
-            package var nameUTF8: UnsafeRawBufferPointer {
-                let text: StaticString = switch self {
-                case .httpStatus: "httpStatus"
-                case .tooManyRedirects: "tooManyRedirects"
-                case .redirectLoop: "redirectLoop"
-                case .badContentRange: "badContentRange"
-                case .contentEncoded: "contentEncoded"
-                case .invalidResponse: "invalidResponse"
-                case .limitExceeded: "limitExceeded"
-                case .resourceChanged: "resourceChanged"
-                case .unsupportedURL: "unsupportedURL"
-                case .scan: "scan"
-                case .timeout: "timeout"
-                case .transport: "transport"
-                }
-                return text.utf8Bytes
             }
         }
 
