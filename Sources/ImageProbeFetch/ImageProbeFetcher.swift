@@ -135,7 +135,7 @@ public final class ImageProbeFetcher: ImageSizeProbing {
     public let configuration: FetchConfiguration
     private let cache: ProbeCache
     private let admission: Admission
-    private let flights = FlightTable()
+    let flights = FlightTable()
     private let transport: ProbeTransport
 
     /// Why this fetcher can't probe, found when it was made, or nil: an unreadable, empty or
@@ -345,6 +345,9 @@ final class FlightTable: @unchecked Sendable {
             return nextID
         }
     }
+
+    /// How many probes wait for the fetch of `key` (0 when none is in flight).
+    func waiterCount(_ key: Key) -> Int { lock.locked { flights[key]?.waiters.count ?? 0 } }
 
     /// Adds a waiter to the fetch for `key`, starting it with `start` when there is none.
     func join(_ key: Key, _ id: UInt64, _ waiter: @escaping Waiter, start: (Flight) -> ProbeRun) {

@@ -110,20 +110,36 @@ struct GuaranteeTests {
     }
 
     @Test func concurrentProbesOfOneURLShareOneFetch() async throws {
-        let server = try NginxServer.require()
-        let (url, token) = server.url("/range/big.jpg")
+        // The server holds its answer until all 50 probes wait for the fetch: sharing covers
+        // the fetch in flight only, and a busy run must not let one finish before the rest join.
+        let image = PNGBuilder.image(width: 9, height: 7)
+        let release = DispatchSemaphore(value: 0)
+        let server = try RawServer(.respond { _, _ in
+            _ = release.wait(timeout: .now() + 30)
+            return RawServer.response("200 OK", ["Content-Length: \(image.count)"], image)
+        })
+        defer { server.stop() }
         // No cache: what is shared is the fetch in flight.
         let fetcher = ImageProbeFetcher(configuration: Self.configuration())
-        let results = try await withThrowingTaskGroup(of: ProbeResult.self) { group in
-            for _ in 0..<50 { group.addTask { try await fetcher.probe(url) } }
-            return try await group.reduce(into: [ProbeResult]()) { $0.append($1) }
+        let key = FlightTable.Key(url: server.url, force: false)
+        let probes = Task {
+            try await withThrowingTaskGroup(of: ProbeResult.self) { group in
+                for _ in 0..<50 { group.addTask { try await fetcher.probe(server.url) } }
+                return try await group.reduce(into: [ProbeResult]()) { $0.append($1) }
+            }
         }
-        #expect(results.count == 50 && results.allSatisfy { $0.info.width == 4000 })
+        let deadline = Moment.now + .seconds(30)
+        while fetcher.flights.waiterCount(key) < 50, Moment.now < deadline { try await pause(milliseconds: 5) }
+        #expect(fetcher.flights.waiterCount(key) == 50)
+        release.signal()
+        let results = try await probes.value
+        #expect(results.count == 50 && results.allSatisfy { $0.info.width == 9 })
         #expect(results.filter { !$0.sharedFetch }.count == 1)
-        #expect(results.reduce(0) { $0 + $1.requests } == 3)
-        let lines = await server.log(token: token, atLeast: 3)
+        // One fetch's costs, reported once.
+        #expect(results.reduce(0) { $0 + $1.requests } == 1)
+        #expect(results.reduce(0) { $0 + $1.bytesTransferred } == results.first { !$0.sharedFetch }?.bytesTransferred)
         try await pause(milliseconds: 200)
-        #expect(lines.count == 3, "\(lines.count) requests for 50 probes")
+        #expect(server.requestHeads.count == 1, "\(server.requestHeads.count) requests for 50 probes")
     }
 
     @Test func aCancelledWaiterLeavesTheOthersTheirFetch() async throws {
