@@ -157,13 +157,14 @@ struct CLIGuaranteeTests {
         let directory = try CLIProcessTests.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let resolvConf = directory.appendingPathComponent("resolv.conf")
-        try "nameserver \(address)\noptions timeout:5 attempts:2\n".write(to: resolvConf, atomically: true, encoding: .utf8)
+        try "nameserver \(address)\noptions timeout:30 attempts:1\n".write(to: resolvConf, atomically: true, encoding: .utf8)
         let run = try Self.run("/usr/bin/unshare", ["-m", "sh", "-c", "mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"",
                                                     resolvConf.path, Self.imageprobe, "--json", "--timeout", "1", "http://images.example/a.jpg"])
         let line = try #require(run.lines.first, "\(run.output)")
         print("--timeout 1 with a silent resolver: \(line["error"] ?? "?") after \(run.seconds) s")
         #expect(line["error"] as? String == "timeout", "\(line)")
-        #expect(run.seconds < 2.5)
+        // The resolver alone would take 30 s; loose, for a busy run (process starts included).
+        #expect(run.seconds < 15)
         // The query reached the black hole.
         var pending: Int32 = 0
         _ = ioctl(udp, UInt(FIONREAD), &pending)
