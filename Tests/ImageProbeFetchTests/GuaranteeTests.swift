@@ -109,34 +109,50 @@ struct GuaranteeTests {
         }
     }
 
+    /// A configuration for tests that hold a server's answer: no timeout a starved test run
+    /// could reach (the CPU-bound suites beside these can hold Swift's pool for minutes).
+    static func patientConfiguration() -> FetchConfiguration {
+        configuration {
+            $0.requestTimeout = 900
+            $0.probeTimeout = 900
+        }
+    }
+
     @Test func concurrentProbesOfOneURLShareOneFetch() async throws {
         // The server holds its answer until all 50 probes wait for the fetch: sharing covers
-        // the fetch in flight only, and a busy run must not let one finish before the rest join.
+        // the fetch in flight only. The completion form joins before it returns, so the 50
+        // are waiting once the loop ends, however busy the run.
         let image = PNGBuilder.image(width: 9, height: 7)
         let release = DispatchSemaphore(value: 0)
         let server = try RawServer(.respond { _, _ in
-            _ = release.wait(timeout: .now() + 30)
-            return RawServer.response("200 OK", ["Content-Length: \(image.count)"], image)
+            _ = release.wait(timeout: .now() + 600)
+            return RawServer.response("200 OK", [], image)
         })
         defer { server.stop() }
+        defer { release.signal() }
         // No cache: what is shared is the fetch in flight.
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration())
+        let fetcher = ImageProbeFetcher(configuration: Self.patientConfiguration())
         let key = FlightTable.Key(url: server.url, force: false)
-        let probes = Task {
-            try await withThrowingTaskGroup(of: ProbeResult.self) { group in
-                for _ in 0..<50 { group.addTask { try await fetcher.probe(server.url) } }
-                return try await group.reduce(into: [ProbeResult]()) { $0.append($1) }
+        let results = LockedBox<[Result<ProbeResult, FetchError>]>([])
+        let allDone = DispatchGroup()
+        for _ in 0..<50 {
+            allDone.enter()
+            fetcher.probe(server.url, queue: DispatchQueue(label: "share-test")) { result in
+                results.update { $0.append(result) }
+                allDone.leave()
             }
         }
-        try await Self.until { fetcher.flights.waiterCount(key) == 50 }
+        #expect(fetcher.flights.waiterCount(key) == 50)
         release.signal()
-        let results = try await probes.value
-        #expect(results.count == 50 && results.allSatisfy { $0.info.width == 9 })
-        #expect(results.filter { !$0.sharedFetch }.count == 1)
+        await withCheckedContinuation { continuation in
+            allDone.notify(queue: DispatchQueue(label: "share-test-done")) { continuation.resume() }
+        }
+        let values = try results.get().map { try $0.get() }
+        #expect(values.count == 50 && values.allSatisfy { $0.info.width == 9 })
+        #expect(values.filter { !$0.sharedFetch }.count == 1)
         // One fetch's costs, reported once.
-        #expect(results.reduce(0) { $0 + $1.requests } == 1)
-        #expect(results.reduce(0) { $0 + $1.bytesTransferred } == results.first { !$0.sharedFetch }?.bytesTransferred)
-        try await pause(milliseconds: 200)
+        #expect(values.reduce(0) { $0 + $1.requests } == 1)
+        #expect(values.reduce(0) { $0 + $1.bytesTransferred } == values.first { !$0.sharedFetch }?.bytesTransferred)
         #expect(server.requestHeads.count == 1, "\(server.requestHeads.count) requests for 50 probes")
     }
 
@@ -147,11 +163,12 @@ struct GuaranteeTests {
         let release = DispatchSemaphore(value: 0)
         let released = LockedBox(false)
         let server = try RawServer(.respond { _, _ in
-            _ = release.wait(timeout: .now() + 30)
+            _ = release.wait(timeout: .now() + 600)
             return RawServer.response("200 OK", [], image)
         })
         defer { server.stop() }
-        let fetcher = ImageProbeFetcher(configuration: Self.configuration())
+        defer { release.signal() }
+        let fetcher = ImageProbeFetcher(configuration: Self.patientConfiguration())
         let key = FlightTable.Key(url: server.url, force: false)
         let leftBeforeTheAnswer = LockedBox<Bool?>(nil)
         let leaving = Task {
@@ -175,11 +192,13 @@ struct GuaranteeTests {
         #expect(server.requestHeads.count == 1)
     }
 
-    /// Waits until `condition` holds, for at most 30 s (a failed expectation then says which).
+    /// Waits until `condition` holds, for at most 10 minutes: the tests that use it hold their
+    /// server's answer meanwhile, so waiting long changes nothing but the time, and a starved
+    /// run can take that long to resume a task. (A failed expectation then says which.)
     static func until(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = Moment.now + .seconds(30)
+        let deadline = Moment.now + .seconds(600)
         while !condition(), Moment.now < deadline { try await pause(milliseconds: 5) }
-        #expect(condition(), "still not so after 30 s", sourceLocation: sourceLocation)
+        #expect(condition(), "still not so after 10 minutes", sourceLocation: sourceLocation)
     }
 
     // MARK: - Deadlines and cancellation
@@ -232,20 +251,29 @@ struct GuaranteeTests {
         let queue = DispatchQueue(label: "cancel-test")
         let outcome = LockedBox<Result<ProbeResult, FetchError>?>(nil)
         let handle = fetcher.probe(url, queue: queue) { outcome.set($0) }
-        // Cancelled once the probe is in the phase (the silent server saw the connection or
-        // the request), or half a second in while nginx trickles the body.
-        switch phase {
-        case .resolving, .tlsHandshake: try await Self.until { silent.connections >= 1 }
-        case .waitingForTheHead: try await Self.until { silent.requestHeads.count == 1 }
-        case .readingTheBody: try await pause(milliseconds: 500)
+        // All on a thread of its own, none of it on Swift's pool, which the CPU-bound suites
+        // beside these can hold for minutes: cancelled once the probe is in the phase (the
+        // silent server saw the connection or the request), or half a second in while nginx
+        // trickles the body. Prompt whatever the transport is doing: the completion is on its
+        // queue by the time cancel() returns, so the queue's next turn finds it.
+        let (early, result): (Result<ProbeResult, FetchError>?, Result<ProbeResult, FetchError>?) = await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Moment.now + .seconds(600)
+                func wait(_ condition: () -> Bool) { while !condition() && Moment.now < deadline { usleep(5_000) } }
+                switch phase {
+                case .resolving, .tlsHandshake: wait { silent.connections >= 1 }
+                case .waitingForTheHead: wait { silent.requestHeads.count == 1 }
+                case .readingTheBody: Thread.sleep(forTimeInterval: 0.5)
+                }
+                let early = outcome.get()
+                handle.cancel()
+                queue.sync {}
+                continuation.resume(returning: (early, outcome.get()))
+            }.start()
         }
-        #expect(outcome.get() == nil, "\(phase): ended before the cancel")
-        // Prompt whatever the transport is doing: the completion is on its queue by the time
-        // cancel() returns, so the queue's next turn finds it; no clock, so no busy-run flake.
-        handle.cancel()
-        queue.sync {}
-        let result = try #require(outcome.get(), "\(phase): no answer once cancel() returned")
-        #expect(result.failureCode == .cancelled, "\(result)")
+        #expect(early == nil, "\(phase): ended before the cancel: \(String(describing: early))")
+        let ended = try #require(result, "\(phase): no answer once cancel() returned")
+        #expect(ended.failureCode == .cancelled, "\(ended)")
         if phase == .waitingForTheHead || phase == .tlsHandshake {
             // The connection is closed too, not just forgotten.
             try await Self.until { silent.closedConnections >= 1 }

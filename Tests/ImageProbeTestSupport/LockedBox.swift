@@ -7,4 +7,5 @@ package final class LockedBox<Value>: @unchecked Sendable {
     package init(_ value: Value) { self.value = value }
     package func get() -> Value { lock.held { value } }
     package func set(_ newValue: Value) { lock.held { value = newValue } }
+    package func update(_ change: (inout Value) -> Void) { lock.held { change(&value) } }
 }
