@@ -118,18 +118,43 @@ struct GuaranteeTests {
         }
     }
 
+    /// A server that answers with a 9×7 PNG once the test releases it (or after 10 minutes).
+    final class HeldServer: Sendable {
+        let server: RawServer
+        private let gate: DispatchSemaphore
+        private let released = LockedBox(false)
+
+        init() throws {
+            let image = PNGBuilder.image(width: 9, height: 7)
+            let gate = DispatchSemaphore(value: 0)
+            self.gate = gate
+            server = try RawServer(.respond { _, _ in
+                _ = gate.wait(timeout: .now() + 600)
+                return RawServer.response("200 OK", [], image)
+            })
+        }
+
+        var isReleased: Bool { released.get() }
+
+        func release() {
+            released.set(true)
+            gate.signal()
+        }
+
+        /// Releases a held answer, then stops the server.
+        func stop() {
+            release()
+            server.stop()
+        }
+    }
+
     @Test func concurrentProbesOfOneURLShareOneFetch() async throws {
         // The server holds its answer until all 50 probes wait for the fetch: sharing covers
         // the fetch in flight only. The completion form joins before it returns, so the 50
         // are waiting once the loop ends, however busy the run.
-        let image = PNGBuilder.image(width: 9, height: 7)
-        let release = DispatchSemaphore(value: 0)
-        let server = try RawServer(.respond { _, _ in
-            _ = release.wait(timeout: .now() + 600)
-            return RawServer.response("200 OK", [], image)
-        })
-        defer { server.stop() }
-        defer { release.signal() }
+        let held = try HeldServer()
+        defer { held.stop() }
+        let server = held.server
         // No cache: what is shared is the fetch in flight.
         let fetcher = ImageProbeFetcher(configuration: Self.patientConfiguration())
         let key = FlightTable.Key(url: server.url, force: false)
@@ -143,7 +168,7 @@ struct GuaranteeTests {
             }
         }
         #expect(fetcher.flights.waiterCount(key) == 50)
-        release.signal()
+        held.release()
         await withCheckedContinuation { continuation in
             allDone.notify(queue: DispatchQueue(label: "share-test-done")) { continuation.resume() }
         }
@@ -159,21 +184,15 @@ struct GuaranteeTests {
     @Test func aCancelledWaiterLeavesTheOthersTheirFetch() async throws {
         // The server holds its answer until the test releases it: both probes wait for one
         // fetch, the first leaves, and the fetch goes on for the second.
-        let image = PNGBuilder.image(width: 9, height: 7)
-        let release = DispatchSemaphore(value: 0)
-        let released = LockedBox(false)
-        let server = try RawServer(.respond { _, _ in
-            _ = release.wait(timeout: .now() + 600)
-            return RawServer.response("200 OK", [], image)
-        })
-        defer { server.stop() }
-        defer { release.signal() }
+        let held = try HeldServer()
+        defer { held.stop() }
+        let server = held.server
         let fetcher = ImageProbeFetcher(configuration: Self.patientConfiguration())
         let key = FlightTable.Key(url: server.url, force: false)
         let leftBeforeTheAnswer = LockedBox<Bool?>(nil)
         let leaving = Task {
             let result = await Result(probing: { () throws(FetchError) in try await fetcher.probe(server.url) })
-            leftBeforeTheAnswer.set(!released.get())
+            leftBeforeTheAnswer.set(!held.isReleased)
             return result
         }
         try await Self.until { fetcher.flights.waiterCount(key) == 1 }
@@ -185,8 +204,7 @@ struct GuaranteeTests {
         // It left without waiting for the fetch: the answer was still held.
         #expect(leftBeforeTheAnswer.get() == true)
         #expect(fetcher.flights.waiterCount(key) == 1)
-        released.set(true)
-        release.signal()
+        held.release()
         let stayed = await staying.value
         #expect(try stayed.get().info.width == 9)
         #expect(server.requestHeads.count == 1)
