@@ -21,8 +21,10 @@
 @usableFromInline
 struct EPSParser: FormatParser, Sendable {
 
+    /// Where the text is: a plain enum, the word or number being read in the fields below it
+    /// (a payload per case would cost an enum copy per byte).
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// "PS-Adobe-" (after the sniffed "%!").
         case adobe
         /// The DOS EPS header's bytes 2–29 (after the sniffed `C5 D0`).
@@ -31,16 +33,17 @@ struct EPSParser: FormatParser, Sendable {
         case dosPostScript
         /// The first byte of a line.
         case lineStart
-        /// A comment's keyword: the line's first word, up to `:`, a blank or the line's end.
-        case keyword(ShortWord)
+        /// A comment's keyword, in `word`: the line's first word, up to `:`, a blank or the
+        /// line's end.
+        case keyword
         /// The rest of a line that says nothing about the size.
         case skipLine
         /// Blanks before the `index`-th coordinate.
-        case gap(index: UInt8)
+        case gap
         /// `(atend)`: `matched` bytes so far.
-        case deferred(matched: UInt8)
-        /// A coordinate.
-        case coordinate(index: UInt8, Coordinate)
+        case deferred
+        /// The `index`-th coordinate, in `coordinate`.
+        case coordinate
     }
 
     /// Which comments the scan is looking for.
@@ -73,6 +76,11 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase
+    @usableFromInline var word = ShortWord()
+    /// Which coordinate of the box (0...3) is being read or waited for.
+    @usableFromInline var index: UInt8 = 0
+    @usableFromInline var matched: UInt8 = 0
+    @usableFromInline var coordinate = Coordinate()
     @usableFromInline var section: Section = .header
     @usableFromInline var facts = ImageFacts(format: .eps)
     /// llx, lly and urx of the box being read.
@@ -165,7 +173,7 @@ struct EPSParser: FormatParser, Sendable {
         let step = text(field.u8(0), at: offset, options: options)
         // The section's last byte: its end ends the last line too.
         guard case .read = step, let end = sectionEnd, offset &+ 1 >= end else { return step }
-        if case .coordinate(3, let coordinate) = phase, coordinate.digits {
+        if phase == .coordinate && index == 3 && coordinate.digits {
             return ended(coordinate.value, index: 3, endOfLine: true, options: options)
         }
         return ended()
@@ -187,17 +195,17 @@ struct EPSParser: FormatParser, Sendable {
                 phase = .skipLine
                 break
             }
-            var word = ShortWord()
+            word = ShortWord()
             word.append(byte)
-            phase = .keyword(word)
-        case .keyword(var word):
+            phase = .keyword
+        case .keyword:
             if byte == 0x3A {  // ":"
-                phase = section != .body && word.equals("%%BoundingBox") ? .gap(index: 0) : .skipLine
+                index = 0
+                phase = section != .body && word.equals("%%BoundingBox") ? .gap : .skipLine
                 break
             }
             guard ASCII.isBlank(byte) || endOfLine else {
                 word.append(byte)
-                phase = .keyword(word)
                 break
             }
             phase = endOfLine ? .lineStart : .skipLine
@@ -211,14 +219,17 @@ struct EPSParser: FormatParser, Sendable {
             }
         case .skipLine:
             if endOfLine { phase = .lineStart }
-        case .gap(let index):
+        case .gap:
             if ASCII.isBlank(byte) { break }
             if index == 0 && byte == 0x28 {  // "("
-                phase = .deferred(matched: 1)
+                matched = 1
+                phase = .deferred
                 break
             }
-            return coordinate(byte, index: index, Coordinate(), endOfLine: endOfLine, options: options)
-        case .deferred(let matched):
+            coordinate = Coordinate()
+            phase = .coordinate
+            return coordinateByte(byte, endOfLine: endOfLine, options: options)
+        case .deferred:
             if byte == ASCII.byte(of: "(atend)", at: Int(matched)) {
                 if matched == 6 {
                     // In the trailer a deferral means nothing; in the header it sends the
@@ -226,13 +237,13 @@ struct EPSParser: FormatParser, Sendable {
                     if section == .header { deferred = true }
                     phase = .skipLine
                 } else {
-                    phase = .deferred(matched: matched &+ 1)
+                    matched &+= 1
                 }
             } else {
                 phase = endOfLine ? .lineStart : .skipLine
             }
-        case .coordinate(let index, let coordinate):
-            return self.coordinate(byte, index: index, coordinate, endOfLine: endOfLine, options: options)
+        case .coordinate:
+            return coordinateByte(byte, endOfLine: endOfLine, options: options)
         case .adobe, .dosHeader, .dosPostScript:
             break
         }
@@ -242,10 +253,7 @@ struct EPSParser: FormatParser, Sendable {
     /// A byte of the `index`-th coordinate. A box that turns out not to be four numbers is
     /// skipped with its line, as Pillow skips it.
     @inlinable
-    mutating func coordinate(
-        _ byte: UInt8, index: UInt8, _ coordinate: Coordinate, endOfLine: Bool, options: ScanOptions
-    ) -> Step {
-        var coordinate = coordinate
+    mutating func coordinateByte(_ byte: UInt8, endOfLine: Bool, options: ScanOptions) -> Step {
         if ASCII.isDigit(byte) {
             // The fraction's digits are dropped: the value is truncated toward zero.
             if !coordinate.fraction {
@@ -262,7 +270,6 @@ struct EPSParser: FormatParser, Sendable {
             return skipBox(endOfLine: endOfLine)
         }
         coordinate.started = true
-        phase = .coordinate(index: index, coordinate)
         return .read(1)
     }
 
@@ -284,7 +291,8 @@ struct EPSParser: FormatParser, Sendable {
         }
         // Fewer than four numbers on the line.
         guard !endOfLine else { return skipBox(endOfLine: true) }
-        phase = .gap(index: index &+ 1)
+        self.index = index &+ 1
+        phase = .gap
         return .read(1)
     }
 

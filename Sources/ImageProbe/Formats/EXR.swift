@@ -64,7 +64,7 @@ struct EXRParser: FormatParser, Sendable {
     /// (OpenEXRCore `validate_image_dimensions`).
     @usableFromInline static let windowLimit: Int32 = Int32.max / 2
 
-    @usableFromInline static let dataWindowName = ShortText(head: 0x6461_7461_5769_6E64, tail: 0x6F77 << 48, count: 10)
+    @usableFromInline static let dataWindowName = ShortText(head: 0x6461_7461_5769_6E64, tail: 0x6F77_0000_0000_0000, count: 10)
     @usableFromInline static let channelsName = ShortText(head: 0x6368_616E_6E65_6C73, tail: 0, count: 8)
     @usableFromInline static let box2iType = ShortText(head: 0x626F_7832_6900_0000, tail: 0, count: 5)
     @usableFromInline static let chlistType = ShortText(head: 0x6368_6C69_7374_0000, tail: 0, count: 6)

@@ -20,24 +20,30 @@ struct FITSParser: FormatParser, Sendable {
     }
 
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// "MPLE  =" (after the sniffed "SI").
         case simpleKeyword
-        /// A card's keyword and `=` (9 bytes).
-        case keyword(Keyword)
-        /// Blanks before a value.
-        case value(Keyword)
-        /// A number's sign has been read.
-        case sign(Keyword, negative: Bool)
-        /// A number's digits.
-        case digits(Keyword, negative: Bool, DecimalInteger)
+        /// `keyword`'s card: its keyword and `=` (9 bytes).
+        case keyword
+        /// Blanks before `keyword`'s value.
+        case value
+        /// The value's sign (`negative`) has been read.
+        case sign
+        /// The value's digits, in `number`.
+        case digits
         /// `NAXIS = 0`: a card's keyword, looking for `END`.
         case headerCard
         /// The first extension's `XTENSION= 'IMAGE` (17 bytes).
         case extensionCard
     }
 
+    /// A plain enum, its data in the fields below it (a payload per case would cost an enum
+    /// copy per byte).
     @usableFromInline var phase: Phase = .simpleKeyword
+    /// The mandatory keyword whose card is being read.
+    @usableFromInline var keyword: Keyword = .simple
+    @usableFromInline var negative = false
+    @usableFromInline var number = DecimalInteger()
     @usableFromInline var facts = ImageFacts(format: .fits)
     /// Where the current card starts.
     @usableFromInline var cardStart: UInt64 = 0
@@ -62,7 +68,8 @@ struct FITSParser: FormatParser, Sendable {
     @inlinable
     var format: ImageFormat? {
         switch phase {
-        case .simpleKeyword, .value(.simple): nil
+        case .simpleKeyword: nil
+        case .value where keyword == .simple: nil
         default: .fits
         }
     }
@@ -73,15 +80,16 @@ struct FITSParser: FormatParser, Sendable {
         switch phase {
         case .simpleKeyword:
             guard field.matches("MPLE  =", at: 0) else { return .failed(Sniffer.unknown) }
-            phase = .value(.simple)
+            keyword = .simple
+            phase = .value
             return .read(1)
-        case .keyword(let keyword):
+        case .keyword:
             guard field.matches(Self.name(keyword), at: 0) && field.u8(8) == 0x3D else {  // "="
                 return malformed(Failure.mandatoryFITSKeywordMissingOrOutOfOrder)
             }
-            phase = .value(keyword)
+            phase = .value
             return .read(1)
-        case .value(let keyword):
+        case .value:
             let byte = field.u8(0)
             if byte == 0x20 {
                 guard offset &- cardStart < Self.cardLength &- 1 else { return malformed(Failure.fitsKeywordWithoutAValue) }
@@ -96,15 +104,19 @@ struct FITSParser: FormatParser, Sendable {
                 return nextCard(.bitpix, from: position)
             }
             if byte == 0x2B || byte == 0x2D {  // "+", "-"
-                phase = .sign(keyword, negative: byte == 0x2D)
+                negative = byte == 0x2D
+                phase = .sign
                 return .read(1)
             }
-            return digit(byte, keyword, negative: false, DecimalInteger(), at: offset, options: options)
-        case .sign(let keyword, let negative):
-            return digit(field.u8(0), keyword, negative: negative, DecimalInteger(), at: offset, options: options)
-        case .digits(let keyword, let negative, let number):
+            negative = false
+            number = DecimalInteger()
+            return digit(byte, at: offset, options: options)
+        case .sign:
+            number = DecimalInteger()
+            return digit(field.u8(0), at: offset, options: options)
+        case .digits:
             let byte = field.u8(0)
-            if ASCII.isDigit(byte) { return digit(byte, keyword, negative: negative, number, at: offset, options: options) }
+            if ASCII.isDigit(byte) { return digit(byte, at: offset, options: options) }
             // A value ends at a blank or at the "/" of a comment.
             guard byte == 0x20 || byte == 0x2F else { return malformed(Failure.fitsValueIsNotAnInteger) }
             return value(negative ? -Int64(number.value) : Int64(number.value), of: keyword, at: position, options: options)
@@ -145,16 +157,13 @@ struct FITSParser: FormatParser, Sendable {
     /// A byte where a number's next digit is expected. A digit in the card's last column ends
     /// the number with the card.
     @inlinable
-    mutating func digit(
-        _ byte: UInt8, _ keyword: Keyword, negative: Bool, _ number: DecimalInteger, at offset: UInt64, options: ScanOptions
-    ) -> Step {
+    mutating func digit(_ byte: UInt8, at offset: UInt64, options: ScanOptions) -> Step {
         guard ASCII.isDigit(byte) else { return malformed(Failure.fitsValueIsNotAnInteger) }
-        var number = number
         guard number.append(byte) else { return malformed(Failure.fitsValueTooLarge) }
         if offset &- cardStart == Self.cardLength &- 1 {
             return value(negative ? -Int64(number.value) : Int64(number.value), of: keyword, at: offset &+ 1, options: options)
         }
-        phase = .digits(keyword, negative: negative, number)
+        phase = .digits
         return .read(1)
     }
 
@@ -204,7 +213,8 @@ struct FITSParser: FormatParser, Sendable {
     @inlinable
     mutating func nextCard(_ keyword: Keyword, from position: UInt64) -> Step {
         cardStart &+= Self.cardLength
-        phase = .keyword(keyword)
+        self.keyword = keyword
+        phase = .keyword
         return cardStart == position ? .read(9) : .skipThenRead(cardStart &- position, 9)
     }
 

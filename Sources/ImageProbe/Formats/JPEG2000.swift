@@ -10,26 +10,34 @@
 struct JPEG2000Parser: FormatParser, Sendable {
 
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// The SIZ marker, Lsiz, Rsiz, Xsiz, Ysiz, XOsiz and YOsiz (22 bytes), after SOC; or
-        /// SOC and those (24 bytes) at the start of a `jp2c` box.
-        case imageSize(withStartMarker: Bool)
-        /// XTsiz, YTsiz, XTOsiz, YTOsiz, Csiz and the first component's Ssiz (19 bytes).
-        case tilesAndFirstComponent(segmentLength: UInt16)
+        /// SOC and those (24 bytes) at the start of a `jp2c` box (`withStartMarker`).
+        case imageSize
+        /// XTsiz, YTsiz, XTOsiz, YTOsiz, Csiz and the first component's Ssiz (19 bytes); Lsiz
+        /// is in `segmentLength`.
+        case tilesAndFirstComponent
         /// The signature box's payload `0D 0A 87 0A`, then the `ftyp` box's size, type and
         /// brand (16 bytes).
         case signatureAndFileType
         /// A box's 32-bit size and type, at the top level or inside `jp2h`.
         case boxHeader
-        /// A box's 64-bit size (after a 32-bit size of 1); `start` is the box's offset.
-        case largeSize(type: UInt32, start: UInt64)
+        /// A box's 64-bit size (after a 32-bit size of 1): the box's type and offset are in
+        /// `largeType` and `largeStart`.
+        case largeSize
         /// `ihdr`'s HEIGHT and WIDTH (8 bytes).
         case imageHeader
         /// `ihdr`'s NC and BPC (3 bytes), in full mode.
         case componentsAndDepth
     }
 
+    /// A plain enum, its data in the fields below it (a payload per case would cost an enum
+    /// copy per field).
     @usableFromInline var phase: Phase
+    @usableFromInline var withStartMarker = false
+    @usableFromInline var segmentLength: UInt16 = 0
+    @usableFromInline var largeType: UInt32 = 0
+    @usableFromInline var largeStart: UInt64 = 0
     @usableFromInline var facts: ImageFacts
 
     /// Built on demand from the compact facts the parser keeps.
@@ -52,7 +60,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     /// A raw codestream: the sniffer consumed SOC (`FF 4F`).
     @inlinable @inline(__always)
     init(codestream: ()) {
-        phase = .imageSize(withStartMarker: false)
+        phase = .imageSize
         facts = ImageFacts(format: .j2k, width: 0, height: 0)
     }
 
@@ -91,7 +99,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
-        case .imageSize(let withStartMarker):
+        case .imageSize:
             let base = withStartMarker ? 2 : 0
             if withStartMarker && field.be16(0) != 0xFF4F {
                 return .failed(.malformed(facts.format, Failure.jp2cBoxDoesNotStartWithSOC))
@@ -111,9 +119,10 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 return .failed(failure)
             }
             if options.dimensionsOnly { return .done }
-            phase = .tilesAndFirstComponent(segmentLength: segmentLength)
+            self.segmentLength = segmentLength
+            phase = .tilesAndFirstComponent
             return .read(19)
-        case .tilesAndFirstComponent(let segmentLength):
+        case .tilesAndFirstComponent:
             let components = field.be16(16)
             guard components >= 1 && UInt32(segmentLength) == 38 + 3 * UInt32(components) else {
                 return .failed(.malformed(facts.format, Failure.sizLengthDoesNotMatchItsComponentCount))
@@ -147,14 +156,18 @@ struct JPEG2000Parser: FormatParser, Sendable {
             case .toEnd:
                 return box(type, payloadStart: offset &+ 8, end: nil, options: options)
             case .large:
-                phase = .largeSize(type: type, start: offset)
+                largeType = type
+                largeStart = offset
+                phase = .largeSize
                 return .read(8)
             case .tooSmall:
                 return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             case .payload(let payload):
                 return box(type, payloadStart: offset &+ 8, end: offset &+ 8 &+ payload, options: options)
             }
-        case .largeSize(let type, let start):
+        case .largeSize:
+            let type = largeType
+            let start = largeStart
             guard let payload = BoxWalker.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             }
@@ -215,7 +228,8 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case Self.codestreamBox:
             // The codestream before jp2h breaks 15444-1 Annex I, but its SIZ gives the same size.
             if let end, end &- payloadStart < 24 { return .failed(.malformed(.jp2, Failure.jp2cBoxTooShortForSIZ)) }
-            phase = .imageSize(withStartMarker: true)
+            withStartMarker = true
+            phase = .imageSize
             return .read(24)
         default:
             guard let end else { return .failed(.malformed(.jp2, Failure.boxRunsToEndBeforeJp2h)) }

@@ -20,34 +20,36 @@ struct PNMParser: FormatParser, Sendable {
         case width, height, depth, maxval
     }
 
+    /// Where the header is: a plain enum, the numbers and words being read in the fields below
+    /// it (a payload per case would cost an enum copy per byte).
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// The byte after the magic number, which must be white space (or a comment).
         case afterMagic
         /// White space and comments before `token`.
-        case gap(Token)
+        case gap
         /// A `#` comment before `token`, up to the end of its line.
-        case comment(Token)
-        /// The digits of `token`.
-        case digits(Token, DecimalInteger)
-        /// PFM: white space, then the scale factor.
+        case comment
+        /// The digits of `token`, in `number`.
+        case digits
+        /// PFM: white space, then the scale factor (in `scale`).
         case scaleGap
-        case scale(DecimalNumber)
+        case scale
         /// PAM: the rest of the `P7` line.
         case pamMagicLine
         /// PAM: the start of a header line (blank lines and leading blanks are skipped).
         case pamLineStart
-        /// PAM: a header line's keyword.
-        case pamKeyword(ShortWord)
-        /// PAM: blanks before a number.
-        case pamGap(PAMField)
-        /// PAM: the digits of a number.
-        case pamDigits(PAMField, DecimalInteger)
+        /// PAM: a header line's keyword, in `word`.
+        case pamKeyword
+        /// PAM: blanks before the number of `pamField`.
+        case pamGap
+        /// PAM: the digits of `pamField`'s number, in `number`.
+        case pamDigits
         /// PAM: blanks after a value, up to the newline.
         case pamLineTail
-        /// PAM: a `TUPLTYPE` value, up to the newline: its last bytes (`tail`) and those up to
+        /// PAM: a `TUPLTYPE` value, up to the newline: its last bytes (`word`) and those up to
         /// the last non-blank (`trimmed`), to tell whether it ends in `_ALPHA`.
-        case pamTupleType(tail: ShortWord, trimmed: ShortWord)
+        case pamTupleType
         /// PAM: a `#` comment line.
         case pamComment
         /// PAM: blanks after `ENDHDR`, up to the newline.
@@ -56,6 +58,13 @@ struct PNMParser: FormatParser, Sendable {
 
     @usableFromInline let magic: UInt8
     @usableFromInline var phase: Phase
+    /// The P1–P6 or PFM number being read or waited for; the PAM line's number.
+    @usableFromInline var token: Token = .width
+    @usableFromInline var pamField: PAMField = .width
+    @usableFromInline var number = DecimalInteger()
+    @usableFromInline var scale = DecimalNumber()
+    @usableFromInline var word = ShortWord()
+    @usableFromInline var trimmed = ShortWord()
     @usableFromInline var facts: ImageFacts
 
     /// Built on demand from the compact facts the parser keeps.
@@ -114,32 +123,32 @@ struct PNMParser: FormatParser, Sendable {
                 return .read(1)
             }
             if ASCII.isSpace(byte) {
-                phase = .gap(.width)
+                phase = .gap
                 return .read(1)
             }
             // A comment stands for white space anywhere in a Netpbm header (pm_getc), even
             // here. PFM has no comments.
             if byte == ASCII.hash && !isFloat {
-                phase = .comment(.width)
+                phase = .comment
                 return .read(1)
             }
             return malformed(Failure.noWhiteSpaceAfterTheMagicNumber)
-        case .gap(let token):
+        case .gap:
             if ASCII.isSpace(byte) { return .read(1) }
             if byte == ASCII.hash && !isFloat {
-                phase = .comment(token)
+                phase = .comment
                 return .read(1)
             }
             guard ASCII.isDigit(byte) else { return malformed(Failure.expectedADecimalNumber) }
-            phase = .digits(token, DecimalInteger(firstDigit: byte))
+            number = DecimalInteger(firstDigit: byte)
+            phase = .digits
             return .read(1)
-        case .comment(let token):
-            if byte == ASCII.newline || byte == ASCII.carriageReturn { phase = .gap(token) }
+        case .comment:
+            if byte == ASCII.newline || byte == ASCII.carriageReturn { phase = .gap }
             return .read(1)
-        case .digits(let token, var number):
+        case .digits:
             if ASCII.isDigit(byte) {
                 guard number.append(byte) else { return malformed(Failure.numberTooLarge) }
-                phase = .digits(token, number)
                 return .read(1)
             }
             let ended = ASCII.isSpace(byte) || (byte == ASCII.hash && !isFloat)
@@ -147,14 +156,12 @@ struct PNMParser: FormatParser, Sendable {
             return finish(token, number.value, terminator: byte, options: options)
         case .scaleGap:
             if ASCII.isSpace(byte) { return .read(1) }
-            var scale = DecimalNumber()
             guard case .accepted = scale.feed(byte) else { return malformed(Failure.pfmScaleIsNotANumber) }
-            phase = .scale(scale)
+            phase = .scale
             return .read(1)
-        case .scale(var scale):
+        case .scale:
             switch scale.feed(byte) {
             case .accepted:
-                phase = .scale(scale)
                 return .read(1)
             case .ended:
                 // "A nonzero decimal number": its sign gives the byte order, so zero says nothing.
@@ -180,30 +187,29 @@ struct PNMParser: FormatParser, Sendable {
                 phase = .pamComment
                 return .read(1)
             }
-            var keyword = ShortWord()
-            keyword.append(byte)
-            phase = .pamKeyword(keyword)
+            word = ShortWord()
+            word.append(byte)
+            phase = .pamKeyword
             return .read(1)
-        case .pamKeyword(var keyword):
+        case .pamKeyword:
             guard ASCII.isSpace(byte) else {
-                keyword.append(byte)
-                phase = .pamKeyword(keyword)
+                word.append(byte)
                 return .read(1)
             }
-            return pamKeyword(keyword, terminator: byte)
-        case .pamGap(let field):
+            return pamKeyword(word, terminator: byte)
+        case .pamGap:
             if ASCII.isBlank(byte) || byte == ASCII.carriageReturn { return .read(1) }
             guard ASCII.isDigit(byte) else { return malformed(Failure.pamValueIsNotADecimalNumber) }
-            phase = .pamDigits(field, DecimalInteger(firstDigit: byte))
+            number = DecimalInteger(firstDigit: byte)
+            phase = .pamDigits
             return .read(1)
-        case .pamDigits(let field, var number):
+        case .pamDigits:
             if ASCII.isDigit(byte) {
                 guard number.append(byte) else { return malformed(Failure.numberTooLarge) }
-                phase = .pamDigits(field, number)
                 return .read(1)
             }
             guard ASCII.isSpace(byte) else { return malformed(Failure.pamValueIsNotADecimalNumber) }
-            return pamValue(field, number.value, terminator: byte, options: options)
+            return pamValue(pamField, number.value, terminator: byte, options: options)
         case .pamLineTail:
             if byte == ASCII.newline {
                 phase = .pamLineStart
@@ -211,16 +217,15 @@ struct PNMParser: FormatParser, Sendable {
             }
             guard ASCII.isSpace(byte) else { return malformed(Failure.moreThanOneValueOnAPAMHeaderLine) }
             return .read(1)
-        case .pamTupleType(var tail, var trimmed):
+        case .pamTupleType:
             guard byte != ASCII.newline else {
                 // Several TUPLTYPE lines are joined with spaces: the last one decides.
                 facts.hasAlpha = trimmed.hasSuffix("_ALPHA")
                 phase = .pamLineStart
                 return .read(1)
             }
-            tail.append(byte)
-            if !ASCII.isSpace(byte) { trimmed = tail }
-            phase = .pamTupleType(tail: tail, trimmed: trimmed)
+            word.append(byte)
+            if !ASCII.isSpace(byte) { trimmed = word }
             return .read(1)
         case .pamComment:
             if byte == ASCII.newline { phase = .pamLineStart }
@@ -277,7 +282,8 @@ struct PNMParser: FormatParser, Sendable {
             facts.bitDepth = Self.bits(for: value)
             return .done
         }
-        phase = terminator == ASCII.hash ? .comment(next) : .gap(next)
+        self.token = next
+        phase = terminator == ASCII.hash ? .comment : .gap
         return .read(1)
     }
 
@@ -304,7 +310,9 @@ struct PNMParser: FormatParser, Sendable {
                 phase = .pamLineStart  // an empty tuple type adds nothing
                 return .read(1)
             }
-            phase = .pamTupleType(tail: ShortWord(), trimmed: ShortWord())
+            word = ShortWord()
+            trimmed = ShortWord()
+            phase = .pamTupleType
             return .read(1)
         } else if keyword.equals("ENDHDR") {
             guard sizeKnown else { return malformed(Failure.endhdrBeforeWIDTHAndHEIGHT) }
@@ -315,7 +323,8 @@ struct PNMParser: FormatParser, Sendable {
             return malformed(Failure.unknownPAMHeaderKeyword)
         }
         guard terminator != ASCII.newline else { return malformed(Failure.pamHeaderLineWithoutAValue) }
-        phase = .pamGap(field)
+        pamField = field
+        phase = .pamGap
         return .read(1)
     }
 

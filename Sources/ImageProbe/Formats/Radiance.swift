@@ -9,28 +9,30 @@
 @usableFromInline
 struct RadianceParser: FormatParser, Sendable {
 
+    /// Where the header is: a plain enum, the word or number being read in the fields below it
+    /// (a payload per case would cost an enum copy per byte).
     @usableFromInline
-    enum Phase: Sendable {
-        /// The rest of the first line: `RADIANCE` or `RGBE`.
-        case programName(ShortWord)
+    enum Phase: UInt8, Sendable {
+        /// The rest of the first line, in `word`: `RADIANCE` or `RGBE`.
+        case programName
         /// The start of a header line: a newline here ends the header.
         case lineStart
         /// A carriage return at the start of a line: `\r\n` is an empty line too.
         case lineStartCarriageReturn
-        /// The first bytes of a header line, until they can no longer be `FORMAT=`.
-        case keyword(ShortWord)
-        /// The value of a `FORMAT=` line (blanks dropped).
-        case formatValue(ShortWord)
+        /// The first bytes of a header line, in `word`, until they can no longer be `FORMAT=`.
+        case keyword
+        /// The value of a `FORMAT=` line, in `word` (blanks dropped).
+        case formatValue
         /// Any other header line, up to its newline.
         case skipLine
         /// The resolution string's first byte: the sign of its first axis.
         case firstSign
-        /// The letter of axis `index` (0 or 1), after its sign.
-        case axis(index: UInt8, negative: Bool)
-        /// Blanks before a resolution number.
-        case numberGap(index: UInt8)
-        /// A resolution number's digits.
-        case digits(index: UInt8, DecimalInteger)
+        /// The letter of axis `index` (0 or 1), after its sign (`negative`).
+        case axis
+        /// Blanks before axis `index`'s number.
+        case numberGap
+        /// Axis `index`'s number's digits, in `number`.
+        case digits
         /// Blanks between the first number and the second axis's sign.
         case axisGap
     }
@@ -63,7 +65,12 @@ struct RadianceParser: FormatParser, Sendable {
         }
     }
 
-    @usableFromInline var phase: Phase = .programName(ShortWord())
+    @usableFromInline var phase: Phase = .programName
+    @usableFromInline var word = ShortWord()
+    /// The resolution string's axis being read (0 or 1), its sign, and its number.
+    @usableFromInline var index: UInt8 = 0
+    @usableFromInline var negative = false
+    @usableFromInline var number = DecimalInteger()
     @usableFromInline var facts = ImageFacts(format: .hdr)
 
     /// Built on demand from the compact facts the parser keeps.
@@ -94,9 +101,9 @@ struct RadianceParser: FormatParser, Sendable {
         guard offset < Self.headerBudget else { return .failed(.limit(.hdr, .headerLongerThan8KiB)) }
         let byte = field.u8(0)
         switch phase {
-        case .programName(var name):
+        case .programName:
             if byte == ASCII.newline {
-                guard name.equals("RADIANCE") || name.equals("RGBE") else {
+                guard word.equals("RADIANCE") || word.equals("RGBE") else {
                     return .failed(ScanFailure(.unknownFormat, Failure.programLineIsNotRadianceOrRGBE))
                 }
                 phase = .lineStart
@@ -105,9 +112,8 @@ struct RadianceParser: FormatParser, Sendable {
             // Trailing blanks and a CR before the newline are tolerated.
             if ASCII.isSpace(byte) { return .read(1) }
             // Longer than either name: not a Radiance picture.
-            guard name.count < 8 else { return .failed(ScanFailure(.unknownFormat, Failure.programLineIsNotRadianceOrRGBE)) }
-            name.append(byte)
-            phase = .programName(name)
+            guard word.count < 8 else { return .failed(ScanFailure(.unknownFormat, Failure.programLineIsNotRadianceOrRGBE)) }
+            word.append(byte)
             return .read(1)
         case .lineStart:
             if byte == ASCII.newline { return endOfHeader() }
@@ -115,20 +121,21 @@ struct RadianceParser: FormatParser, Sendable {
                 phase = .lineStartCarriageReturn
                 return .read(1)
             }
-            return keyword(ShortWord(), byte)
+            word = ShortWord()
+            return keyword(byte)
         case .lineStartCarriageReturn:
             if byte == ASCII.newline { return endOfHeader() }
-            return keyword(ShortWord(), byte)
-        case .keyword(let word):
-            return keyword(word, byte)
-        case .formatValue(var value):
+            word = ShortWord()
+            return keyword(byte)
+        case .keyword:
+            return keyword(byte)
+        case .formatValue:
             guard byte == ASCII.newline else {
-                if !ASCII.isSpace(byte) { value.append(byte) }
-                phase = .formatValue(value)
+                if !ASCII.isSpace(byte) { word.append(byte) }
                 return .read(1)
             }
             // RGB or CIE XYZ primaries, both with shared-exponent 8-bit mantissas.
-            guard value.equals("32-bit_rle_rgbe") || value.equals("32-bit_rle_xyze") else {
+            guard word.equals("32-bit_rle_rgbe") || word.equals("32-bit_rle_xyze") else {
                 return .failed(.unsupported(.hdr, Failure.formatIsNotRGBEOrXYZE))
             }
             sawFormat = true
@@ -139,9 +146,11 @@ struct RadianceParser: FormatParser, Sendable {
             return .read(1)
         case .firstSign:
             guard byte == 0x2B || byte == 0x2D else { return malformed(Failure.resolutionStringExpected) }
-            phase = .axis(index: 0, negative: byte == 0x2D)
+            index = 0
+            negative = byte == 0x2D
+            phase = .axis
             return .read(1)
-        case .axis(let index, let negative):
+        case .axis:
             let isY = byte == 0x59
             guard isY || byte == 0x58 else { return malformed(Failure.resolutionAxisIsNotXOrY) }
             if index == 0 {
@@ -151,17 +160,17 @@ struct RadianceParser: FormatParser, Sendable {
                 guard isY != axes.firstIsY else { return malformed(Failure.resolutionStringNamesOneAxisTwice) }
                 axes.secondNegative = negative
             }
-            phase = .numberGap(index: index)
+            phase = .numberGap
             return .read(1)
-        case .numberGap(let index):
+        case .numberGap:
             if ASCII.isBlank(byte) { return .read(1) }
             guard ASCII.isDigit(byte) else { return malformed(Failure.resolutionIsNotADecimalNumber) }
-            phase = .digits(index: index, DecimalInteger(firstDigit: byte))
+            number = DecimalInteger(firstDigit: byte)
+            phase = .digits
             return .read(1)
-        case .digits(let index, var number):
+        case .digits:
             if ASCII.isDigit(byte) {
                 guard number.append(byte) else { return malformed(Failure.resolutionTooLarge) }
-                phase = .digits(index: index, number)
                 return .read(1)
             }
             guard ASCII.isSpace(byte) else { return malformed(Failure.resolutionIsNotADecimalNumber) }
@@ -176,7 +185,9 @@ struct RadianceParser: FormatParser, Sendable {
         case .axisGap:
             if ASCII.isBlank(byte) { return .read(1) }
             guard byte == 0x2B || byte == 0x2D else { return malformed(Failure.resolutionStringHasOneAxis) }
-            phase = .axis(index: 1, negative: byte == 0x2D)
+            index = 1
+            negative = byte == 0x2D
+            phase = .axis
             return .read(1)
         }
     }
@@ -191,19 +202,21 @@ struct RadianceParser: FormatParser, Sendable {
         .failed(.malformed(.hdr, message))
     }
 
-    /// Reads the first bytes of a header line, which matter only if they spell `FORMAT=`.
+    /// Reads the first bytes of a header line into `word`, which matter only if they spell
+    /// `FORMAT=`.
     @inlinable
-    mutating func keyword(_ word: ShortWord, _ byte: UInt8) -> Step {
+    mutating func keyword(_ byte: UInt8) -> Step {
         if byte == ASCII.newline {
             phase = .lineStart
             return .read(1)
         }
-        var word = word
         word.append(byte)
         if word.count == 7 {
-            phase = word.equals("FORMAT=") ? .formatValue(ShortWord()) : .skipLine
+            let isFormat = word.equals("FORMAT=")
+            word = ShortWord()
+            phase = isFormat ? .formatValue : .skipLine
         } else {
-            phase = .keyword(word)
+            phase = .keyword
         }
         return .read(1)
     }

@@ -15,12 +15,15 @@ struct SVGParser: FormatParser, Sendable {
         case width, height, viewBox, other
     }
 
+    /// Where the document is: a plain enum, each phase's data in the fields below it (a
+    /// payload per case would cost an enum copy per byte).
     @usableFromInline
-    enum Phase: Sendable {
-        /// A failure the sniffer's two bytes already decided, reported at the next byte.
-        case rejected(ScanFailure)
-        /// After `EF`: the rest of the UTF-8 byte-order mark, `BB BF`.
-        case byteOrderMark(matched: UInt8)
+    enum Phase: UInt8, Sendable {
+        /// A failure the sniffer's two bytes already decided (in `rejection`), reported at the
+        /// next byte.
+        case rejected
+        /// After `EF`: the rest of the UTF-8 byte-order mark, `BB BF`; `matched` bytes so far.
+        case byteOrderMark
         /// Between prolog items: white space or `<`.
         case prolog
         /// After `<` in the prolog.
@@ -30,43 +33,66 @@ struct SVGParser: FormatParser, Sendable {
         /// After `<!-`.
         case commentOpen
         /// Inside `<!-- … -->`; `dashes` counts the `-` just before (up to 2).
-        case comment(dashes: UInt8)
+        case comment
         /// Inside `<? … ?>`; `question` when the last byte was `?`.
-        case instruction(question: Bool)
+        case instruction
         /// After `<!D`: `matched` bytes of `DOCTYPE`.
-        case doctypeKeyword(matched: UInt8)
+        case doctypeKeyword
         /// Inside `<!DOCTYPE … >`, outside the internal subset; `quote` is the open quote or 0.
-        case doctype(quote: UInt8)
-        /// Inside the internal subset `[ … ]`; `recent` holds the last bytes, to see `<!--` and `<?`.
-        case subset(quote: UInt8, recent: UInt32)
-        /// A comment inside the internal subset.
-        case subsetComment(dashes: UInt8)
-        /// A processing instruction inside the internal subset.
-        case subsetInstruction(question: Bool)
+        case doctype
+        /// Inside the internal subset `[ … ]`, `quote` as in `doctype`; `recent` holds the last
+        /// bytes, to see `<!--` and `<?`.
+        case subset
+        /// A comment inside the internal subset; `dashes` as in `comment`.
+        case subsetComment
+        /// A processing instruction inside the internal subset; `question` as in `instruction`.
+        case subsetInstruction
         /// After the subset's `]`: white space, then `>`.
         case afterSubset
         /// The root element's name; `matched` bytes of `svg` in its local part, or `mismatch`.
-        case rootName(matched: UInt8)
+        case rootName
         /// Between attributes; `spaced` once white space followed the previous one.
-        case attributes(spaced: Bool)
-        /// An attribute name.
-        case attributeName(ShortWord)
-        /// White space before `=`.
-        case beforeEquals(Attribute)
-        /// White space after `=`, before the quote.
-        case beforeValue(Attribute)
-        /// The value of an attribute that does not matter.
-        case skippedValue(quote: UInt8)
-        /// The value of `width` or `height`.
-        case length(quote: UInt8, Attribute, LengthScanner)
-        /// The value of `viewBox`.
-        case viewBox(quote: UInt8, ViewBoxScanner)
+        case attributes
+        /// An attribute name, in `name`.
+        case attributeName
+        /// White space before `=`, after `attribute`'s name.
+        case beforeEquals
+        /// White space after `=`, before `attribute`'s quote.
+        case beforeValue
+        /// The value of an attribute that does not matter, up to `quote`.
+        case skippedValue
+        /// The value of `attribute`, `width` or `height`, up to `quote`, in `lengthScanner`.
+        case length
+        /// The value of `viewBox`, up to `quote`, in `viewBoxScanner`.
+        case viewBox
         /// After `/` in the root tag: `>` must follow.
         case emptyElementEnd
     }
 
     @usableFromInline var phase: Phase
+    /// Bytes of `EF BB BF`, `DOCTYPE` or `svg` matched.
+    @usableFromInline var matched: UInt8 = 0
+    /// The open quote of a DOCTYPE, subset or attribute value, or 0.
+    @usableFromInline var quote: UInt8 = 0
+    /// The `-` just before, in a comment (up to 2).
+    @usableFromInline var dashes: UInt8 = 0
+    /// Whether the last byte of a processing instruction was `?`.
+    @usableFromInline var question = false
+    /// Whether white space followed the previous attribute.
+    @usableFromInline var spaced = false
+    /// The attribute whose `=` or value is being read.
+    @usableFromInline var attribute = Attribute.other
     @usableFromInline var rootFound = false
+    /// The internal subset's last bytes, to see `<!--` and `<?`.
+    @usableFromInline var recent: UInt32 = 0
+    /// The failure the sniffer's two bytes decided.
+    @usableFromInline var rejection = SVGParser.notXML
+    /// The attribute name being read.
+    @usableFromInline var name = ShortWord()
+    /// The `width` or `height` value being read.
+    @usableFromInline var lengthScanner = LengthScanner()
+    /// The `viewBox` value being read.
+    @usableFromInline var viewBoxScanner = ViewBoxScanner()
     /// The attributes read so far, as written.
     @usableFromInline var size = SVGSize()
     /// Which of `width`, `height` and `viewBox` appeared (valid or not), to reject repeats.
@@ -88,13 +114,16 @@ struct SVGParser: FormatParser, Sendable {
     init(first: UInt8, second: UInt8) {
         phase = .prolog
         if first == 0xEF {
-            phase = .byteOrderMark(matched: 1)
+            matched = 1
+            phase = .byteOrderMark
         } else if case .failed(let failure) = advance(first, options: ScanOptions()) {
-            phase = .rejected(failure)
+            rejection = failure
+            phase = .rejected
             return
         }
         if case .failed(let failure) = advance(second, options: ScanOptions()) {
-            phase = .rejected(failure)
+            rejection = failure
+            phase = .rejected
         }
     }
 
@@ -115,8 +144,7 @@ struct SVGParser: FormatParser, Sendable {
     /// signature in its first two bytes (SPEC.md §3, "Identification").
     @inlinable
     var rejectsItsFirstBytes: Bool {
-        if case .rejected = phase { return true }
-        return false
+        phase == .rejected
     }
 
     /// SVG once the root element is known to be `svg`; until then any XML could follow.
@@ -139,7 +167,7 @@ struct SVGParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        if case .rejected(let failure) = phase { return .failed(failure) }
+        if phase == .rejected { return .failed(rejection) }
         guard offset < Self.budget else {
             return .failed(.limit(format, Failure.svgStartTagLongerThan64KiB))
         }
@@ -153,11 +181,15 @@ struct SVGParser: FormatParser, Sendable {
     @inlinable
     mutating func advance(_ byte: UInt8, options: ScanOptions) -> Step {
         switch phase {
-        case .rejected(let failure):
-            return .failed(failure)
-        case .byteOrderMark(let matched):
+        case .rejected:
+            return .failed(rejection)
+        case .byteOrderMark:
             guard byte == (matched == 1 ? 0xBB : 0xBF) else { return .failed(Self.notXML) }
-            phase = matched == 1 ? .byteOrderMark(matched: 2) : .prolog
+            if matched == 1 {
+                matched = 2
+            } else {
+                phase = .prolog
+            }
         case .prolog:
             if byte == 0x3C {
                 phase = .markup
@@ -166,79 +198,95 @@ struct SVGParser: FormatParser, Sendable {
             }
         case .markup:
             switch byte {
-            case 0x3F: phase = .instruction(question: false)  // <?
+            case 0x3F:  // <?
+                question = false
+                phase = .instruction
             case 0x21: phase = .bang  // <!
             default:
                 guard Self.isNameStart(byte) else { return .failed(Self.notXML) }
-                phase = .rootName(matched: Self.matchRoot(0, byte))
+                matched = Self.matchRoot(0, byte)
+                phase = .rootName
             }
         case .bang:
             switch byte {
             case 0x2D: phase = .commentOpen
-            case 0x44: phase = .doctypeKeyword(matched: 1)  // D
+            case 0x44:  // D
+                matched = 1
+                phase = .doctypeKeyword
             default: return .failed(Self.notXML)  // CDATA and the like cannot precede the root
             }
         case .commentOpen:
             guard byte == 0x2D else { return .failed(Self.notXML) }
-            phase = .comment(dashes: 0)
-        case .comment(let dashes):
+            dashes = 0
+            phase = .comment
+        case .comment:
             if let next = Self.commentStep(dashes, byte) {
-                phase = .comment(dashes: next)
+                dashes = next
             } else {
                 phase = .prolog
             }
-        case .instruction(let question):
+        case .instruction:
             if question && byte == 0x3E {
                 phase = .prolog
             } else {
-                phase = .instruction(question: byte == 0x3F)
+                question = byte == 0x3F
             }
-        case .doctypeKeyword(let matched):
+        case .doctypeKeyword:
             if matched == 7 {
                 guard ASCII.isXMLSpace(byte) else { return .failed(Self.notXML) }
-                phase = .doctype(quote: 0)
+                quote = 0
+                phase = .doctype
             } else {
                 guard byte == ASCII.byte(of: "DOCTYPE", at: Int(matched)) else { return .failed(Self.notXML) }
-                phase = .doctypeKeyword(matched: matched &+ 1)
+                matched &+= 1
             }
-        case .doctype(let quote):
+        case .doctype:
             if quote != 0 {
-                if byte == quote { phase = .doctype(quote: 0) }
+                if byte == quote { quote = 0 }
             } else if byte == 0x22 || byte == 0x27 {
-                phase = .doctype(quote: byte)
+                quote = byte
             } else if byte == 0x5B {  // [
-                phase = .subset(quote: 0, recent: 0)
+                recent = 0
+                phase = .subset
             } else if byte == 0x3E {
                 phase = .prolog
             }
-        case .subset(let quote, let recent):
+        case .subset:
             if quote != 0 {
-                phase = .subset(quote: byte == quote ? 0 : quote, recent: 0)
+                if byte == quote { quote = 0 }
+                recent = 0
             } else if byte == 0x22 || byte == 0x27 {
-                phase = .subset(quote: byte, recent: 0)
+                quote = byte
+                recent = 0
             } else if byte == 0x5D {  // ]
                 phase = .afterSubset
             } else {
                 let shifted = recent << 8 | UInt32(byte)
                 if shifted == 0x3C21_2D2D {  // "<!--"
-                    phase = .subsetComment(dashes: 0)
+                    dashes = 0
+                    phase = .subsetComment
                 } else if shifted & 0xFFFF == 0x3C3F {  // "<?"
-                    phase = .subsetInstruction(question: false)
+                    question = false
+                    phase = .subsetInstruction
                 } else {
-                    phase = .subset(quote: 0, recent: shifted)
+                    recent = shifted
                 }
             }
-        case .subsetComment(let dashes):
+        case .subsetComment:
             if let next = Self.commentStep(dashes, byte) {
-                phase = .subsetComment(dashes: next)
+                dashes = next
             } else {
-                phase = .subset(quote: 0, recent: 0)
+                quote = 0
+                recent = 0
+                phase = .subset
             }
-        case .subsetInstruction(let question):
+        case .subsetInstruction:
             if question && byte == 0x3E {
-                phase = .subset(quote: 0, recent: 0)
+                quote = 0
+                recent = 0
+                phase = .subset
             } else {
-                phase = .subsetInstruction(question: byte == 0x3F)
+                question = byte == 0x3F
             }
         case .afterSubset:
             if byte == 0x3E {
@@ -246,68 +294,73 @@ struct SVGParser: FormatParser, Sendable {
             } else if !ASCII.isXMLSpace(byte) {
                 return .failed(Self.notXML)
             }
-        case .rootName(let matched):
+        case .rootName:
             if Self.isNameChar(byte) {
                 // A prefix ends at the colon: `svg:svg` is an svg element in the prefix's namespace.
-                phase = .rootName(matched: byte == 0x3A ? 0 : Self.matchRoot(matched, byte))
+                matched = byte == 0x3A ? 0 : Self.matchRoot(matched, byte)
                 return .read(1)
             }
             guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, Failure.xmlRootElementIsNotSvg)) }
             rootFound = true
             return afterValue(byte, spaced: false, options: options)
-        case .attributes(let spaced):
+        case .attributes:
             return afterValue(byte, spaced: spaced, options: options)
-        case .attributeName(var name):
+        case .attributeName:
             if Self.isNameChar(byte) {
                 name.append(byte)
-                phase = .attributeName(name)
                 return .read(1)
             }
-            let attribute: Attribute =
+            attribute =
                 name.equals("width") ? .width : name.equals("height") ? .height : name.equals("viewBox") ? .viewBox : .other
-            phase = .beforeEquals(attribute)
-            return beforeEquals(attribute, byte)
-        case .beforeEquals(let attribute):
-            return beforeEquals(attribute, byte)
-        case .beforeValue(let attribute):
+            phase = .beforeEquals
+            return beforeEquals(byte)
+        case .beforeEquals:
+            return beforeEquals(byte)
+        case .beforeValue:
             if ASCII.isXMLSpace(byte) { return .read(1) }
             guard byte == 0x22 || byte == 0x27 else { return malformed(Failure.attributeValueWithoutQuotes) }
             switch attribute {
             case .width, .height:
                 guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed(Failure.repeatedAttribute) }
                 if attribute == .width { seenWidth = true } else { seenHeight = true }
-                phase = .length(quote: byte, attribute, LengthScanner())
+                quote = byte
+                lengthScanner = LengthScanner()
+                phase = .length
             case .viewBox:
                 guard !seenViewBox else { return malformed(Failure.repeatedAttribute) }
                 seenViewBox = true
-                phase = .viewBox(quote: byte, ViewBoxScanner())
+                quote = byte
+                viewBoxScanner = ViewBoxScanner()
+                phase = .viewBox
             case .other:
-                phase = .skippedValue(quote: byte)
+                quote = byte
+                phase = .skippedValue
             }
-        case .skippedValue(let quote):
+        case .skippedValue:
             if byte == quote {
-                phase = .attributes(spaced: false)
+                spaced = false
+                phase = .attributes
             } else if byte == 0x3C {
                 return malformed(Failure.lessThanInAttributeValue)
             }
-        case .length(let quote, let attribute, var scanner):
+        case .length:
             if byte == quote {
-                if attribute == .width { size.width = scanner.finish() } else { size.height = scanner.finish() }
-                phase = .attributes(spaced: false)
+                if attribute == .width { size.width = lengthScanner.finish() } else { size.height = lengthScanner.finish() }
+                spaced = false
+                phase = .attributes
                 return settleEarly(options: options)
             }
             if let failure = Self.checkValueByte(byte) { return .failed(failure) }
-            scanner.feed(byte)
-            phase = .length(quote: quote, attribute, scanner)
-        case .viewBox(let quote, var scanner):
+            lengthScanner.feed(byte)
+        case .viewBox:
             if byte == quote {
-                size.viewBox = scanner.finish()
-                phase = .attributes(spaced: false)
+                size.viewBox = viewBoxScanner.finish()
+                spaced = false
+                phase = .attributes
                 return settleEarly(options: options)
             }
             if let failure = Self.checkValueByte(byte) { return .failed(failure) }
-            scanner.feed(byte)
-            phase = .viewBox(quote: quote, scanner)
+            viewBoxScanner.feed(byte)
         case .emptyElementEnd:
             guard byte == 0x3E else { return malformed(Failure.slashNotFollowedByGreaterThan) }
             return endOfStartTag(options: options)
@@ -339,16 +392,17 @@ struct SVGParser: FormatParser, Sendable {
     @inlinable
     mutating func afterValue(_ byte: UInt8, spaced: Bool, options: ScanOptions) -> Step {
         if ASCII.isXMLSpace(byte) {
-            phase = .attributes(spaced: true)
+            self.spaced = true
+            phase = .attributes
         } else if byte == 0x3E {
             return endOfStartTag(options: options)
         } else if byte == 0x2F {
             phase = .emptyElementEnd
         } else if Self.isNameStart(byte) {
             guard spaced else { return malformed(Failure.attributesNotSeparatedByWhiteSpace) }
-            var name = ShortWord()
+            name = ShortWord()
             name.append(byte)
-            phase = .attributeName(name)
+            phase = .attributeName
         } else {
             return malformed(Failure.unexpectedByteInTheSvgStartTag)
         }
@@ -356,9 +410,9 @@ struct SVGParser: FormatParser, Sendable {
     }
 
     @inlinable
-    mutating func beforeEquals(_ attribute: Attribute, _ byte: UInt8) -> Step {
+    mutating func beforeEquals(_ byte: UInt8) -> Step {
         if byte == 0x3D {
-            phase = .beforeValue(attribute)
+            phase = .beforeValue
         } else if !ASCII.isXMLSpace(byte) {
             return malformed(Failure.attributeWithoutEquals)
         }

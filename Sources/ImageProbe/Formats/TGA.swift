@@ -161,8 +161,13 @@ struct TGAParser: FormatParser, Sendable {
         return gap == 0 ? .read(length) : .skipThenRead(gap, length)
     }
 
-    /// Header byte `index` (below 17): from the sniffer's bytes or from `field`.
+    /// Header byte `index` (below 17): from the sniffer's bytes or from `field`. Out of line
+    /// in size builds: the header reads some twenty of them once.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     func byte(_ index: Int, _ field: FieldBytes) -> UInt8 {
         index < known.count ? known[index] : field.u8(index &- known.count)
     }

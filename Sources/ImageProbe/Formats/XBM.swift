@@ -19,26 +19,33 @@ struct XBMParser: FormatParser, Sendable {
     }
 
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// The rest of `#define` (`efine` after the first line's `#d`): `matched` bytes so far.
-        case directive(matched: UInt8)
-        /// The first word of a line, to tell `#define` from anything else.
-        case lineStart(ShortWord)
+        case directive
+        /// The first word of a line, in `word`, to tell `#define` from anything else.
+        case lineStart
         /// Blanks before the macro name.
         case nameGap
-        /// The macro name; `part` holds what follows its last underscore.
-        case name(part: ShortWord)
-        /// Blanks before the value.
-        case valueGap(Dimension)
-        /// The value's digits.
-        case digits(Dimension, DecimalInteger)
+        /// The macro name; `word` holds what follows its last underscore.
+        case name
+        /// Blanks before `dimension`'s value.
+        case valueGap
+        /// The value's digits, in `number`.
+        case digits
         /// The rest of a line that says nothing about the size.
         case skipLine
         /// Inside the comment that opens the file (after `/*`); `star` when the last byte was `*`.
-        case leadingComment(star: Bool)
+        case leadingComment
     }
 
-    @usableFromInline var phase: Phase = .directive(matched: 2)
+    /// A plain enum, its data in the fields below it (a payload per case would cost an enum
+    /// copy per byte).
+    @usableFromInline var phase: Phase = .directive
+    @usableFromInline var matched: UInt8 = 2
+    @usableFromInline var word = ShortWord()
+    @usableFromInline var dimension: Dimension = .other
+    @usableFromInline var number = DecimalInteger()
+    @usableFromInline var star = false
     /// Width and height are 0 until their defines are read.
     @usableFromInline var facts = ImageFacts(format: .xbm)
     /// The file opened with a C comment rather than `#define`.
@@ -58,7 +65,8 @@ struct XBMParser: FormatParser, Sendable {
     /// first bytes, the last of them `*` when `star` (SPEC.md §3.26).
     @inlinable @inline(__always)
     init(afterCommentOpening: (), star: Bool) {
-        phase = .leadingComment(star: star)
+        phase = .leadingComment
+        self.star = star
         openedWithComment = true
     }
 
@@ -96,7 +104,7 @@ struct XBMParser: FormatParser, Sendable {
         }
         let byte = field.u8(0)
         switch phase {
-        case .directive(let matched):
+        case .directive:
             if matched == 7 {
                 // "#define" must be followed by white space.
                 guard ASCII.isBlank(byte) else { return .failed(ScanFailure(.unknownFormat, Failure.notAnXBMDefine)) }
@@ -106,9 +114,9 @@ struct XBMParser: FormatParser, Sendable {
             guard byte == ASCII.byte(of: "#define", at: Int(matched)) else {
                 return .failed(ScanFailure(.unknownFormat, Failure.notAnXBMDefine))
             }
-            phase = .directive(matched: matched &+ 1)
+            matched &+= 1
             return .read(1)
-        case .lineStart(var word):
+        case .lineStart:
             if word.isEmpty && ASCII.isSpace(byte) { return .read(1) }
             if ASCII.isSpace(byte) || byte == 0x7B {  // end of the first word, or "{"
                 if word.equals("#define") && ASCII.isBlank(byte) {
@@ -118,28 +126,28 @@ struct XBMParser: FormatParser, Sendable {
                 return skipLine(byte)
             }
             word.append(byte)
-            phase = .lineStart(word)
             return .read(1)
         case .nameGap:
             if ASCII.isBlank(byte) { return .read(1) }
             guard !ASCII.isSpace(byte) else { return malformed(Failure.defineWithoutAName) }
-            return name(ShortWord(), byte)
-        case .name(let part):
-            guard ASCII.isSpace(byte) else { return name(part, byte) }
-            let dimension: Dimension = part.equals("width") ? .width : part.equals("height") ? .height : .other
+            word = ShortWord()
+            return name(byte)
+        case .name:
+            guard ASCII.isSpace(byte) else { return name(byte) }
+            dimension = word.equals("width") ? .width : word.equals("height") ? .height : .other
             if dimension == .other { return skipLine(byte) }
             guard ASCII.isBlank(byte) else { return malformed(Failure.defineWithoutAValue) }
-            phase = .valueGap(dimension)
+            phase = .valueGap
             return .read(1)
-        case .valueGap(let dimension):
+        case .valueGap:
             if ASCII.isBlank(byte) { return .read(1) }
             guard ASCII.isDigit(byte) else { return malformed(Failure.widthOrHeightIsNotADecimalNumber) }
-            phase = .digits(dimension, DecimalInteger(firstDigit: byte))
+            number = DecimalInteger(firstDigit: byte)
+            phase = .digits
             return .read(1)
-        case .digits(let dimension, var number):
+        case .digits:
             if ASCII.isDigit(byte) {
                 guard number.append(byte) else { return malformed(Failure.widthOrHeightTooLarge) }
-                phase = .digits(dimension, number)
                 return .read(1)
             }
             guard ASCII.isSpace(byte) else { return malformed(Failure.widthOrHeightIsNotADecimalNumber) }
@@ -151,10 +159,11 @@ struct XBMParser: FormatParser, Sendable {
             return skipLine(byte)
         case .skipLine:
             return skipLine(byte)
-        case .leadingComment(let star):
+        case .leadingComment:
             // The rest of the line after "*/" is skipped, as X11 skips any line that is not
             // a define.
-            phase = star && byte == 0x2F ? .skipLine : .leadingComment(star: byte == 0x2A)
+            if star && byte == 0x2F { phase = .skipLine }
+            star = byte == 0x2A
             return .read(1)
         }
     }
@@ -169,15 +178,15 @@ struct XBMParser: FormatParser, Sendable {
         .failed(.malformed(.xbm, message))
     }
 
+    /// A byte of the macro name: `word` keeps what follows its last underscore.
     @inlinable
-    mutating func name(_ part: ShortWord, _ byte: UInt8) -> Step {
-        var part = part
+    mutating func name(_ byte: UInt8) -> Step {
         if byte == 0x5F {  // "_": what came before is a prefix
-            part = ShortWord()
+            word = ShortWord()
         } else {
-            part.append(byte)
+            word.append(byte)
         }
-        phase = .name(part: part)
+        phase = .name
         return .read(1)
     }
 
@@ -189,7 +198,12 @@ struct XBMParser: FormatParser, Sendable {
             guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, Failure.cSourceWithoutAnXBMWidthOrHeight)) }
             return malformed(Failure.bitmapDataBeforeWidthAndHeight)
         }
-        phase = byte == ASCII.newline ? .lineStart(ShortWord()) : .skipLine
+        if byte == ASCII.newline {
+            word = ShortWord()
+            phase = .lineStart
+        } else {
+            phase = .skipLine
+        }
         return .read(1)
     }
 

@@ -12,26 +12,36 @@
 @usableFromInline
 struct XPMParser: FormatParser, Sendable {
 
+    /// Where the text is: a plain enum, its data in the fields below it (a payload per case
+    /// would cost an enum copy per byte).
     @usableFromInline
-    enum Phase: Sendable {
+    enum Phase: UInt8, Sendable {
         /// The declaration, up to `{`.
         case declaration
         /// After `{`: white space and comments before the values string's opening quote.
         case beforeValues
         /// A `/` outside a string: a comment follows if the next byte is `*`. `inArray` says
         /// which phase to return to.
-        case slash(inArray: Bool)
+        case slash
         /// Inside a comment; `star` when the last byte was `*`.
-        case comment(inArray: Bool, star: Bool)
-        /// "XPM2" and the end of the first line (after the sniffed "! ").
-        case xpm2Tag(matched: UInt8)
+        case comment
+        /// "XPM2" and the end of the first line (after the sniffed "! "): `matched` bytes of it.
+        case xpm2Tag
         /// Blanks before the values string's `index`-th number.
-        case gap(index: UInt8)
-        /// A number's digits.
-        case digits(index: UInt8, DecimalInteger)
+        case gap
+        /// The `index`-th number's digits, in `number`.
+        case digits
     }
 
     @usableFromInline var phase: Phase
+    /// Whether a comment is inside the array (else in the declaration), and whether its last
+    /// byte was `*`.
+    @usableFromInline var inArray = false
+    @usableFromInline var star = false
+    @usableFromInline var matched: UInt8 = 0
+    /// Which number of the values string (0...3) is being read or waited for.
+    @usableFromInline var index: UInt8 = 0
+    @usableFromInline var number = DecimalInteger()
     @usableFromInline var facts = ImageFacts(format: .xpm)
     /// XPM2: the values line is not quoted, and ends at the end of the line.
     @usableFromInline var plain = false
@@ -50,7 +60,7 @@ struct XPMParser: FormatParser, Sendable {
     /// XPM2: after "! ", which the sniffer consumed.
     @inlinable @inline(__always)
     init(xpm2: ()) {
-        phase = .xpm2Tag(matched: 0)
+        phase = .xpm2Tag
         plain = true
     }
 
@@ -68,7 +78,7 @@ struct XPMParser: FormatParser, Sendable {
     /// XPM3 is identified by its comment; XPM2 once its tag is complete.
     @inlinable
     var format: ImageFormat? {
-        if case .xpm2Tag = phase { return nil }
+        if phase == .xpm2Tag { return nil }
         return .xpm
     }
 
@@ -79,7 +89,7 @@ struct XPMParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
-            guard case .xpm2Tag = phase else { return .failed(.limit(.xpm, Failure.noXPMValuesInTheFirst8KiB)) }
+            guard phase == .xpm2Tag else { return .failed(.limit(.xpm, Failure.noXPMValuesInTheFirst8KiB)) }
             return .failed(Sniffer.unknown)
         }
         let byte = field.u8(0)
@@ -88,14 +98,17 @@ struct XPMParser: FormatParser, Sendable {
             if let step = declaration(byte) { return step }
         case .beforeValues:
             switch byte {
-            case 0x22: phase = .gap(index: 0)  // the values string opens
-            case 0x2F: phase = .slash(inArray: true)
+            case 0x22: phase = .gap  // the values string opens (index is 0)
+            case 0x2F:
+                inArray = true
+                phase = .slash
             default:
                 guard ASCII.isSpace(byte) else { return malformed(Failure.xpmArrayDoesNotStartWithTheValues) }
             }
-        case .slash(let inArray):
+        case .slash:
             if byte == 0x2A {
-                phase = .comment(inArray: inArray, star: false)
+                star = false
+                phase = .comment
             } else if inArray {
                 return malformed(Failure.xpmArrayDoesNotStartWithTheValues)
             } else {
@@ -103,32 +116,32 @@ struct XPMParser: FormatParser, Sendable {
                 phase = .declaration
                 if let step = declaration(byte) { return step }
             }
-        case .comment(let inArray, let star):
+        case .comment:
             if star && byte == 0x2F {
                 phase = inArray ? .beforeValues : .declaration
             } else {
-                phase = .comment(inArray: inArray, star: byte == 0x2A)
+                star = byte == 0x2A
             }
-        case .xpm2Tag(let matched):
+        case .xpm2Tag:
             if matched < 4 {
                 guard byte == ASCII.byte(of: "XPM2", at: Int(matched)) else { return .failed(Sniffer.unknown) }
-                phase = .xpm2Tag(matched: matched &+ 1)
+                matched &+= 1
             } else if byte == ASCII.newline {
-                phase = .gap(index: 0)
+                phase = .gap  // index is 0
             } else if !ASCII.isBlank(byte) && byte != ASCII.carriageReturn {
                 return .failed(Sniffer.unknown)
             }
-        case .gap(let index):
+        case .gap:
             if ASCII.isBlank(byte) { break }
             guard ASCII.isDigit(byte) else {
                 guard !endsValues(byte) else { return malformed(Failure.xpmValuesStringHasFewerThan4Numbers) }
                 return malformed(Failure.xpmValueIsNotADecimalNumber)
             }
-            phase = .digits(index: index, DecimalInteger(firstDigit: byte))
-        case .digits(let index, var number):
+            number = DecimalInteger(firstDigit: byte)
+            phase = .digits
+        case .digits:
             if ASCII.isDigit(byte) {
                 guard number.append(byte) else { return malformed(Failure.xpmValueTooLarge) }
-                phase = .digits(index: index, number)
                 break
             }
             // A number ends at a blank, or at the end of the values string (or XPM2 line).
@@ -144,7 +157,9 @@ struct XPMParser: FormatParser, Sendable {
     mutating func declaration(_ byte: UInt8) -> Step? {
         switch byte {
         case 0x7B: phase = .beforeValues  // "{"
-        case 0x2F: phase = .slash(inArray: false)
+        case 0x2F:
+            inArray = false
+            phase = .slash
         case 0x22: return malformed(Failure.stringBeforeTheXPMArray)  // a quote before "{"
         default: break
         }
@@ -177,7 +192,8 @@ struct XPMParser: FormatParser, Sendable {
         }
         // Width, height, colours and characters per pixel are all required.
         guard !endsValues else { return malformed(Failure.xpmValuesStringHasFewerThan4Numbers) }
-        phase = .gap(index: index &+ 1)
+        self.index = index &+ 1
+        phase = .gap
         return .read(1)
     }
 
