@@ -56,11 +56,7 @@ struct BMPParser: FormatParser, Sendable {
     var format: ImageFormat? { .bmp }
 
     @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        info.extras = extras
-        return info
-    }
+    var info: ImageInfo { ImageInfo(facts, extras) }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? {

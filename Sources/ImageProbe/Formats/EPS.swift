@@ -95,8 +95,13 @@ struct EPSParser: FormatParser, Sendable {
     /// The DOS EPS preview: 0 none, 1 TIFF, 2 Windows Metafile.
     @usableFromInline var preview: UInt8 = 0
 
-    /// Built on demand from the compact facts the parser keeps.
+    /// Built on demand from the compact facts the parser keeps. Out of line in size builds:
+    /// `settle` reads it for an answer and for the end of the input.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable
+    #endif
     var info: ImageInfo {
         var info = ImageInfo(facts)
         switch preview {

@@ -63,11 +63,7 @@ struct PSDParser: FormatParser, Sendable {
     var format: ImageFormat? { .psd }
 
     @inlinable
-    var info: ImageInfo {
-        var info = ImageInfo(facts)
-        info.extras = extras
-        return info
-    }
+    var info: ImageInfo { ImageInfo(facts, extras) }
 
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
