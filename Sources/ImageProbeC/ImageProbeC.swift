@@ -95,42 +95,44 @@ public func imageprobeSkip(_ memory: UnsafeMutableRawPointer?, _ count: UInt64) 
 
 /// Reports a call the header's contract doesn't allow: IMAGEPROBE_ERROR_ARGUMENT, with `why`.
 func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
-    var info = imageprobe_info()
-    copy(StaticString("argument").utf8Bytes, to: &info.error)
-    copy(why.utf8Bytes, to: &info.message)
-    out.pointee = info
+    out.pointee = imageprobe_info()
+    copy(StaticString("argument").utf8Bytes, to: &out.pointee.error)
+    copy(why.utf8Bytes, to: &out.pointee.message)
     return Int32(IMAGEPROBE_ERROR_ARGUMENT)
 }
 
-/// Fills `out` from `status`; returns the status's C code.
+/// Fills `out` from `status`; returns the status's C code. The answer is written in place: the
+/// struct is large, and building it aside cost a copy of it.
 private func report(_ status: ScanStatus, _ scanner: HeaderScanner, into out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
-    var info = emptyInfo()
-    info.bytes_read = scanner.bytesRead
-    info.bytes_skipped = scanner.bytesSkipped
-    let code: Int32
+    clear(out)
+    out.pointee.bytes_read = scanner.bytesRead
+    out.pointee.bytes_skipped = scanner.bytesSkipped
     switch status {
     case .needMore(let count):
-        info.needed = UInt64(count)
-        code = Int32(IMAGEPROBE_NEED_MORE)
+        out.pointee.needed = UInt64(count)
+        return Int32(IMAGEPROBE_NEED_MORE)
     case .done(let image):
-        fill(image, into: &info)
-        code = Int32(IMAGEPROBE_DONE)
+        fill(image, into: &out.pointee)
+        return Int32(IMAGEPROBE_DONE)
     case .unsupported(let failure):
-        fill(failure, into: &info)
-        code = Int32(IMAGEPROBE_UNSUPPORTED)
+        fill(failure, into: &out.pointee)
+        return Int32(IMAGEPROBE_UNSUPPORTED)
     case .refused(let image, let failure):
         // The refused image's format and size, then why (tooManyPixels).
-        fill(image, into: &info)
-        fill(failure, into: &info)
-        code = Int32(IMAGEPROBE_UNSUPPORTED)
+        fill(image, into: &out.pointee)
+        fill(failure, into: &out.pointee)
+        return Int32(IMAGEPROBE_UNSUPPORTED)
     }
-    out.pointee = info
-    return code
 }
 
-/// An answer with every value unknown.
-func emptyInfo() -> imageprobe_info {
-    var info = imageprobe_info()
+/// Sets `info` to an answer with every value unknown, in place.
+func clear(_ out: UnsafeMutablePointer<imageprobe_info>) {
+    out.pointee = imageprobe_info()
+    clearValues(&out.pointee)
+}
+
+/// `clear`'s values that are not zero: -1 (unknown) and NaN.
+private func clearValues(_ info: inout imageprobe_info) {
     info.width = -1
     info.height = -1
     info.display_width = -1
@@ -148,7 +150,6 @@ func emptyInfo() -> imageprobe_info {
     info.motion_photo = -1
     info.duration_ms = .nan
     info.playback_duration_ms = .nan
-    return info
 }
 
 /// An image's facts into `info`.

@@ -80,8 +80,9 @@ public func imageprobePlannerNext(
 ) -> Int32 {
     guard let out, let request else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
     guard let state = planner(memory) else { return misuse("the planner was not set up by imageprobe_planner_init", out) }
-    var info = emptyInfo()
-    info.bytes_read = state.pointee.planner.bytesReceived
+    // Written in place: the struct is large, and building it aside cost a copy of it.
+    clear(out)
+    out.pointee.bytes_read = state.pointee.planner.bytesReceived
     switch state.pointee.planner.next() {
     case .send(let next):
         var planned = imageprobe_plan_request()
@@ -94,26 +95,22 @@ public func imageprobePlannerNext(
         }
         request.pointee = planned
         state.pointee.fields = ResponseFields()
-        out.pointee = info
         return Int32(IMAGEPROBE_PLAN_SEND)
     case .followRedirect:
-        out.pointee = info
         return Int32(IMAGEPROBE_PLAN_REDIRECT)
     case .done(let image):
-        fill(image, into: &info)
-        out.pointee = info
+        fill(image, into: &out.pointee)
         return Int32(IMAGEPROBE_DONE)
     case .failed(let failure):
-        if let refused = failure.refusedImage { fill(refused, into: &info) }
+        if let refused = failure.refusedImage { fill(refused, into: &out.pointee) }
         if let scanFailure = failure.scanFailure {
-            fill(scanFailure, into: &info)
+            fill(scanFailure, into: &out.pointee)
         } else {
-            copy(failure.code.nameUTF8, to: &info.error)
-            copy(failure.messageUTF8, to: &info.message)
+            copy(failure.code.nameUTF8, to: &out.pointee.error)
+            copy(failure.messageUTF8, to: &out.pointee.message)
         }
-        copy(failure.code.nameUTF8, to: &info.fetch_error)
-        info.http_status = Int32(clamping: failure.status ?? 0)
-        out.pointee = info
+        copy(failure.code.nameUTF8, to: &out.pointee.fetch_error)
+        out.pointee.http_status = Int32(clamping: failure.status ?? 0)
         return Int32(IMAGEPROBE_UNSUPPORTED)
     }
 }

@@ -261,7 +261,10 @@ public struct RangePlanner: Sendable {
     var settled: Action? = nil
 
     // What has been learnt of the resource; reset by a redirect or a fresh start.
-    var scanner: HeaderScanner? = nil
+    /// The scan of the resource, valid while `scanning`: kept in place rather than as an
+    /// optional, which cost a copy of the whole scanner at each unwrapping.
+    var scanner: HeaderScanner
+    var scanning = false
     var position: UInt64 = 0
     var want: UInt64
     var totalLength: UInt64? = nil
@@ -285,11 +288,14 @@ public struct RangePlanner: Sendable {
     var rangeLength: UInt64 = 0
     /// Body bytes still allowed (a 206's range); nil for no bound (a 200).
     var left: UInt64? = nil
-    var refusal: Failure? = nil
+    /// The refusal of the exchange in flight, which `end` turns into the answer: three small
+    /// values rather than a `Failure`, whose optional image made each test of it a copy.
+    var refusal: (code: Failure.Code, reason: Failure.Reason, status: Int)? = nil
 
     /// A planner with `configuration`; `startHash` names the first URL, for loop detection.
     public init(configuration: Configuration = Configuration(), startHash: UInt64 = 0) {
         self.configuration = configuration
+        scanner = HeaderScanner(options: configuration.scanOptions)
         want = max(1, configuration.initialRangeLength)
         visited.insert(startHash)
     }
@@ -359,13 +365,13 @@ public struct RangePlanner: Sendable {
         if status == 200 {
             // The whole resource from byte 0: Range ignored, or If-Range found it changed.
             // What was scanned so far may be another version: scan afresh.
-            scanner = makeScanner(length: fields.contentLength)
+            startScan(length: fields.contentLength)
             left = nil
             phase = .readingBody
             return true
         }
         // 206: another version's bytes are never combined with the first's (§6.1).
-        if position > 0 || scanner != nil {
+        if position > 0 || scanning {
             let changedTag = firstEntityTag != nil && fields.entityTag != nil && fields.entityTag != firstEntityTag
             let changedDate = firstLastModified != nil && fields.lastModified != nil && fields.lastModified != firstLastModified
             if changedTag || changedDate {
@@ -391,13 +397,13 @@ public struct RangePlanner: Sendable {
             return false
         }
         if totalLength == nil { totalLength = range.total }
-        if position == 0 && scanner == nil {
+        if position == 0 && !scanning {
             firstEntityTag = fields.entityTag
             firstLastModified = fields.lastModified
             ifRange = fields.entityTag != nil && fields.entityTagIsStrong ? .entityTag : fields.lastModified != nil ? .lastModified : nil
         }
         left = rangeLength
-        if scanner == nil { scanner = makeScanner(length: range.total) }
+        if !scanning { startScan(length: range.total) }
         phase = .readingBody
         return true
     }
@@ -416,8 +422,8 @@ public struct RangePlanner: Sendable {
             self.left = left &- count
         }
         // Fed in place: the scanner is not copied out and back for each run of bytes.
-        guard scanner != nil else { return false }
-        if scanner!.feed(bytes).isTerminal { return false }
+        guard scanning else { return false }
+        if scanner.feed(bytes).isTerminal { return false }
         return bytesReceived <= configuration.maxBytes
     }
 
@@ -445,7 +451,7 @@ public struct RangePlanner: Sendable {
                 phase = .idle
                 return
             }
-            settle(.failed(refusal))
+            settleFailed(refusal.code, refusal.reason, status: refusal.status)
             return
         }
         switch status {
@@ -469,22 +475,22 @@ public struct RangePlanner: Sendable {
             settleFailed(.invalidResponse, .unexpectedStatus, status: status)
             return
         }
-        guard scanner != nil else { return settleFailed(.invalidResponse, .noBody) }
+        guard scanning else { return settleFailed(.invalidResponse, .noBody) }
         if overBudget && !scanEnded { return overBudgetFailure() }
         if sizeKnownAtRequest == nil, partialAnswer(Self.metadataLimit) != nil { sizeKnownAtRequest = requests }
         if how == .stopped { _ = conclude(ended: false); return }
         // Content-Range ends at most at UInt64.max: the next offset may not exist.
         let (after, pastEnd) = asked.first.addingReportingOverflow(rangeLength)
-        guard how == .complete, !pastEnd, scanner!.bytesConsumed == after else {
+        guard how == .complete, !pastEnd, scanner.bytesConsumed == after else {
             // The connection closed inside the range: the input ends here.
             _ = conclude(ended: true)
             return
         }
         position = after
         var floor = max(1, configuration.minimumRequest)
-        let pendingSkip = scanner!.pendingSkip
+        let pendingSkip = scanner.pendingSkip
         if pendingSkip >= configuration.jumpThreshold {
-            let (jumped, overflow) = position.addingReportingOverflow(scanner!.skip(pendingSkip))
+            let (jumped, overflow) = position.addingReportingOverflow(scanner.skip(pendingSkip))
             if overflow { _ = conclude(ended: true); return }
             position = jumped
         } else if configuration.requestGrowth > 0 && sizeKnownAtRequest == nil {
@@ -496,7 +502,7 @@ public struct RangePlanner: Sendable {
         }
         // Asked after the jump: `needMore` counts the skip and is capped by `maxBytes`.
         guard !scanEnded else { _ = conclude(ended: false); return }
-        want = max(UInt64(scanner!.neededCount), floor)
+        want = max(UInt64(scanner.neededCount), floor)
         phase = .idle
     }
 
@@ -543,10 +549,10 @@ public struct RangePlanner: Sendable {
     var overBudget: Bool { bytesReceived > configuration.maxBytes }
 
     /// Whether the scanner has its answer (a terminal status), read without copying it.
-    var scanEnded: Bool { scanner?.hasEnded ?? false }
+    var scanEnded: Bool { scanning && scanner.hasEnded }
 
     mutating func resetResource() {
-        scanner = nil
+        scanning = false
         position = 0
         want = max(1, configuration.initialRangeLength)
         totalLength = nil
@@ -556,16 +562,20 @@ public struct RangePlanner: Sendable {
         sizeKnownAtRequest = nil
     }
 
-    func makeScanner(length: UInt64?) -> HeaderScanner {
+    /// A fresh scan of the resource, whose length may be known.
+    mutating func startScan(length: UInt64?) {
         var options = configuration.scanOptions
         if options.inputLength == nil { options.inputLength = length }
-        return HeaderScanner(options: options)
+        scanner = HeaderScanner(options: options)
+        scanning = true
     }
 
     /// The answer the input ending here would give, marked partial with `reason`; nil while
     /// the size is unknown.
     func partialAnswer(_ reason: ScanFailure) -> ImageInfo? {
-        guard var copy = scanner, case .needMore = copy.status, case .done(var info) = copy.finish() else { return nil }
+        guard scanning else { return nil }
+        var copy = scanner
+        guard case .needMore = copy.status, case .done(var info) = copy.finish() else { return nil }
         info.partialReason = reason
         return info
     }
@@ -574,9 +584,12 @@ public struct RangePlanner: Sendable {
     /// here.
     mutating func conclude(ended: Bool) -> Action {
         // In place: the scanner is large, and copying it out and back costs code and time.
-        if scanner == nil { scanner = HeaderScanner(options: configuration.scanOptions) }
-        if ended && !scanEnded { _ = scanner!.finish() }
-        switch scanner!.status {
+        if !scanning {
+            scanner = HeaderScanner(options: configuration.scanOptions)
+            scanning = true
+        }
+        if ended && !scanEnded { _ = scanner.finish() }
+        switch scanner.status {
         case .done(let info):
             return settle(.done(info))
         case .unsupported(let failure) where failure.code == .limitExceeded:
@@ -621,7 +634,7 @@ public struct RangePlanner: Sendable {
     /// Refuses the response in flight: `end` turns the refusal into the answer.
     @inline(never)
     mutating func refuse(_ code: Failure.Code, _ reason: Failure.Reason, status: Int) {
-        refusal = Failure(code, reason, status: status)
+        refusal = (code, reason, status)
     }
 }
 
