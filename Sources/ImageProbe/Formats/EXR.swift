@@ -89,57 +89,108 @@ struct EXRParser: FormatParser, Sendable {
     @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
+    /// The paths that start the next attribute name, and those that end the channel list,
+    /// meet at the end: each is compiled once.
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        /// Bytes of value to skip before the next attribute name.
+        var skip: UInt64 = 0
+        /// Whether the step ends the channel list (read or given up on).
+        var endsChannels = false
+        /// Whether the list ended as it should: an empty name, with the value.
+        var complete = false
         switch phase {
         case .preamble:
-            return preamble(field.u8(0), field.u8(1), version: field.le32(2), options)
-        case .attributeName:
-            return attributeNameByte(field.u8(0), options)
-        case .typeName:
-            return typeNameByte(field.u8(0), options)
+            if let failure = preamble(field.u8(0), field.u8(1), version: field.le32(2)) { return .failed(failure) }
+        case .attributeName, .typeName:
+            return nameByte(field.u8(0), options)
         case .attributeSize:
-            return attributeSize(Int32(bitPattern: field.le32(0)), options)
+            let size = Int32(bitPattern: field.le32(0))
+            guard size >= 0 else { return .failed(.malformed(.exr, Failure.negativeAttributeSize)) }
+            switch attribute {
+            case .dataWindow:
+                guard size == 16 else { return .failed(.malformed(.exr, Failure.dataWindowSizeIsNot16)) }
+                phase = .dataWindow
+                return .read(16)
+            case .channels:
+                channels.remaining = UInt32(size)
+                if size != 0 { return nextChannel() }
+                endsChannels = true
+            case .other:
+                skip = UInt64(size)
+            }
         case .dataWindow:
-            return dataWindow(
+            if let failure = dataWindow(
                 xMin: Int32(bitPattern: field.le32(0)), yMin: Int32(bitPattern: field.le32(4)),
                 xMax: Int32(bitPattern: field.le32(8)), yMax: Int32(bitPattern: field.le32(12)), options)
+            {
+                return .failed(failure)
+            }
+            if options.dimensionsOnly || channels.settled { return .done }
         case .channelName:
-            return channelNameByte(field.u8(0), options)
+            guard examine() else { return .failed(Self.budgetSpent) }
+            let byte = field.u8(0)
+            channels.remaining &-= 1
+            if byte == 0 {
+                if nameLength == 0 {
+                    // An empty name ends the list, which must end with the value.
+                    complete = channels.remaining == 0
+                } else if channels.remaining >= 16 {
+                    phase = .channelFields
+                    return .read(16)
+                }
+            } else if nameLength < maxNameLength && channels.remaining != 0 {
+                if nameLength < 2 { channels.nameStart |= UInt16(byte) << (nameLength == 0 ? 8 : 0) }
+                nameLength &+= 1
+                return .read(1)
+            }
+            // Otherwise a broken list costs the facts, never the image: the rest of its value
+            // is skipped.
+            endsChannels = true
         case .channelFields:
-            return channelFields(pixelType: field.le32(0), options)
+            if let failure = channelFields(pixelType: field.le32(0), options) { return .failed(failure) }
+            if channels.remaining != 0 { return nextChannel() }
+            endsChannels = true
         }
+        if endsChannels {
+            channels.settled = true
+            if complete && channels.count > 0 {
+                facts.hasAlpha = channels.sawAlpha
+                if !channels.sawUnknownType && channels.sawHalf != channels.sawWide {
+                    facts.bitDepth = channels.sawHalf ? 16 : 32
+                }
+            }
+            if sizeKnown { return .done }
+            skip = UInt64(channels.remaining)
+        }
+        // The next attribute name. A second dataWindow or channels attribute is ignored: the
+        // first one counts.
+        phase = .attributeName
+        nameLength = 0
+        matchesSize = !sizeKnown
+        matchesChannels = !options.dimensionsOnly && !channels.settled
+        return skip == 0 ? .read(1) : .skipThenRead(skip, 1)
     }
 
+    /// Checks the magic and version flags.
     @inlinable
-    mutating func preamble(_ third: UInt8, _ fourth: UInt8, version: UInt32, _ options: ScanOptions) -> Step {
-        guard third == 0x31 && fourth == 0x01 else { return .failed(ScanFailure(.unknownFormat, Failure.openEXRMagicDamaged)) }
-        guard version & 0xFF == 2 else { return .failed(.unsupported(.exr, Failure.openEXRVersionOtherThan2)) }
+    mutating func preamble(_ third: UInt8, _ fourth: UInt8, version: UInt32) -> ScanFailure? {
+        guard third == 0x31 && fourth == 0x01 else { return ScanFailure(.unknownFormat, Failure.openEXRMagicDamaged) }
+        guard version & 0xFF == 2 else { return .unsupported(.exr, Failure.openEXRVersionOtherThan2) }
         let tiled: UInt32 = 0x200, longNames: UInt32 = 0x400, nonImage: UInt32 = 0x800, multiPart: UInt32 = 0x1000
         let flags = version & ~0xFF
         guard flags & ~(tiled | longNames | nonImage | multiPart) == 0 else {
-            return .failed(.unsupported(.exr, Failure.unknownOpenEXRVersionFlags))
+            return .unsupported(.exr, Failure.unknownOpenEXRVersionFlags)
         }
         // The single-part tiled bit excludes deep data and multiple parts.
         guard flags & tiled == 0 || flags & (nonImage | multiPart) == 0 else {
-            return .failed(.malformed(.exr, Failure.tiledFlagWithDeepOrMultiPart))
+            return .malformed(.exr, Failure.tiledFlagWithDeepOrMultiPart)
         }
         if flags & longNames != 0 { maxNameLength = 255 }
-        return nextAttribute(skipping: 0, options)
+        return nil
     }
 
     // MARK: Attribute names and types
-
-    /// Starts the next attribute name after skipping `count` bytes of value.
-    @inlinable
-    mutating func nextAttribute(skipping count: UInt64, _ options: ScanOptions) -> Step {
-        phase = .attributeName
-        nameLength = 0
-        // A second dataWindow or channels attribute is ignored: the first one counts.
-        matchesSize = !sizeKnown
-        matchesChannels = !options.dimensionsOnly && !channels.settled
-        return count == 0 ? .read(1) : .skipThenRead(count, 1)
-    }
 
     /// Counts a byte examined on its own against the budget; false once it is spent.
     @inlinable
@@ -150,38 +201,46 @@ struct EXRParser: FormatParser, Sendable {
 
     @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, Failure.namesLongerThan64KiBInAll)
 
-    /// Takes one byte of an attribute or type name, comparing it with the two texts sought.
-    /// Returns the next step, or nil when the byte is the terminating 0.
+    /// Takes one byte of an attribute name or of its type name (one path for both), comparing
+    /// it with the two texts sought: `dataWindow` and `channels`, or `box2i` and `chlist`.
     @inlinable
-    mutating func nameByte(_ byte: UInt8, _ first: ShortText, _ second: ShortText, tooLong: Failure) -> Step? {
-        guard examine() else { return .failed(Self.budgetSpent) }
-        guard byte != 0 else { return nil }
-        guard nameLength < maxNameLength else { return .failed(.malformed(.exr, tooLong)) }
-        matchesSize = matchesSize && first.has(byte, at: nameLength)
-        matchesChannels = matchesChannels && second.has(byte, at: nameLength)
-        nameLength &+= 1
-        return .read(1)
-    }
-
-    @inlinable
-    mutating func attributeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        if byte == 0 && nameLength == 0 {
+    mutating func nameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
+        let isType = phase == .typeName
+        if byte == 0 && nameLength == 0 && !isType {
             // The end of the (first part's) header.
             guard sizeKnown else { return .failed(.malformed(.exr, Failure.headerHasNoDataWindowAttribute)) }
             return .done
         }
-        if let step = nameByte(byte, Self.dataWindowName, Self.channelsName, tooLong: Failure.attributeNameTooLong) {
-            return step
+        guard examine() else { return .failed(Self.budgetSpent) }
+        let first = isType ? Self.box2iType : Self.dataWindowName
+        let second = isType ? Self.chlistType : Self.channelsName
+        if byte != 0 {
+            guard nameLength < maxNameLength else {
+                return .failed(.malformed(.exr, isType ? Failure.attributeTypeNameTooLong : Failure.attributeNameTooLong))
+            }
+            matchesSize = matchesSize && first.has(byte, at: nameLength)
+            matchesChannels = matchesChannels && second.has(byte, at: nameLength)
+            nameLength &+= 1
+            return .read(1)
+        }
+        let isFirst = matchesSize && nameLength == first.count
+        let isSecond = matchesChannels && nameLength == second.count
+        if isType {
+            guard nameLength != 0 else { return .failed(.malformed(.exr, Failure.emptyAttributeTypeName)) }
+            switch attribute {
+            case .dataWindow:
+                guard isFirst else { return .failed(.malformed(.exr, Failure.dataWindowIsNotABox2i)) }
+            case .channels:
+                if !isSecond { attribute = .other }
+            case .other:
+                break
+            }
+            phase = .attributeSize
+            return .read(4)
         }
         attributes &+= 1
         guard attributes <= options.maxEntries else { return .failed(.limit(.exr, Failure.moreAttributesThanMaxEntries)) }
-        if matchesSize && nameLength == Self.dataWindowName.count {
-            attribute = .dataWindow
-        } else if matchesChannels && nameLength == Self.channelsName.count {
-            attribute = .channels
-        } else {
-            attribute = .other
-        }
+        attribute = isFirst ? .dataWindow : isSecond ? .channels : .other
         phase = .typeName
         nameLength = 0
         matchesSize = true
@@ -189,57 +248,20 @@ struct EXRParser: FormatParser, Sendable {
         return .read(1)
     }
 
+    /// Checks and records the data window.
     @inlinable
-    mutating func typeNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        if let step = nameByte(byte, Self.box2iType, Self.chlistType, tooLong: Failure.attributeTypeNameTooLong) {
-            return step
-        }
-        guard nameLength != 0 else { return .failed(.malformed(.exr, Failure.emptyAttributeTypeName)) }
-        switch attribute {
-        case .dataWindow:
-            guard matchesSize && nameLength == Self.box2iType.count else {
-                return .failed(.malformed(.exr, Failure.dataWindowIsNotABox2i))
-            }
-        case .channels:
-            if !(matchesChannels && nameLength == Self.chlistType.count) { attribute = .other }
-        case .other:
-            break
-        }
-        phase = .attributeSize
-        return .read(4)
-    }
-
-    @inlinable
-    mutating func attributeSize(_ size: Int32, _ options: ScanOptions) -> Step {
-        guard size >= 0 else { return .failed(.malformed(.exr, Failure.negativeAttributeSize)) }
-        switch attribute {
-        case .dataWindow:
-            guard size == 16 else { return .failed(.malformed(.exr, Failure.dataWindowSizeIsNot16)) }
-            phase = .dataWindow
-            return .read(16)
-        case .channels:
-            channels.remaining = UInt32(size)
-            guard size != 0 else { return channelsEnded(complete: false, skipping: 0, options) }
-            return nextChannel()
-        case .other:
-            return nextAttribute(skipping: UInt64(size), options)
-        }
-    }
-
-    @inlinable
-    mutating func dataWindow(xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32, _ options: ScanOptions) -> Step {
+    mutating func dataWindow(xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32, _ options: ScanOptions) -> ScanFailure? {
         let limit = Self.windowLimit
         guard xMin <= xMax && yMin <= yMax && xMin > -limit && yMin > -limit && xMax < limit && yMax < limit else {
-            return .failed(.malformed(.exr, Failure.invalidDataWindow))
+            return .malformed(.exr, Failure.invalidDataWindow)
         }
         // Within ±2^30 the differences fit an Int64 (and a UInt64) with room to spare.
         let width = UInt64(Int64(xMax) - Int64(xMin) + 1)
         let height = UInt64(Int64(yMax) - Int64(yMin) + 1)
-        guard options.admits(width: width, height: height) else { return .failed(.tooLarge(.exr)) }
+        guard options.admits(width: width, height: height) else { return .tooLarge(.exr) }
         facts.width = Int(clamping: width)
         facts.height = Int(clamping: height)
-        if options.dimensionsOnly || channels.settled { return .done }
-        return nextAttribute(skipping: 0, options)
+        return nil
     }
 
     // MARK: The channel list (full mode)
@@ -252,35 +274,12 @@ struct EXRParser: FormatParser, Sendable {
         return .read(1)
     }
 
+    /// Takes a channel's fields.
     @inlinable
-    mutating func channelNameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
-        guard examine() else { return .failed(Self.budgetSpent) }
-        channels.remaining &-= 1
-        if byte == 0 {
-            // An empty name ends the list, which must end with the value.
-            if nameLength == 0 {
-                return channelsEnded(complete: channels.remaining == 0, skipping: channels.remaining, options)
-            }
-            guard channels.remaining >= 16 else {
-                return channelsEnded(complete: false, skipping: channels.remaining, options)
-            }
-            phase = .channelFields
-            return .read(16)
-        }
-        // A broken list costs the facts, never the image: the rest of its value is skipped.
-        guard nameLength < maxNameLength && channels.remaining != 0 else {
-            return channelsEnded(complete: false, skipping: channels.remaining, options)
-        }
-        if nameLength < 2 { channels.nameStart |= UInt16(byte) << (nameLength == 0 ? 8 : 0) }
-        nameLength &+= 1
-        return .read(1)
-    }
-
-    @inlinable
-    mutating func channelFields(pixelType: UInt32, _ options: ScanOptions) -> Step {
+    mutating func channelFields(pixelType: UInt32, _ options: ScanOptions) -> ScanFailure? {
         channels.remaining &-= 16
         channels.count &+= 1
-        guard channels.count <= options.maxEntries else { return .failed(.limit(.exr, Failure.moreChannelsThanMaxEntries)) }
+        guard channels.count <= options.maxEntries else { return .limit(.exr, Failure.moreChannelsThanMaxEntries) }
         switch pixelType {
         case 0, 2: channels.sawWide = true  // UINT, FLOAT
         case 1: channels.sawHalf = true
@@ -291,21 +290,7 @@ struct EXRParser: FormatParser, Sendable {
         if (nameLength == 1 && start == 0x4100) || (nameLength == 2 && (start == 0x4152 || start == 0x4147 || start == 0x4142)) {
             channels.sawAlpha = true
         }
-        guard channels.remaining != 0 else { return channelsEnded(complete: false, skipping: 0, options) }
-        return nextChannel()
-    }
-
-    @inlinable
-    mutating func channelsEnded(complete: Bool, skipping count: UInt32, _ options: ScanOptions) -> Step {
-        channels.settled = true
-        if complete && channels.count > 0 {
-            facts.hasAlpha = channels.sawAlpha
-            if !channels.sawUnknownType && channels.sawHalf != channels.sawWide {
-                facts.bitDepth = channels.sawHalf ? 16 : 32
-            }
-        }
-        if sizeKnown { return .done }
-        return nextAttribute(skipping: UInt64(count), options)
+        return nil
     }
 }
 

@@ -42,11 +42,10 @@ struct ICNSParser: FormatParser, Sendable {
     @usableFromInline var phase: Phase = .familyHeader
     @usableFromInline var facts = ImageFacts(format: .icns)
 
-    /// Built on demand from the compact facts the parser keeps.
+    // The largest icon so far is the size in `facts` (0×0 before the first).
+
     /// Offset where the family ends, as its header declares.
     @usableFromInline var familyEnd: UInt64 = 0
-    /// The largest icon so far; nil before the first.
-    @usableFromInline var largest: IconSize?
     @usableFromInline var elements = 0
     @usableFromInline var icons = 0
 
@@ -68,10 +67,7 @@ struct ICNSParser: FormatParser, Sendable {
 
     /// Only a 1024×1024 icon makes the size certain before the family ends.
     @inlinable
-    func infoAtEndOfInput() -> ImageInfo? {
-        guard let largest, largest.width == Self.maximumSide else { return nil }
-        return ImageInfo(format: .icns, width: Int(largest.width), height: Int(largest.height))
-    }
+    func infoAtEndOfInput() -> ImageInfo? { facts.storedWidth == UInt32(Self.maximumSide) ? info : nil }
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
@@ -94,11 +90,13 @@ struct ICNSParser: FormatParser, Sendable {
             // An element without data holds no image, whatever its type says.
             if length > 8, let size = Self.size(of: field.tag(0)) {
                 if !size.isMask { icons &+= 1 }
-                if largest.map({ size.area > $0.area }) ?? true {
+                // Before the first icon the area is 0, which every icon beats.
+                if size.area > facts.storedWidth &* facts.storedHeight {
                     guard options.admits(width: UInt64(size.width), height: UInt64(size.height)) else {
                         return .failed(.tooLarge(.icns))
                     }
-                    largest = size
+                    facts.storedWidth = UInt32(size.width)
+                    facts.storedHeight = UInt32(size.height)
                     if options.dimensionsOnly && size.width == Self.maximumSide { return finish(options) }
                 }
             }
@@ -112,9 +110,7 @@ struct ICNSParser: FormatParser, Sendable {
 
     @inlinable
     mutating func finish(_ options: ScanOptions) -> Step {
-        guard let largest else { return .failed(.unsupported(.icns, Failure.noIconElementOfAKnownType)) }
-        facts.width = Int(largest.width)
-        facts.height = Int(largest.height)
+        guard facts.storedWidth != 0 else { return .failed(.unsupported(.icns, Failure.noIconElementOfAKnownType)) }
         if !options.dimensionsOnly { facts.frameCount = icons }
         return .done
     }

@@ -77,22 +77,21 @@ struct TGAParser: FormatParser, Sendable {
         switch phase {
         case .header:
             let fieldEnd = offset &+ field.span
-            switch judge(field) {
-            case .invalid(let failure):
+            let verdict = judge(field)
+            if case .valid = verdict {
+                confirmed = true
+                guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
+                    return .failed(.tooLarge(.tga))
+                }
+            } else {
+                // One call for both kinds of broken header.
                 if let step = aseprite(field, options: options) { return step }
-                return .failed(failure)
-            case .doubtful:
-                if let step = aseprite(field, options: options) { return step }
+                if case .invalid(let failure) = verdict { return .failed(failure) }
                 // Only a seekable input of known length can have its footer consulted.
                 guard let length = options.inputLength, length >= Self.headerLength &+ Self.footerLength else {
                     return .failed(ScanFailure(.unknownFormat, Failure.tgaRuleBrokenAndNoFooter))
                 }
                 needsFooter = true
-            case .valid:
-                confirmed = true
-                guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else {
-                    return .failed(.tooLarge(.tga))
-                }
             }
             if !options.dimensionsOnly {
                 phase = .descriptor

@@ -165,8 +165,8 @@ struct JXLParser: FormatParser, Sendable {
                 return .done
             case .failed(let failure):
                 return .failed(failure)
-            case .skip(let count):
-                codestreamSkip = count
+            case .skip:
+                codestreamSkip = header.takeSkippedBytes()
                 return nextCodestreamStep(options)
             case .needBytes:
                 return nextCodestreamStep(options)

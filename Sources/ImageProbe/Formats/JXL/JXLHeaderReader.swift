@@ -145,13 +145,14 @@ struct JXLHeaderReader: Sendable {
         case covered
     }
 
-    /// What the reader needs next.
+    /// What the reader needs next. No payload but the failure's, so that it fits in the
+    /// failure's four bytes and moves in a register.
     @usableFromInline
     enum Progress: Sendable {
-        /// At least this many more codestream bytes.
-        case needBytes(Int)
-        /// Pass over this many codestream bytes unseen, then read `bytesWanted` more.
-        case skip(UInt64)
+        /// At least `bytesWanted` more codestream bytes.
+        case needBytes
+        /// Pass over `takeSkippedBytes()` codestream bytes unseen, then read `bytesWanted` more.
+        case skip
         /// Dimensions-only mode: the size is known. Full mode: the colour encoding is known
         /// too. Animation mode: that, and for an animation, the last frame's header.
         case finished
@@ -172,8 +173,9 @@ struct JXLHeaderReader: Sendable {
     // MARK: - Bits
 
     /// The next `count` bits (0...32), without removing them.
+    // `mutating` though it changes nothing: see `bitsForNextField`.
     @inlinable
-    func peek(_ count: UInt8) -> UInt64 {
+    mutating func peek(_ count: UInt8) -> UInt64 {
         accumulator & ((1 << UInt64(count)) &- 1)
     }
 
@@ -283,6 +285,15 @@ struct JXLHeaderReader: Sendable {
         }
     }
 
+    /// The whole bytes of a `.skip`, which the owner passes over; the bits left are skipped
+    /// here.
+    @inlinable
+    mutating func takeSkippedBytes() -> UInt64 {
+        let bytes = skipBits / 8
+        skipBits &= 7
+        return bytes
+    }
+
     // MARK: - Decoding
 
     /// Adds `field`'s bytes (at most `bytesWanted`) to the accumulator and decodes every
@@ -307,32 +318,28 @@ struct JXLHeaderReader: Sendable {
                 accumulator = dropped >= 64 ? 0 : accumulator >> dropped
                 available &-= UInt8(truncatingIfNeeded: dropped)
                 skipBits &-= dropped
-                if skipBits >= 8 {
-                    let bytes = skipBits / 8
-                    skipBits &= 7
-                    return .skip(bytes)
-                }
-                if skipBits != 0 { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                if skipBits >= 8 { return .skip }
+                if skipBits != 0 { return .needBytes }
             }
             let value: UInt64
             switch next.primitive {
             case .bits(let count):
-                guard available >= count else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                guard available >= count else { return .needBytes }
                 value = take(count)
             case .align:
                 value = take(available % 8)
             case .u32(let distribution):
-                guard available >= 2 else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                guard available >= 2 else { return .needBytes }
                 let entry = distribution.entry(peek(2))
-                guard available >= 2 &+ entry.bits else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                guard available >= 2 &+ entry.bits else { return .needBytes }
                 value = (take(2 &+ entry.bits) >> 2) &+ UInt64(entry.offset)
             case .f16:
-                guard available >= 16 else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                guard available >= 16 else { return .needBytes }
                 value = take(16)
                 // libjxl's F16Coder refuses infinities and NaNs.
                 guard value & 0x7C00 != 0x7C00 else { return invalid(.f16InfinityOrNaN, options) }
             case .u64:
-                guard let varint = varint() else { return .needBytes(bytesWanted(dimensionsOnly: options.dimensionsOnly)) }
+                guard let varint = varint() else { return .needBytes }
                 value = varint
             }
             if let progress = decoded(value, options) { return progress }
