@@ -14,11 +14,16 @@ public struct ImageFormat: Hashable, Sendable {
     package var number: Int { Int(kind.rawValue) }
 
     /// `name`'s UTF-8, in static memory (the registry's table): what the C interface copies.
-    package var nameUTF8: UnsafeRawBufferPointer { StaticLines(Self.textTable).line(Int(kind.rawValue) &- 1) }
+    package var nameUTF8: UnsafeRawBufferPointer { StaticLines(Self.nameTable).line(Int(kind.rawValue) &- 1) }
 
-    /// `mimeType`'s UTF-8, in static memory, as `nameUTF8`.
+    /// `mimeType`'s UTF-8, in static memory, as `nameUTF8`; empty in a build that leaves the
+    /// format out.
     package var mimeTypeUTF8: UnsafeRawBufferPointer {
-        StaticLines(Self.textTable).line(Int(kind.rawValue) &- 1 &+ Self.count)
+        #if IMAGEPROBE_SELECT_FORMATS
+        selectedMimeTypeUTF8
+        #else
+        StaticLines(Self.mimeTable).line(Int(kind.rawValue) &- 1)
+        #endif
     }
 
     /// Every format the scanner can report, in a stable order.

@@ -110,7 +110,12 @@ struct SVGParser: FormatParser, Sendable {
 
     /// `first` and `second` are the two bytes the sniffer consumed: `<`, `EF` or white space,
     /// then anything but 0 or 1. They go through the same state machine as every later byte.
+    /// Out of line in size builds: the sniffer's `rejects` and the parser's start both make one.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable @inline(__always)
+    #endif
     init(first: UInt8, second: UInt8) {
         phase = .prolog
         if first == 0xEF {
@@ -576,20 +581,26 @@ struct LengthScanner: Sendable {
         return SVGSize.Length(value: value, unit: unit)
     }
 
+    /// The unit a (lowercased) word names. Units are one to three letters, compared as the
+    /// word's last bytes packed big-endian (`ShortWord.tail`): letters are never 0, so the
+    /// packed value tells the length too.
     @inlinable
     static func unit(_ word: ShortWord) -> SVGSize.Unit? {
-        if word.equals("px") { return .px }
-        if word.equals("in") { return .inch }
-        if word.equals("cm") { return .cm }
-        if word.equals("mm") { return .mm }
-        if word.equals("q") { return .q }
-        if word.equals("pt") { return .pt }
-        if word.equals("pc") { return .pc }
-        if word.equals("em") { return .em }
-        if word.equals("ex") { return .ex }
-        if word.equals("rem") { return .rem }
-        if word.equals("ch") { return .ch }
-        return nil
+        guard word.count <= 3 else { return nil }
+        switch word.tail {
+        case 0x7078: return .px  // "px"
+        case 0x696E: return .inch  // "in"
+        case 0x636D: return .cm  // "cm"
+        case 0x6D6D: return .mm  // "mm"
+        case 0x71: return .q  // "q"
+        case 0x7074: return .pt  // "pt"
+        case 0x7063: return .pc  // "pc"
+        case 0x656D: return .em  // "em"
+        case 0x6578: return .ex  // "ex"
+        case 0x72656D: return .rem  // "rem"
+        case 0x6368: return .ch  // "ch"
+        default: return nil
+        }
     }
 }
 

@@ -232,10 +232,10 @@ extension ImageFormat {
     /// How many formats there are: their numbers are 1 to this.
     @usableFromInline static var count: Int { 42 }
 
-    /// Every format's name, then every media type, one per line in format-number order: what
-    /// `nameUTF8` and `mimeTypeUTF8` read for the C interface, with no String built.
+    /// Every format's name, one per line in format-number order: what `nameUTF8` reads for
+    /// the C interface, with no String built.
     @usableFromInline
-    static var textTable: StaticString {
+    static var nameTable: StaticString {
         """
         jpeg
         png
@@ -279,6 +279,13 @@ extension ImageFormat {
         vtf
         ilbm
         aseprite
+        """
+    }
+
+    /// Every media type, one per line in format-number order: what `mimeTypeUTF8` reads.
+    @usableFromInline
+    static var mimeTable: StaticString {
+        """
         image/jpeg
         image/png
         image/gif
@@ -323,6 +330,144 @@ extension ImageFormat {
         image/x-aseprite
         """
     }
+
+    #if IMAGEPROBE_SELECT_FORMATS
+    /// `mimeTypeUTF8` in a build that leaves formats out: only its own formats' media types,
+    /// one literal each, so the others' are not in the build (they are never reported: a
+    /// format left out is named, as `detected_format`, but never answered).
+    @usableFromInline
+    var selectedMimeTypeUTF8: UnsafeRawBufferPointer {
+        switch kind {
+        #if IMAGEPROBE_WITH_JPEG
+        case .jpeg: ("image/jpeg" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PNG
+        case .png: ("image/png" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_GIF
+        case .gif: ("image/gif" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_BMP
+        case .bmp: ("image/bmp" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_WEBP
+        case .webp: ("image/webp" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_TIFF
+        case .tiff: ("image/tiff" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ISOBMFF
+        case .heif: ("image/heif" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ISOBMFF
+        case .avif: ("image/avif" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_JXL
+        case .jxl: ("image/jxl" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_JPEG2000
+        case .jp2: ("image/jp2" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_JPEG2000
+        case .j2k: ("image/j2c" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ICO
+        case .ico: ("image/vnd.microsoft.icon" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ICO
+        case .cur: ("image/x-win-bitmap" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PSD
+        case .psd: ("image/vnd.adobe.photoshop" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_TGA
+        case .tga: ("image/x-tga" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PNM
+        case .pnm: ("image/x-portable-anymap" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PNM
+        case .pfm: ("image/x-portable-floatmap" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_QOI
+        case .qoi: ("image/qoi" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_SVG
+        case .svg: ("image/svg+xml" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_DDS
+        case .dds: ("image/vnd-ms.dds" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_KTX
+        case .ktx: ("image/ktx" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_KTX
+        case .ktx2: ("image/ktx2" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ICNS
+        case .icns: ("image/icns" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_EXR
+        case .exr: ("image/x-exr" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_RADIANCE
+        case .hdr: ("image/vnd.radiance" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PCX
+        case .pcx: ("image/vnd.zbrush.pcx" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_SGI
+        case .sgi: ("image/sgi" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_SUNRASTER
+        case .sun: ("image/x-sun-raster" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_XBM
+        case .xbm: ("image/x-xbitmap" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_EPS
+        case .eps: ("image/x-eps" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_XPM
+        case .xpm: ("image/x-xpixmap" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_FITS
+        case .fits: ("image/fits" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_DCX
+        case .dcx: ("image/x-dcx" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_MSP
+        case .msp: ("image/x-msp" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_BLP
+        case .blp: ("image/x-blp" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PVR
+        case .pvr: ("image/x-pvr" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_PKM
+        case .pkm: ("image/x-pkm" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ASTC
+        case .astc: ("image/astc" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_FARBFELD
+        case .farbfeld: ("image/x-farbfeld" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_VTF
+        case .vtf: ("image/vnd.valve.source.texture" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ILBM
+        case .ilbm: ("image/x-ilbm" as StaticString).utf8Bytes
+        #endif
+        #if IMAGEPROBE_WITH_ASEPRITE
+        case .aseprite: ("image/x-aseprite" as StaticString).utf8Bytes
+        #endif
+        default: UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+    }
+    #endif
 
     /// The parser that reads this format.
     @usableFromInline
