@@ -68,6 +68,9 @@ struct BMPParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        // Full mode's answer ends in the one tail below, once whether a profile is embedded
+        // is known.
+        var hasProfile = false
         switch phase {
         case .fileHeader:
             let headerSize = field.le32(12)
@@ -106,10 +109,8 @@ struct BMPParser: FormatParser, Sendable {
             facts.storedHeight = height.magnitude
             if case .height = phase { return .done }
             facts.bitDepth = Int(field.le16(6))
-            guard headerSize >= 40 else {
-                extras.hasICCProfile = false  // OS/2's 16-byte header has neither fact
-                return .done
-            }
+            // OS/2's 16-byte header has neither fact.
+            guard headerSize >= 40 else { break }
             phase = .resolution
             return .skipThenRead(8, 8)  // bytes 30...37: compression and image size
         case .resolution:
@@ -119,29 +120,23 @@ struct BMPParser: FormatParser, Sendable {
             if x > 0 && y > 0 {
                 extras.setResolution(x: UInt32(x), y: UInt32(y), perMicrometres: 1_000_000)
             }
-            guard headerSize == 124 else {
-                extras.hasICCProfile = false  // no header before BITMAPV5HEADER can embed one
-                return .done
-            }
+            // No header before BITMAPV5HEADER can embed one.
+            guard headerSize == 124 else { break }
             phase = .colourSpace
             return .skipThenRead(24, 4)  // bytes 46...69: colours used and important, the masks
         case .colourSpace:
-            guard field.le32(0) == Self.profileEmbedded else {
-                // PROFILE_LINKED names a file, not an embedded profile; sRGB and calibrated
-                // spaces have none.
-                extras.hasICCProfile = false
-                return .done
-            }
+            // PROFILE_LINKED names a file, not an embedded profile; sRGB and calibrated
+            // spaces have none.
+            guard field.le32(0) == Self.profileEmbedded else { break }
             phase = .profileSize
             return .skipThenRead(56, 4)  // bytes 74...129: endpoints, gamma, intent, profile offset
         case .profileSize:
-            extras.hasICCProfile = field.le32(0) > 0
-            return .done
+            hasProfile = field.le32(0) > 0
         case .coreDepth:
             facts.bitDepth = Int(field.le16(2))
-            extras.hasICCProfile = false
-            return .done
         }
+        extras.hasICCProfile = hasProfile
+        return .done
     }
 }
 

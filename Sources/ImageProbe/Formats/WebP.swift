@@ -79,6 +79,11 @@ struct WebPParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        // Every phase that walks on to the next chunk header ends in the one `nextChunk` below:
+        // the skip starts at `position` and is `padding` long. After the `EXIF` chunk, it
+        // starts at `exifStop`, where the reading of its payload stopped.
+        var position: UInt64 = 0, padding: UInt64 = 0
+        var exifStop: UInt64? = nil
         switch phase {
         case .riffHeader:
             guard field.be16(0) == 0x4646 else { return .failed(ScanFailure(.unknownFormat, Failure.notARIFFFile)) }  // "FF"
@@ -153,8 +158,7 @@ struct WebPParser: FormatParser, Sendable {
             // Full mode reads an animation's loop count from ANIM, which comes before the frames.
             if !wantsExif && !animated { return .done }
             guard chunkSize >= 10 else { return .failed(.malformed(.webp, Failure.vp8xChunkTooShort)) }
-            phase = .chunkHeader
-            return nextChunk(after: offset &+ 10, padding: Self.padded(chunkSize) &- 10)
+            (position, padding) = (offset &+ 10, Self.padded(chunkSize) &- 10)
         case .chunkHeader:
             let size = field.le32(4)
             chunks &+= 1
@@ -166,7 +170,10 @@ struct WebPParser: FormatParser, Sendable {
             switch field.tag(0) {
             case Self.exif where wantsExif:
                 exif = ExifReader(start: payloadStart, end: payloadStart &+ UInt64(size), requiresIdentifier: false)
-                guard let step = exif.firstStep else { return afterExif(at: payloadStart, size: size) }
+                guard let step = exif.firstStep else {
+                    exifStop = payloadStart
+                    break
+                }
                 phase = .exif
                 return step
             case Self.anim where size >= 6 && facts.loopCount == nil:
@@ -181,21 +188,19 @@ struct WebPParser: FormatParser, Sendable {
                 // ANIM comes before the frames: past it, full mode has nothing left to find.
                 let imageData = type == Self.anmf || type == Self.vp8 || type == Self.vp8l
                 if imageData && !wantsExif && !walksFrames { return .done }
-                return nextChunk(after: payloadStart, padding: Self.padded(size))
+                (position, padding) = (payloadStart, Self.padded(size))
             }
         case .animationParameters:
             facts.loopCount = Int(field.le16(4))
             // Full mode came for the loop count (and perhaps EXIF, at the end).
             if !wantsExif && !walksFrames { return .done }
-            phase = .chunkHeader
-            return nextChunk(after: offset &+ 6, padding: Self.padded(chunkSize) &- 6)
+            (position, padding) = (offset &+ 6, Self.padded(chunkSize) &- 6)
         case .frameHeader:
             // X and Y are stored halved; width and height minus one; the duration in ms.
             pending = PendingFrames(
                 numerator: field.le24(12), denominator: 1000, x: field.le24(0) &* 2, y: field.le24(3) &* 2,
                 width: field.le24(6) &+ 1, height: field.le24(9) &+ 1)
-            phase = .chunkHeader
-            return nextChunk(after: offset &+ 16, padding: Self.padded(chunkSize) &- 16)
+            (position, padding) = (offset &+ 16, Self.padded(chunkSize) &- 16)
         case .exif:
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
@@ -204,20 +209,19 @@ struct WebPParser: FormatParser, Sendable {
                 facts.orientation = orientation
                 // WebP states no resolution of its own: the EXIF chunk's is the file's.
                 extras.resolution = exifFacts.resolution
-                return afterExif(at: exif.start, size: UInt32(truncatingIfNeeded: exif.end &- exif.start), after: offset &+ field.span)
+                exifStop = offset &+ field.span
             }
         }
-    }
-
-    /// After the `EXIF` chunk: the answer, unless animation mode walks on through the frames.
-    @inlinable
-    mutating func afterExif(at payloadStart: UInt64, size: UInt32, after position: UInt64? = nil) -> Step {
-        wantsExif = false
-        guard walksFrames else { return .done }
+        if let from = exifStop {
+            // After the `EXIF` chunk: the answer, unless animation mode walks on through the
+            // frames.
+            wantsExif = false
+            guard walksFrames else { return .done }
+            let next = exif.start &+ Self.padded(UInt32(truncatingIfNeeded: exif.end &- exif.start))
+            (position, padding) = (from, next > from ? next &- from : 0)
+        }
         phase = .chunkHeader
-        let next = payloadStart &+ Self.padded(size)
-        let from = position ?? payloadStart
-        return nextChunk(after: from, padding: next > from ? next &- from : 0)
+        return nextChunk(after: position, padding: padding)
     }
 
     /// Chunk payloads are padded to an even length.
