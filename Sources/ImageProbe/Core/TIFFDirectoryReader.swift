@@ -353,9 +353,16 @@ struct TIFFDirectoryReader: Sendable {
         case 0x0112:  // Orientation: the tag settles the question even when its value is invalid.
             if !found.contains(.orientation) {
                 found.insert(.orientation)
+                #if IMAGEPROBE_COMPACT
+                // Signed and unsigned readings agree on 1...8: one reader for every tag.
+                if let value = firstInline(field, anyInteger: true), value >= 1 && value <= 8 {
+                    orientation = UInt8(value)
+                }
+                #else
                 if let value = firstInlineInteger(field), value >= 1 && value <= 8 {
                     orientation = UInt8(value)
                 }
+                #endif
             }
         default:
             if wanted.contains(.extras) { readExtraEntry(tag, field) }
@@ -463,6 +470,46 @@ struct TIFFDirectoryReader: Sendable {
         }
     }
 
+    #if IMAGEPROBE_COMPACT
+    /// `firstInlineValue`, in the size build as `firstInline` reads it.
+    @inlinable
+    func firstInlineValue(_ field: FieldBytes) -> UInt64? { firstInline(field, anyInteger: false) }
+
+    /// The entry's first value when it is stored inside the entry itself: an unsigned SHORT,
+    /// LONG or LONG8 (`firstInlineValue`), or with `anyInteger` any integer type, signed ones
+    /// read as unsigned (`firstInlineInteger`, for a caller that only compares with small
+    /// positive numbers, where both readings agree).
+    @usableFromInline @inline(never)
+    func firstInline(_ field: FieldBytes, anyInteger: Bool) -> UInt64? {
+        var type = field.u16(2, bigEndian: bigEndian)
+        if anyInteger {
+            switch type {
+            case 6, 8, 9: type &-= 5  // SBYTE, SSHORT, SLONG: as BYTE, SHORT, LONG
+            case 17: type = 16  // SLONG8: as LONG8
+            default: break
+            }
+        }
+        // log2 of the value's width in bytes
+        let shift: UInt64
+        switch type {
+        case 1 where anyInteger: shift = 0  // BYTE
+        case 3: shift = 1  // SHORT
+        case 4: shift = 2  // LONG
+        case 16: shift = 3  // LONG8 (BigTIFF only: 8 bytes fit its entries alone)
+        default: return nil
+        }
+        let count = valueCount(field)
+        let inlineBytes: UInt64 = isBigTIFF ? 8 : 4
+        guard count >= 1 && count <= inlineBytes >> shift else { return nil }
+        let valueIndex = isBigTIFF ? 12 : 8
+        switch shift {
+        case 0: return UInt64(field.u8(valueIndex))
+        case 1: return UInt64(field.u16(valueIndex, bigEndian: bigEndian))
+        case 2: return UInt64(field.u32(valueIndex, bigEndian: bigEndian))
+        default: return field.u64(valueIndex, bigEndian: bigEndian)
+        }
+    }
+    #else
     /// The entry's first value when it is an unsigned SHORT, LONG or LONG8 stored inside the
     /// entry itself.
     @inlinable
@@ -496,6 +543,7 @@ struct TIFFDirectoryReader: Sendable {
             return nil
         }
     }
+    #endif
 }
 
 /// Reads the orientation and the resolution from an EXIF block: a TIFF structure between

@@ -121,34 +121,24 @@ struct JPEGParser: FormatParser, Sendable {
             }
             let payload = UInt64(length &- 2)
             let payloadStart = offset &+ 2
-            if multiPicture.inSecondImage {
-                // The second image's own segments: only its XMP and its gain-map marker matter.
-                switch marker {
-                case 0xE1 where payload >= 14 && !xmpSeen:
-                    segmentEnd = payloadStart &+ payload
-                    phase = .app1Head
-                    return .read(8)
-                case 0xE2 where payload >= 28:
-                    segmentEnd = payloadStart &+ payload
-                    phase = .applicationHead
-                    return .read(12)
-                default:
-                    break
+            // The APP segments whose head is read: in the primary (full mode only), APP1 while
+            // Exif or XMP is still unseen (Exif's identifier and byte order, or the start of
+            // XMP's identifier), APP0 and APP2 (JFIF's identifier, version, units and
+            // densities; APP2's identifiers); in an MPF second image, whose own segments
+            // matter only for their XMP and their gain-map marker, APP1 while XMP is unseen
+            // and APP2. One tail for all of them.
+            let second = multiPicture.inSecondImage
+            if second || !options.dimensionsOnly {
+                var head = 0
+                if marker == 0xE1 {
+                    if payload >= 14 && (!xmpSeen || (!second && !exifSeen)) { head = 8 }
+                } else if marker == 0xE2 || (marker == 0xE0 && !second) {
+                    if payload >= (second ? 28 : 12) { head = 12 }
                 }
-            } else if !options.dimensionsOnly {
-                switch marker {
-                case 0xE1 where payload >= 14 && (!exifSeen || !xmpSeen):
-                    // Exif's identifier and byte order, or the start of XMP's identifier.
+                if head != 0 {
                     segmentEnd = payloadStart &+ payload
-                    phase = .app1Head
-                    return .read(8)
-                case 0xE0 where payload >= 12, 0xE2 where payload >= 12:
-                    // JFIF's identifier, version, units and densities; APP2's identifiers.
-                    segmentEnd = payloadStart &+ payload
-                    phase = .applicationHead
-                    return .read(12)
-                default:
-                    break
+                    phase = head == 8 ? .app1Head : .applicationHead
+                    return .read(head)
                 }
             }
             phase = .marker
@@ -233,7 +223,11 @@ struct JPEGParser: FormatParser, Sendable {
     }
 
     /// A field of the Exif block, for `exif`.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)  // two callers: one copy of the code
+    #else
     @inlinable
+    #endif
     mutating func readExif(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch exif.parse(field, at: offset, options: options) {
         case .step(let step):
