@@ -159,63 +159,79 @@ extension JXLHeaderReader {
         case tocEntry
 
         /// The entry a selector (0...3) picks.
-        @inlinable
-        func entry(_ selector: UInt64) -> (bits: UInt8, offset: UInt32) {
-            let s = selector & 3
-            switch self {
-            case .size: return Self.pick(s, (9, 1), (13, 1), (18, 1), (30, 1))
-            case .previewDiv8: return Self.pick(s, (0, 16), (0, 32), (5, 1), (9, 33))
-            case .preview: return Self.pick(s, (6, 1), (8, 65), (10, 321), (12, 1345))
-            case .ticksNumerator: return Self.pick(s, (0, 100), (0, 1000), (10, 1), (30, 1))
-            case .ticksDenominator: return Self.pick(s, (0, 1), (0, 1001), (8, 1), (10, 1))
-            case .loops: return Self.pick(s, (0, 0), (3, 0), (16, 0), (32, 0))
-            case .integerBits: return Self.pick(s, (0, 8), (0, 10), (0, 12), (6, 1))
-            case .floatBits: return Self.pick(s, (0, 32), (0, 16), (0, 24), (6, 1))
-            case .extraChannelCount: return Self.pick(s, (0, 0), (0, 1), (4, 2), (12, 1))
-            case .enumeration: return Self.pick(s, (0, 0), (0, 1), (4, 2), (6, 18))
-            case .dimShift: return Self.pick(s, (0, 0), (0, 3), (0, 4), (3, 1))
-            case .nameLength: return Self.pick(s, (0, 0), (4, 0), (5, 16), (10, 48))
-            case .cfaChannel: return Self.pick(s, (0, 1), (2, 0), (4, 3), (8, 19))
-            case .chromaticity: return Self.pick(s, (19, 0), (19, 0x8_0000), (20, 0x10_0000), (21, 0x20_0000))
-            case .zeroToThree: return Self.pick(s, (0, 0), (0, 1), (0, 2), (0, 3))
-            case .powerOfTwo: return Self.pick(s, (0, 1), (0, 2), (0, 4), (0, 8))
-            case .passes: return Self.pick(s, (0, 1), (0, 2), (0, 3), (3, 4))
-            case .downsampleCount: return Self.pick(s, (0, 0), (0, 1), (0, 2), (1, 3))
-            case .lastPass: return Self.pick(s, (0, 0), (0, 1), (0, 2), (3, 0))
-            case .dcLevel: return Self.pick(s, (0, 1), (0, 2), (0, 3), (0, 4))
-            case .frameSize: return Self.pick(s, (8, 0), (11, 256), (14, 2304), (30, 18688))
-            case .blendMode: return Self.pick(s, (0, 0), (0, 1), (0, 2), (2, 3))
-            case .alphaChannel: return Self.pick(s, (0, 0), (0, 1), (0, 2), (3, 3))
-            case .duration: return Self.pick(s, (0, 0), (0, 1), (8, 0), (32, 0))
-            case .tocEntry: return Self.pick(s, (10, 0), (14, 1024), (22, 17408), (30, 4_211_712))
-            }
-        }
-
-        /// One of four entries, without an array (nothing is allocated).
         @inlinable @inline(__always)
-        static func pick(
-            _ selector: UInt64, _ e0: (UInt8, UInt32), _ e1: (UInt8, UInt32), _ e2: (UInt8, UInt32), _ e3: (UInt8, UInt32)
-        ) -> (bits: UInt8, offset: UInt32) {
-            switch selector {
-            case 0: e0
-            case 1: e1
-            case 2: e2
-            default: e3
+        func entry(_ selector: UInt64) -> (bits: UInt8, offset: UInt32) {
+            let packed = packedEntry(selector)
+            return (UInt8(truncatingIfNeeded: packed >> 24), packed & 0xFF_FFFF)
+        }
+
+        /// The entry a selector (0...3) picks, as `bits << 24 | offset` (every offset is below
+        /// 2^23): one word, returned in a register. One switch over the distribution (in the
+        /// order of its cases) and the selector, which becomes one lookup table; nothing is
+        /// allocated.
+        @inlinable
+        func packedEntry(_ selector: UInt64) -> UInt32 {
+            switch UInt32(rawValue) &<< 2 | UInt32(truncatingIfNeeded: selector & 3) {
+            // .size
+            case 0: Self.e(9, 1); case 1: Self.e(13, 1); case 2: Self.e(18, 1); case 3: Self.e(30, 1)
+            // .previewDiv8
+            case 4: Self.e(0, 16); case 5: Self.e(0, 32); case 6: Self.e(5, 1); case 7: Self.e(9, 33)
+            // .preview
+            case 8: Self.e(6, 1); case 9: Self.e(8, 65); case 10: Self.e(10, 321); case 11: Self.e(12, 1345)
+            // .ticksNumerator
+            case 12: Self.e(0, 100); case 13: Self.e(0, 1000); case 14: Self.e(10, 1); case 15: Self.e(30, 1)
+            // .ticksDenominator
+            case 16: Self.e(0, 1); case 17: Self.e(0, 1001); case 18: Self.e(8, 1); case 19: Self.e(10, 1)
+            // .loops
+            case 20: Self.e(0, 0); case 21: Self.e(3, 0); case 22: Self.e(16, 0); case 23: Self.e(32, 0)
+            // .integerBits
+            case 24: Self.e(0, 8); case 25: Self.e(0, 10); case 26: Self.e(0, 12); case 27: Self.e(6, 1)
+            // .floatBits
+            case 28: Self.e(0, 32); case 29: Self.e(0, 16); case 30: Self.e(0, 24); case 31: Self.e(6, 1)
+            // .extraChannelCount
+            case 32: Self.e(0, 0); case 33: Self.e(0, 1); case 34: Self.e(4, 2); case 35: Self.e(12, 1)
+            // .enumeration
+            case 36: Self.e(0, 0); case 37: Self.e(0, 1); case 38: Self.e(4, 2); case 39: Self.e(6, 18)
+            // .dimShift
+            case 40: Self.e(0, 0); case 41: Self.e(0, 3); case 42: Self.e(0, 4); case 43: Self.e(3, 1)
+            // .nameLength
+            case 44: Self.e(0, 0); case 45: Self.e(4, 0); case 46: Self.e(5, 16); case 47: Self.e(10, 48)
+            // .cfaChannel
+            case 48: Self.e(0, 1); case 49: Self.e(2, 0); case 50: Self.e(4, 3); case 51: Self.e(8, 19)
+            // .chromaticity
+            case 52: Self.e(19, 0); case 53: Self.e(19, 0x8_0000); case 54: Self.e(20, 0x10_0000); case 55: Self.e(21, 0x20_0000)
+            // .zeroToThree
+            case 56: Self.e(0, 0); case 57: Self.e(0, 1); case 58: Self.e(0, 2); case 59: Self.e(0, 3)
+            // .powerOfTwo
+            case 60: Self.e(0, 1); case 61: Self.e(0, 2); case 62: Self.e(0, 4); case 63: Self.e(0, 8)
+            // .passes
+            case 64: Self.e(0, 1); case 65: Self.e(0, 2); case 66: Self.e(0, 3); case 67: Self.e(3, 4)
+            // .downsampleCount
+            case 68: Self.e(0, 0); case 69: Self.e(0, 1); case 70: Self.e(0, 2); case 71: Self.e(1, 3)
+            // .lastPass
+            case 72: Self.e(0, 0); case 73: Self.e(0, 1); case 74: Self.e(0, 2); case 75: Self.e(3, 0)
+            // .dcLevel
+            case 76: Self.e(0, 1); case 77: Self.e(0, 2); case 78: Self.e(0, 3); case 79: Self.e(0, 4)
+            // .frameSize
+            case 80: Self.e(8, 0); case 81: Self.e(11, 256); case 82: Self.e(14, 2304); case 83: Self.e(30, 18688)
+            // .blendMode
+            case 84: Self.e(0, 0); case 85: Self.e(0, 1); case 86: Self.e(0, 2); case 87: Self.e(2, 3)
+            // .alphaChannel
+            case 88: Self.e(0, 0); case 89: Self.e(0, 1); case 90: Self.e(0, 2); case 91: Self.e(3, 3)
+            // .duration
+            case 92: Self.e(0, 0); case 93: Self.e(0, 1); case 94: Self.e(8, 0); case 95: Self.e(32, 0)
+            // .tocEntry
+            case 96: Self.e(10, 0); case 97: Self.e(14, 1024); case 98: Self.e(22, 17408); default: Self.e(30, 4_211_712)
             }
         }
 
-        /// The fewest bits any entry reads.
+        /// An entry of `bits` bits (0...32) and an offset below 2^24, packed.
+        @inlinable @inline(__always)
+        static func e(_ bits: UInt32, _ offset: UInt32) -> UInt32 { bits << 24 | offset }
+
+        /// The fewest bits any entry reads: the first entry's, in every distribution.
         @inlinable
-        var fewestBits: UInt8 {
-            switch self {
-            case .size: 9
-            case .preview: 6
-            case .chromaticity: 19
-            case .frameSize: 8
-            case .tocEntry: 10
-            default: 0
-            }
-        }
+        var fewestBits: UInt8 { entry(0).bits }
     }
 }
 #endif

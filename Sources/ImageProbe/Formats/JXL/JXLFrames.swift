@@ -286,7 +286,7 @@ extension JXLHeaderReader {
         case .tocStart:
             // libjxl refuses subsampled chroma with adaptive DC smoothing in VarDCT frames.
             guard chromaShifts == 0 || flags[.skipAdaptiveDCSmoothing] || flags[.modular] else { return Self.invalidFrame }
-            let entries = tocEntries
+            let entries = tocEntries()
             guard entries <= 65536 else { return .failed(.malformed(.jxl, JXLParser.Failure.moreThan65536TOCEntries)) }
             guard entries <= UInt64(options.entryLimit) else { return .failed(.limit(.jxl, JXLParser.Failure.moreTOCEntriesThanMaxEntries)) }
             count = UInt32(truncatingIfNeeded: entries)
@@ -483,8 +483,10 @@ extension JXLHeaderReader {
     /// when the frame is a single group in a single pass, otherwise the DC global section,
     /// the DC groups, the AC global section and the AC groups of every pass. At most about
     /// 2^52, in 64 bits.
+    // `mutating` though it changes nothing: a computed property of the reader (172 bytes)
+    // copies it first.
     @inlinable
-    var tocEntries: UInt64 {
+    mutating func tocEntries() -> UInt64 {
         var (xsize, ysize) = (UInt64(defaultSize.width), UInt64(defaultSize.height))
         if flags[.customSize] { (xsize, ysize) = (UInt64(frameWidth), UInt64(frameHeight)) }
         // DC frames are 8^dc_level times smaller, and upsampled frames are coded smaller.

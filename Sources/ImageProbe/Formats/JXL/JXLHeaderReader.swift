@@ -172,18 +172,19 @@ struct JXLHeaderReader: Sendable {
 
     // MARK: - Bits
 
-    /// The next `count` bits (0...32), without removing them.
+    /// The next `count` bits (0...32), without removing them. (Masking shifts: the counts
+    /// are below 64, so they need no check for an overlong shift.)
     // `mutating` though it changes nothing: see `bitsForNextField`.
     @inlinable
     mutating func peek(_ count: UInt8) -> UInt64 {
-        accumulator & ((1 << UInt64(count)) &- 1)
+        accumulator & ((1 &<< UInt64(count)) &- 1)
     }
 
     /// Removes the next `count` bits (0...32) from the accumulator.
     @inlinable
     mutating func take(_ count: UInt8) -> UInt64 {
         let value = peek(count)
-        accumulator >>= UInt64(count)
+        accumulator &>>= UInt64(count)
         available &-= count
         return value
     }
@@ -226,7 +227,7 @@ struct JXLHeaderReader: Sendable {
                 return register
             }
             guard available >= 9 else { return nil }
-            register |= (take(9) >> 1) << UInt64(varintShift)
+            register |= (take(9) >> 1) &<< UInt64(varintShift)
             varintShift &+= 8
         }
     }
@@ -305,7 +306,7 @@ struct JXLHeaderReader: Sendable {
         // fewer than 8 bits already there, so this never drops a byte; the bound only keeps a
         // misuse from shifting bits out.
         while index < field.count && available <= 56 {
-            accumulator |= UInt64(field.u8(index)) << UInt64(available)
+            accumulator |= UInt64(field.u8(index)) &<< UInt64(available)
             available &+= 8
             index &+= 1
         }
