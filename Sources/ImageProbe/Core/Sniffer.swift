@@ -261,7 +261,13 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         }
     }
 
+    /// The first two bytes. Out of line in size builds: the scanner's first-chunk path and the
+    /// sniffer's own step both call it.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable @inline(__always)
+    #endif
     mutating func firstTwo(_ first: UInt8, _ second: UInt8) -> Step {
         switch (first, second) {
         case (0xFF, 0xD8): return decide(Sniffed(.jpeg))
