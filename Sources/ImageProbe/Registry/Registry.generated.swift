@@ -567,234 +567,126 @@ enum ParserKind: UInt8, Sendable, CaseIterable {
 extension HeaderScanner {
     /// The one dispatch from a parser kind to its parser: `operation` specialised for the
     /// parser's type, a direct call. Parsers left out of the build (`IMAGEPROBE_SELECT_FORMATS`)
-    /// go to `operation.unavailable`.
+    /// go to `operation.unavailable`, all through one case.
     @usableFromInline @_transparent
     mutating func dispatch<Operation: ScannerOperation>(
         _ kind: ParserKind, _ operation: Operation.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
         switch kind {
-        case .jpeg:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(JPEGParser.self, &self, &input, onFrame)
-            #endif
-        case .png:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(PNGParser.self, &self, &input, onFrame)
-            #endif
-        case .gif:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(GIFParser.self, &self, &input, onFrame)
-            #endif
-        case .bmp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(BMPParser.self, &self, &input, onFrame)
-            #endif
-        case .webp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(WebPParser.self, &self, &input, onFrame)
-            #endif
-        case .tiff:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(TIFFParser.self, &self, &input, onFrame)
-            #endif
-        case .isobmff:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(ISOBMFFParser.self, &self, &input, onFrame)
-            #endif
-        case .jxl:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(JXLParser.self, &self, &input, onFrame)
-            #endif
-        case .jpeg2000:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(JPEG2000Parser.self, &self, &input, onFrame)
-            #endif
-        case .ico:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(ICOParser.self, &self, &input, onFrame)
-            #endif
-        case .psd:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(PSDParser.self, &self, &input, onFrame)
-            #endif
-        case .tga:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(TGAParser.self, &self, &input, onFrame)
-            #endif
-        case .pnm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(PNMParser.self, &self, &input, onFrame)
-            #endif
-        case .qoi:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(QOIParser.self, &self, &input, onFrame)
-            #endif
-        case .svg:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(SVGParser.self, &self, &input, onFrame)
-            #endif
-        case .dds:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(DDSParser.self, &self, &input, onFrame)
-            #endif
-        case .ktx:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(KTXParser.self, &self, &input, onFrame)
-            #endif
-        case .icns:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(ICNSParser.self, &self, &input, onFrame)
-            #endif
-        case .exr:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(EXRParser.self, &self, &input, onFrame)
-            #endif
-        case .radiance:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(RadianceParser.self, &self, &input, onFrame)
-            #endif
-        case .pcx:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(PCXParser.self, &self, &input, onFrame)
-            #endif
-        case .sgi:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(SGIParser.self, &self, &input, onFrame)
-            #endif
-        case .sunRaster:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(SunRasterParser.self, &self, &input, onFrame)
-            #endif
-        case .xbm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(XBMParser.self, &self, &input, onFrame)
-            #endif
-        case .eps:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(EPSParser.self, &self, &input, onFrame)
-            #endif
-        case .xpm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(XPMParser.self, &self, &input, onFrame)
-            #endif
-        case .fits:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(FITSParser.self, &self, &input, onFrame)
-            #endif
-        case .dcx:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(DCXParser.self, &self, &input, onFrame)
-            #endif
-        case .msp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(MSPParser.self, &self, &input, onFrame)
-            #endif
-        case .blp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(BLPParser.self, &self, &input, onFrame)
-            #endif
-        case .pvr:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(PVRParser.self, &self, &input, onFrame)
-            #endif
-        case .pkm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(PKMParser.self, &self, &input, onFrame)
-            #endif
-        case .astc:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(ASTCParser.self, &self, &input, onFrame)
-            #endif
-        case .farbfeld:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(FarbfeldParser.self, &self, &input, onFrame)
-            #endif
-        case .vtf:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(VTFParser.self, &self, &input, onFrame)
-            #endif
-        case .ilbm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(ILBMParser.self, &self, &input, onFrame)
-            #endif
-        case .aseprite:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE
-            return Operation.unavailable(kind, &self)
-            #else
-            return Operation.apply(AsepriteParser.self, &self, &input, onFrame)
-            #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
+        case .jpeg: return Operation.apply(JPEGParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
+        case .png: return Operation.apply(PNGParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
+        case .gif: return Operation.apply(GIFParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
+        case .bmp: return Operation.apply(BMPParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
+        case .webp: return Operation.apply(WebPParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
+        case .tiff: return Operation.apply(TIFFParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
+        case .isobmff: return Operation.apply(ISOBMFFParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
+        case .jxl: return Operation.apply(JXLParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
+        case .jpeg2000: return Operation.apply(JPEG2000Parser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
+        case .ico: return Operation.apply(ICOParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
+        case .psd: return Operation.apply(PSDParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
+        case .tga: return Operation.apply(TGAParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
+        case .pnm: return Operation.apply(PNMParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
+        case .qoi: return Operation.apply(QOIParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
+        case .svg: return Operation.apply(SVGParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
+        case .dds: return Operation.apply(DDSParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
+        case .ktx: return Operation.apply(KTXParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
+        case .icns: return Operation.apply(ICNSParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
+        case .exr: return Operation.apply(EXRParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
+        case .radiance: return Operation.apply(RadianceParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
+        case .pcx: return Operation.apply(PCXParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
+        case .sgi: return Operation.apply(SGIParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
+        case .sunRaster: return Operation.apply(SunRasterParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
+        case .xbm: return Operation.apply(XBMParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
+        case .eps: return Operation.apply(EPSParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
+        case .xpm: return Operation.apply(XPMParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
+        case .fits: return Operation.apply(FITSParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
+        case .dcx: return Operation.apply(DCXParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
+        case .msp: return Operation.apply(MSPParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
+        case .blp: return Operation.apply(BLPParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
+        case .pvr: return Operation.apply(PVRParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
+        case .pkm: return Operation.apply(PKMParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
+        case .astc: return Operation.apply(ASTCParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
+        case .farbfeld: return Operation.apply(FarbfeldParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
+        case .vtf: return Operation.apply(VTFParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
+        case .ilbm: return Operation.apply(ILBMParser.self, &self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
+        case .aseprite: return Operation.apply(AsepriteParser.self, &self, &input, onFrame)
+        #endif
+        #if IMAGEPROBE_SELECT_FORMATS
+        default: return Operation.unavailable(kind, &self)
+        #endif
         }
     }
 }
