@@ -72,7 +72,7 @@ public func imageprobeFeed(
     // size_t, so no length is negative here; the chunk fits in memory, so in an Int.
     let count = Int(clamping: length)
     let status = state.pointee.feed(UnsafeRawBufferPointer(start: count > 0 ? bytes : nil, count: count))
-    return report(status, state.pointee, into: out)
+    return report(status, state, into: out)
 }
 
 @_cdecl("imageprobe_finish")
@@ -80,7 +80,7 @@ public func imageprobeFinish(_ memory: UnsafeMutableRawPointer?, _ out: UnsafeMu
     guard let out else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
     guard let state = scanner(memory) else { return misuse("the scanner was not set up by imageprobe_init", out) }
     let status = state.pointee.finish()
-    return report(status, state.pointee, into: out)
+    return report(status, state, into: out)
 }
 
 @_cdecl("imageprobe_pending_skip")
@@ -103,10 +103,10 @@ func misuse(_ why: StaticString, _ out: UnsafeMutablePointer<imageprobe_info>) -
 
 /// Fills `out` from `status`; returns the status's C code. The answer is written in place: the
 /// struct is large, and building it aside cost a copy of it.
-private func report(_ status: ScanStatus, _ scanner: HeaderScanner, into out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
+private func report(_ status: ScanStatus, _ scanner: UnsafeMutablePointer<HeaderScanner>, into out: UnsafeMutablePointer<imageprobe_info>) -> Int32 {
     clear(out)
-    out.pointee.bytes_read = scanner.bytesRead
-    out.pointee.bytes_skipped = scanner.bytesSkipped
+    out.pointee.bytes_read = scanner.pointee.bytesRead
+    out.pointee.bytes_skipped = scanner.pointee.bytesSkipped
     switch status {
     case .needMore(let count):
         out.pointee.needed = UInt64(count)
