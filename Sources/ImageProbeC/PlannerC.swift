@@ -133,9 +133,9 @@ public func imageprobePlannerHeader(
 @_cdecl("imageprobe_planner_head")
 public func imageprobePlannerHead(_ memory: UnsafeMutableRawPointer?, _ status: Int32) -> Int32 {
     guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
-    let fields = state.pointee.fields
-    state.pointee.fields = ResponseFields()
-    return state.pointee.planner.head(status: Int(status), fields: fields) ? 1 : 0
+    // The fields in place, not copied out and reset: only a head awaited since the last
+    // `.send` (which cleared them) reads them, and the planner takes one head per request.
+    return state.pointee.planner.head(status: Int(status), fields: state.pointee.fields) ? 1 : 0
 }
 
 @_cdecl("imageprobe_planner_body")

@@ -335,3 +335,29 @@ struct StagingBuffer {
     }
 }
 
+
+/// Sixteen 64-bit words in fixed storage, read and written by index through one pointer rather
+/// than a case per element (the range planner's visited URLs). An index past the last reads and
+/// writes the last word.
+struct WordTable: Sendable {
+    static let count = 16
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// The byte offset of word `index`, clamped to the last word.
+    private static func offset(_ index: Int) -> Int {
+        (UInt(bitPattern: index) < UInt(count) ? index : count &- 1) &* 8
+    }
+
+    subscript(index: Int) -> UInt64 {
+        get {
+            // SAFETY: a homogeneous tuple of `count` words; the offset is that of one of them.
+            withUnsafeBytes(of: words) { $0.load(fromByteOffset: Self.offset(index), as: UInt64.self) }
+        }
+        set {
+            // SAFETY: as in `get`.
+            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: newValue, toByteOffset: Self.offset(index), as: UInt64.self) }
+        }
+    }
+}

@@ -307,22 +307,26 @@ public struct RangePlanner: Sendable {
 
     /// The next thing to do. Call it to start, and after each `end`, `fail` or `redirect`.
     public mutating func next() -> Action {
-        if let settled { return settled }
+        // One tail: planning only changes the state, and the answer is read from it once,
+        // rather than each settling branch returning (and copying) its own action.
+        if phase == .idle { plan() }
         switch phase {
-        case .idle: break
         case .redirecting: return .followRedirect
-        case .awaitingHead, .readingBody, .bodyIgnored:
-            return .send(asked)  // still in flight: the same request
-        case .finished: break
+        case .finished: return settled ?? .followRedirect  // settled whenever finished
+        default: return .send(asked)  // in flight (or just planned): the same request
         }
+    }
+
+    /// Plans the next request from `.idle`: either settles or sets `asked` and awaits its head.
+    mutating func plan() {
         if let total = totalLength, position >= total { return conclude(ended: true) }
         if let sizeKnownAt = sizeKnownAtRequest, requests - sizeKnownAt >= max(0, configuration.maxMetadataRequests),
-           let partial = partialAnswer(Self.metadataLimit) {
-            return settle(.done(partial))
+           settlePartial(Self.metadataLimit) {
+            return
         }
         guard requests < max(1, configuration.maxRequests) else {
-            if let partial = partialAnswer(Self.transferLimit) { return settle(.done(partial)) }
-            return settle(.failed(Failure(.limitExceeded, .moreRequestsThanMaxRequests)))
+            if settlePartial(Self.transferLimit) { return }
+            return settleFailed(.limitExceeded, .moreRequestsThanMaxRequests)
         }
         if let total = totalLength { want = min(want, total &- position) }
         // A jump can point anywhere in 2^64 (a crafted TIFF offset): past the end of offsets,
@@ -336,7 +340,6 @@ public struct RangePlanner: Sendable {
         rangeLength = 0
         left = nil
         refusal = nil
-        return .send(asked)
     }
 
     /// The response head: its status and fields. Returns whether to read the body; when not,
@@ -460,48 +463,42 @@ public struct RangePlanner: Sendable {
             return
         case 416:
             // Nothing at or after `position`: the resource ends there.
-            _ = conclude(ended: true)
-            return
-        case 200:
-            if overBudget && !scanEnded { return overBudgetFailure() }
-            _ = conclude(ended: how != .stopped)
-            return
-        case 206:
-            break
+            return conclude(ended: true)
+        case 200, 206:
+            break  // a 200 without a refusal started a scan, as a 206 may have
         case 400...:
-            settleFailed(.httpStatus, .errorStatus, status: status)
-            return
+            return settleFailed(.httpStatus, .errorStatus, status: status)
         default:
-            settleFailed(.invalidResponse, .unexpectedStatus, status: status)
-            return
+            return settleFailed(.invalidResponse, .unexpectedStatus, status: status)
         }
         guard scanning else { return settleFailed(.invalidResponse, .noBody) }
         if overBudget && !scanEnded { return overBudgetFailure() }
-        if sizeKnownAtRequest == nil, partialAnswer(Self.metadataLimit) != nil { sizeKnownAtRequest = requests }
-        if how == .stopped { _ = conclude(ended: false); return }
+        if how == .stopped { return conclude(ended: false) }
         // Content-Range ends at most at UInt64.max: the next offset may not exist.
         let (after, pastEnd) = asked.first.addingReportingOverflow(rangeLength)
-        guard how == .complete, !pastEnd, scanner.bytesConsumed == after else {
-            // The connection closed inside the range: the input ends here.
-            _ = conclude(ended: true)
-            return
+        // A 200 is the whole resource; a 206 whose connection closed inside the range ends
+        // the input there too.
+        guard status == 206, how == .complete, !pastEnd, scanner.bytesConsumed == after else {
+            return conclude(ended: true)
         }
+        if sizeKnownAtRequest == nil, hasPartialAnswer() { sizeKnownAtRequest = requests }
         position = after
         var floor = max(1, configuration.minimumRequest)
         let pendingSkip = scanner.pendingSkip
         if pendingSkip >= configuration.jumpThreshold {
             let (jumped, overflow) = position.addingReportingOverflow(scanner.skip(pendingSkip))
-            if overflow { _ = conclude(ended: true); return }
+            if overflow { return conclude(ended: true) }
             position = jumped
         } else if configuration.requestGrowth > 0 && sizeKnownAtRequest == nil {
             // Reading on where the last request ended: the header is longer than it looked, so
             // grow the requests, to bound the round trips. Not once the size is known: the
             // metadata search is bounded by request count instead.
-            let (grown, overflow) = rangeLength.multipliedReportingOverflow(by: configuration.requestGrowth)
-            floor = max(floor, overflow ? UInt64.max >> 1 : grown)
+            // Exact without a 128-bit product: the growth is above 0 here.
+            let growth = configuration.requestGrowth
+            floor = max(floor, rangeLength > UInt64.max / growth ? UInt64.max >> 1 : rangeLength &* growth)
         }
         // Asked after the jump: `needMore` counts the skip and is capped by `maxBytes`.
-        guard !scanEnded else { _ = conclude(ended: false); return }
+        guard !scanEnded else { return conclude(ended: false) }
         want = max(UInt64(scanner.neededCount), floor)
         phase = .idle
     }
@@ -511,10 +508,10 @@ public struct RangePlanner: Sendable {
     /// it gives a failure, for which the driver reports its own error (`.other`) or this
     /// planner's (`timeout`, `limitExceeded`).
     public mutating func fail(_ failure: TransportFailure) {
-        guard settled == nil else { return }
+        guard phase != .finished else { return }  // finished exactly when settled
         switch failure {
         case .timeout:
-            if let partial = partialAnswer(Self.timeLimit) { settle(.done(partial)); return }
+            if settlePartial(Self.timeLimit) { return }
             settleFailed(.timeout, .timeLimit)
         case .limitExceeded:
             overBudgetFailure()
@@ -570,19 +567,32 @@ public struct RangePlanner: Sendable {
         scanning = true
     }
 
-    /// The answer the input ending here would give, marked partial with `reason`; nil while
-    /// the size is unknown.
-    func partialAnswer(_ reason: ScanFailure) -> ImageInfo? {
-        guard scanning else { return nil }
+    /// Settles with the answer the input ending here would give, marked partial with
+    /// `reason`; false (nothing settled) while the size is unknown. Built in place in
+    /// `settled` rather than returned, which cost copies of the image. Out of line: three
+    /// callers share it.
+    @inline(never)
+    mutating func settlePartial(_ reason: ScanFailure) -> Bool {
+        guard scanning, case .needMore = scanner.status else { return false }
         var copy = scanner
-        guard case .needMore = copy.status, case .done(var info) = copy.finish() else { return nil }
+        guard case .done(var info) = copy.finish() else { return false }
         info.partialReason = reason
-        return info
+        settle(.done(info))
+        return true
+    }
+
+    /// Whether `settlePartial` would settle: the input ending here gives an answer.
+    /// Mutating only so the scanner is not copied for the call; it is not changed.
+    mutating func hasPartialAnswer() -> Bool {
+        guard scanning, case .needMore = scanner.status else { return false }
+        var copy = scanner
+        guard case .done = copy.finish() else { return false }
+        return true
     }
 
     /// The answer: the scanner's terminal status, or what `finish()` makes of the input ending
     /// here.
-    mutating func conclude(ended: Bool) -> Action {
+    mutating func conclude(ended: Bool) {
         // In place: the scanner is large, and copying it out and back costs code and time.
         if !scanning {
             scanner = HeaderScanner(options: configuration.scanOptions)
@@ -591,37 +601,32 @@ public struct RangePlanner: Sendable {
         if ended && !scanEnded { _ = scanner.finish() }
         switch scanner.status {
         case .done(let info):
-            return settle(.done(info))
+            settle(.done(info))
         case .unsupported(let failure) where failure.code == .limitExceeded:
             // The scanner's read limit and the transfer limit are one failure to the caller.
-            return settle(.failed(Failure(.limitExceeded, scanFailure: failure)))
+            settle(.failed(Failure(.limitExceeded, scanFailure: failure)))
         case .unsupported(let failure):
-            return settle(.failed(Failure(.scan, scanFailure: failure)))
+            settle(.failed(Failure(.scan, scanFailure: failure)))
         case .refused(let info, let failure):
             var refusal = Failure(.scan, scanFailure: failure)
             refusal.refusedImage = info
-            return settle(.failed(refusal))
+            settle(.failed(refusal))
         case .needMore:
-            return settle(.failed(Failure(.scan, .responseEndedBeforeHeader,
+            settle(.failed(Failure(.scan, .responseEndedBeforeHeader,
                                           scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))))
         }
     }
 
     /// The byte budget is spent: after the size is known, that ends only the metadata search.
     mutating func overBudgetFailure() {
-        if let partial = partialAnswer(Self.transferLimit) {
-            settle(.done(partial))
-            return
-        }
+        if settlePartial(Self.transferLimit) { return }
         settle(.failed(Failure(.limitExceeded, .moreThanMaxBytes,
                                scanFailure: ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes))))
     }
 
-    @discardableResult
-    mutating func settle(_ action: Action) -> Action {
+    mutating func settle(_ action: Action) {
         settled = action
         phase = .finished
-        return action
     }
 
     /// Ends the probe with the planner's own failure. Out of line, as `refuse`: each caller
@@ -641,36 +646,18 @@ public struct RangePlanner: Sendable {
 /// The URLs a probe has visited, by hash: the first and up to 15 redirects. Fixed storage, so
 /// the planner allocates nothing.
 struct VisitedURLs: Sendable {
-    private var first: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-    private var second: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// The hashes, in fixed storage read and written by index (`WordTable`).
+    private var hashes = WordTable()
     private(set) var count = 0
 
-    static let capacity = 16
+    static let capacity = WordTable.count
 
     /// Adds `hash`; past the capacity the oldest are not forgotten, the new one is dropped
     /// (the redirect limit ends the probe before that).
     mutating func insert(_ hash: UInt64) {
         guard count < Self.capacity else { return }
-        let index = count
+        hashes[count] = hash
         count &+= 1
-        switch index {
-        case 0: first.0 = hash
-        case 1: first.1 = hash
-        case 2: first.2 = hash
-        case 3: first.3 = hash
-        case 4: first.4 = hash
-        case 5: first.5 = hash
-        case 6: first.6 = hash
-        case 7: first.7 = hash
-        case 8: second.0 = hash
-        case 9: second.1 = hash
-        case 10: second.2 = hash
-        case 11: second.3 = hash
-        case 12: second.4 = hash
-        case 13: second.5 = hash
-        case 14: second.6 = hash
-        default: second.7 = hash
-        }
     }
 
     func contains(_ hash: UInt64) -> Bool {
@@ -682,24 +669,5 @@ struct VisitedURLs: Sendable {
         return false
     }
 
-    subscript(index: Int) -> UInt64 {
-        switch index {
-        case 0: first.0
-        case 1: first.1
-        case 2: first.2
-        case 3: first.3
-        case 4: first.4
-        case 5: first.5
-        case 6: first.6
-        case 7: first.7
-        case 8: second.0
-        case 9: second.1
-        case 10: second.2
-        case 11: second.3
-        case 12: second.4
-        case 13: second.5
-        case 14: second.6
-        default: second.7
-        }
-    }
+    subscript(index: Int) -> UInt64 { hashes[index] }
 }

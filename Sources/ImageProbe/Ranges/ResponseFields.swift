@@ -114,9 +114,10 @@ public struct ResponseFields: Sendable {
         var value: UInt64 = 0
         for byte in bytes {
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte &- 0x30))
-            guard !overflow && !overflow2 else { return nil }
+            // Exact without a 128-bit product: value × 10 fits while value ≤ max / 10.
+            guard value <= UInt64.max / 10 else { return nil }
+            let (sum, overflow) = (value &* 10).addingReportingOverflow(UInt64(byte &- 0x30))
+            guard !overflow else { return nil }
             value = sum
         }
         return value
