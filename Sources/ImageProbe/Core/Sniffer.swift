@@ -99,7 +99,10 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
     /// cost an enum copy per step).
     @usableFromInline
     enum Phase: UInt8, Sendable {
-        case firstTwo
+        /// 1, not 0: a fresh sniffer of zero bytes only would let the compiler merge its
+        /// stores with the slot's zeroing into a `memset` call, 35 instructions more per probe
+        /// (measured with Benchmarks/dims-median.sh).
+        case firstTwo = 1
         /// After `00 00`: bytes 2 and 3.
         case zeroPrefix
         /// After a 32-bit box size below 2^16 (its low byte in `held.1`): the box type.
