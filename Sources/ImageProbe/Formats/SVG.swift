@@ -32,9 +32,11 @@ struct SVGParser: FormatParser, Sendable {
         case bang
         /// After `<!-`.
         case commentOpen
-        /// Inside `<!-- … -->`; `dashes` counts the `-` just before (up to 2).
+        /// Inside `<!-- … -->`, in the prolog or the internal subset; `dashes` counts the `-`
+        /// just before (up to 2); `resume` is the phase after it.
         case comment
-        /// Inside `<? … ?>`; `question` when the last byte was `?`.
+        /// Inside `<? … ?>`, in the prolog or the internal subset; `question` when the last
+        /// byte was `?`; `resume` is the phase after it.
         case instruction
         /// After `<!D`: `matched` bytes of `DOCTYPE`.
         case doctypeKeyword
@@ -43,10 +45,6 @@ struct SVGParser: FormatParser, Sendable {
         /// Inside the internal subset `[ … ]`, `quote` as in `doctype`; `recent` holds the last
         /// bytes, to see `<!--` and `<?`.
         case subset
-        /// A comment inside the internal subset; `dashes` as in `comment`.
-        case subsetComment
-        /// A processing instruction inside the internal subset; `question` as in `instruction`.
-        case subsetInstruction
         /// After the subset's `]`: white space, then `>`.
         case afterSubset
         /// The root element's name; `matched` bytes of `svg` in its local part, or `mismatch`.
@@ -83,6 +81,8 @@ struct SVGParser: FormatParser, Sendable {
     /// The attribute whose `=` or value is being read.
     @usableFromInline var attribute = Attribute.other
     @usableFromInline var rootFound = false
+    /// Where a comment or processing instruction returns: `prolog` or `subset`.
+    @usableFromInline var resume = Phase.prolog
     /// The internal subset's last bytes, to see `<!--` and `<?`.
     @usableFromInline var recent: UInt32 = 0
     /// The failure the sniffer's two bytes decided.
@@ -205,6 +205,7 @@ struct SVGParser: FormatParser, Sendable {
             switch byte {
             case 0x3F:  // <?
                 question = false
+                resume = .prolog
                 phase = .instruction
             case 0x21: phase = .bang  // <!
             default:
@@ -223,16 +224,20 @@ struct SVGParser: FormatParser, Sendable {
         case .commentOpen:
             guard byte == 0x2D else { return .failed(Self.notXML) }
             dashes = 0
+            resume = .prolog
             phase = .comment
         case .comment:
+            // In the subset, `quote` is 0 here: a comment starts only outside quotes.
             if let next = Self.commentStep(dashes, byte) {
                 dashes = next
             } else {
-                phase = .prolog
+                recent = 0
+                phase = resume
             }
         case .instruction:
             if question && byte == 0x3E {
-                phase = .prolog
+                recent = 0
+                phase = resume
             } else {
                 question = byte == 0x3F
             }
@@ -269,29 +274,15 @@ struct SVGParser: FormatParser, Sendable {
                 let shifted = recent << 8 | UInt32(byte)
                 if shifted == 0x3C21_2D2D {  // "<!--"
                     dashes = 0
-                    phase = .subsetComment
+                    resume = .subset
+                    phase = .comment
                 } else if shifted & 0xFFFF == 0x3C3F {  // "<?"
                     question = false
-                    phase = .subsetInstruction
+                    resume = .subset
+                    phase = .instruction
                 } else {
                     recent = shifted
                 }
-            }
-        case .subsetComment:
-            if let next = Self.commentStep(dashes, byte) {
-                dashes = next
-            } else {
-                quote = 0
-                recent = 0
-                phase = .subset
-            }
-        case .subsetInstruction:
-            if question && byte == 0x3E {
-                quote = 0
-                recent = 0
-                phase = .subset
-            } else {
-                question = byte == 0x3F
             }
         case .afterSubset:
             if byte == 0x3E {

@@ -192,24 +192,22 @@ struct JXLParser: FormatParser, Sendable {
     /// `jxlp` box.
     @inlinable
     mutating func nextCodestreamStep(_ options: ScanOptions) -> Step {
-        let wanted = header.bytesWanted(dimensionsOnly: options.dimensionsOnly)
+        var width = header.bytesWanted(dimensionsOnly: options.dimensionsOnly)
         let skip = codestreamSkip
         let left = codestreamLeft
-        guard left != Self.toEnd else {
-            codestreamSkip = 0
-            return skip == 0 ? .read(wanted) : .skipThenRead(skip, wanted)
-        }
-        guard skip < left else {
-            // The box ends within the skip, or at the byte the reader wants next.
-            codestreamSkip = skip &- left
-            codestreamLeft = 0
-            return codestreamBoxEnded(skipping: left)
+        if left != Self.toEnd {
+            guard skip < left else {
+                // The box ends within the skip, or at the byte the reader wants next.
+                codestreamSkip = skip &- left
+                codestreamLeft = 0
+                return codestreamBoxEnded(skipping: left)
+            }
+            let rest = left &- skip
+            codestreamLeft = rest
+            // rest < width ≤ 64 in the conversion.
+            if rest < UInt64(width) { width = Int(truncatingIfNeeded: rest) }
         }
         codestreamSkip = 0
-        let rest = left &- skip
-        codestreamLeft = rest
-        // rest < wanted ≤ 64 in the conversion.
-        let width = rest < UInt64(wanted) ? Int(truncatingIfNeeded: rest) : wanted
         return skip == 0 ? .read(width) : .skipThenRead(skip, width)
     }
 
