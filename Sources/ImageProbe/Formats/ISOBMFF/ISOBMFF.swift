@@ -125,6 +125,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
+        let outcome: Outcome
         switch phase {
         case .header:
             let type = field.tag(4)
@@ -146,41 +147,39 @@ struct ISOBMFFParser: FormatParser, Sendable {
             }
             return enter(walker.pendingType, in: level, payload: position, end: end, options: options)
         case .ftypLargeSize:
-            return follow(Brands.largeSize(field, walker: &walker), options: options)
+            outcome = Brands.largeSize(field, walker: &walker)
         case .ftypHead:
-            return follow(brands.head(field, at: offset, options: options, walker: &walker), options: options)
+            outcome = brands.head(field, at: offset, options: options, walker: &walker)
         case .compatibleBrand:
-            return follow(brands.compatible(field, at: offset, options: options, walker: &walker), options: options)
+            outcome = brands.compatible(field, at: offset, options: options, walker: &walker)
         case .primaryItem:
-            return follow(items.primaryItem(field, at: offset, options: options, brands, trackDone: track.moovDone), options: options)
+            outcome = items.primaryItem(field, at: offset, options: options, brands, trackDone: track.moovDone)
         case .itemInfo:
-            return follow(items.itemInfo(field, at: offset, brands: &brands), options: options)
+            outcome = items.itemInfo(field, at: offset, brands: &brands)
         case .property:
-            return follow(items.property(field, at: offset, brands: &brands), options: options)
+            outcome = items.property(field, at: offset, brands: &brands)
         case .associationCount:
-            return follow(items.associationCount(field, at: offset, options: options, walker: &walker, brands), options: options)
+            outcome = items.associationCount(field, at: offset, options: options, walker: &walker, brands)
         case .associationEntry:
-            let outcome = items.associationEntry(field, at: offset, options: options, walker: &walker, brands, trackDone: track.moovDone)
-            return follow(outcome, options: options)
+            outcome = items.associationEntry(field, at: offset, options: options, walker: &walker, brands, trackDone: track.moovDone)
         case .associations:
-            let outcome = items.associations(field, at: offset, options: options, walker: &walker, brands, trackDone: track.moovDone)
-            return follow(outcome, options: options)
+            outcome = items.associations(field, at: offset, options: options, walker: &walker, brands, trackDone: track.moovDone)
         case .trackHeader:
-            return follow(track.header(field, at: offset, walker: walker), options: options)
+            outcome = track.header(field, at: offset, walker: walker)
         case .trackSize:
-            return follow(track.size(field, at: offset), options: options)
+            outcome = track.size(field, at: offset)
         case .editList:
-            return follow(track.editList(field, at: offset), options: options)
+            outcome = track.editList(field, at: offset)
         case .mediaHeader:
-            return follow(track.mediaHeader(field, at: offset), options: options)
+            outcome = track.mediaHeader(field, at: offset)
         case .handler:
-            return follow(track.handler(field, at: offset), options: options)
+            outcome = track.handler(field, at: offset)
         case .sampleDescription:
-            return follow(track.sampleDescription(field, at: offset, brands: &brands), options: options)
+            outcome = track.sampleDescription(field, at: offset, brands: &brands)
         case .timeToSampleCount:
-            return follow(track.timeToSampleCount(field, at: offset, options: options, walker: &walker, brands), options: options)
+            outcome = track.timeToSampleCount(field, at: offset, options: options, walker: &walker, brands)
         case .timeToSampleEntry:
-            return follow(track.timeToSampleEntry(field, at: offset, options: options, walker: &walker, brands), options: options)
+            outcome = track.timeToSampleEntry(field, at: offset, options: options, walker: &walker, brands)
         case .metaFullBox:
             return nextHeader(in: .meta, at: position, skipFrom: position, options: options)
         case .itemInfoFullBox:
@@ -190,6 +189,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             guard end &- position >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options) }
             return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options)
         }
+        return follow(outcome, options: options)
     }
 
     /// What a sub-machine's outcome means for the walk.
@@ -232,6 +232,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
         }
         guard walker.count(limit: options.entryLimit) else { return .failed(.limit(.heif, .moreBoxesThanMaxEntries)) }
         let room = end &- payload
+        // What the box is: a container to open, or a leaf box a sub-machine reads (each done
+        // once, below, for every level); anything else is skipped.
+        var child: Level? = nil
+        var start: BoxStart? = nil
         switch level {
         case .top:
             // Boxes inside stay inside their container, so the top level settles the rule of
@@ -246,14 +250,15 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 return .read(4)
             }
             if type == Box.moov && brands.hasSequenceBrand && !track.moovDone {
-                return open(.moov, payload: payload, end: end, options: options)
+                child = .moov
+            } else {
+                // Nothing follows a box that runs to the end of the file.
+                guard end != UInt64.max else { return endOfBoxes() }
             }
-            // Nothing follows a box that runs to the end of the file.
-            guard end != UInt64.max else { return endOfBoxes() }
         case .meta:
             switch type {
             case Box.pitm where room >= 6:
-                return read(ItemProperties.beginPrimaryItem(room: room), end: end)
+                start = ItemProperties.beginPrimaryItem(room: room)
             case Box.iinf where room >= 6 && (!brands.majorSettlesFormat || brands.fullMode):
                 // Item types matter when the major brand doesn't name the coding, and in full
                 // mode for gain maps (`tmap` items).
@@ -262,62 +267,53 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 phase = .itemInfoFullBox
                 return .read(4)
             case Box.iprp:
-                return open(.iprp, payload: payload, end: end, options: options)
+                child = .iprp
             default: break
             }
         case .iinf:
-            if type == Box.infe && room >= 4 { return read(ItemProperties.beginItemInfo(room: room), end: end) }
+            if type == Box.infe && room >= 4 { start = ItemProperties.beginItemInfo(room: room) }
         case .iprp:
             switch type {
             case Box.ipco:
                 items.propertiesSeen = 0
-                return open(.ipco, payload: payload, end: end, options: options)
+                child = .ipco
             case Box.ipma where room >= 8:
-                return read(ItemProperties.beginAssociations(), end: end)
+                start = ItemProperties.beginAssociations()
             default: break
             }
         case .ipco:
             // Every child of ipco is a property and takes the next index, known or not.
             guard items.countProperty() else { return .failed(.limit(.heif, Failure.moreThan32767Properties)) }
             guard Level.ipco.depth + 1 <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
-            if let start = items.beginProperty(type, room: room, fullMode: brands.fullMode) { return read(start, end: end) }
+            start = items.beginProperty(type, room: room, fullMode: brands.fullMode)
         case .moov:
             if type == Box.trak && !track.hasPrimaryTrack {
                 track.summary = PrimaryTrack.Summary()
-                return open(.trak, payload: payload, end: end, options: options)
+                child = .trak
             }
         case .trak:
             switch type {
-            case Box.tkhd:
-                if let start = PrimaryTrack.begin(type, room: room) { return read(start, end: end) }
-            case Box.tref:
-                return open(.tref, payload: payload, end: end, options: options, inTrack: true)
-            case Box.edts:
-                return open(.edts, payload: payload, end: end, options: options, inTrack: true)
-            case Box.mdia:
-                return open(.mdia, payload: payload, end: end, options: options, inTrack: true)
-            default: break
+            case Box.tref: child = .tref
+            case Box.edts: child = .edts
+            case Box.mdia: child = .mdia
+            default: start = PrimaryTrack.begin(type, room: room, in: level)
             }
         case .tref:
             // Alpha and depth tracks refer to the colour track with auxl.
             if type == Box.auxl { track.summary.isAuxiliary = true }
-        case .edts:
-            if type == Box.elst, let start = PrimaryTrack.begin(type, room: room) { return read(start, end: end) }
-        case .mdia:
-            switch type {
-            case Box.mdhd, Box.hdlr:
-                if let start = PrimaryTrack.begin(type, room: room) { return read(start, end: end) }
-            case Box.minf:
-                return open(.minf, payload: payload, end: end, options: options, inTrack: true)
-            default: break
-            }
         case .minf:
-            if type == Box.stbl { return open(.stbl, payload: payload, end: end, options: options, inTrack: true) }
-        case .stbl:
-            if type == Box.stsd || type == Box.stts, let start = PrimaryTrack.begin(type, room: room) {
-                return read(start, end: end)
+            if type == Box.stbl { child = .stbl }
+        case .mdia:
+            if type == Box.minf {
+                child = .minf
+            } else {
+                start = PrimaryTrack.begin(type, room: room, in: level)
             }
+        case .edts, .stbl:
+            start = PrimaryTrack.begin(type, room: room, in: level)
         }
+        if let start { return read(start, end: end) }
+        if let child { return open(child, payload: payload, end: end, options: options) }
         return finishBox(at: payload, end: end, in: level, options: options)
     }
 
@@ -332,9 +328,10 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// Opens the container `level`, which ends at `end`, and reads its first child. Inside a
     /// track, the depth limit names the format decided so far.
     @inlinable
-    mutating func open(_ level: Level, payload: UInt64, end: UInt64, options: ScanOptions, inTrack: Bool = false) -> Step {
+    mutating func open(_ level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard level.depth <= options.maxDepth else {
-            return .failed(.limit(inTrack ? brands.format : .heif, .boxesNestedDeeperThanMaxDepth))
+            // Inside a track (below trak), the format decided so far.
+            return .failed(.limit(level.rawValue > Level.trak.rawValue ? brands.format : .heif, .boxesNestedDeeperThanMaxDepth))
         }
         walker.open(atDepth: level.depth, end: end)
         return nextHeader(in: level, at: payload, skipFrom: payload, options: options)
@@ -355,13 +352,20 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// The next box header in `level` at `start`, closing every container that ends there.
     /// The usual case, another box in the same container, is inlined; closing containers is not.
+    #if IMAGEPROBE_COMPACT
+    @inlinable @inline(never)
+    #else
     @inlinable @inline(__always)
+    #endif
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
+        // The compact build keeps one copy of the walk: closeContainers' first round is this test.
+        #if !IMAGEPROBE_COMPACT
         if level != .top {
             let end = containerEnd(level, options)
             // Fewer than 8 bytes left cannot hold another box: treat them as padding.
             if start < end && end &- start >= 8 { return header(in: level, at: start, skipFrom: position) }
         }
+        #endif
         return closeContainers(from: level, at: start, skipFrom: position, options: options)
     }
 

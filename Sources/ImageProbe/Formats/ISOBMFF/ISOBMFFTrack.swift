@@ -58,23 +58,23 @@ extension ISOBMFFParser {
 
         // MARK: Starting boxes (the parser routes them here)
 
-        /// The leaf box of `type` in a track container, when it is one the track reads and
-        /// `room` holds what it needs.
+        /// The leaf box of `type` in the track container `level`, when it is one the track
+        /// reads there and `room` holds what it needs.
         @inlinable
-        static func begin(_ type: UInt32, room: UInt64) -> BoxStart? {
-            switch type {
+        static func begin(_ type: UInt32, room: UInt64, in level: Level) -> BoxStart? {
+            switch (type, level) {
             // Up to tkhd's duration (36 bytes, whichever the version).
-            case Box.tkhd where room >= 84: (.read(36), .trackHeader)
+            case (Box.tkhd, .trak) where room >= 84: (.read(36), .trackHeader)
             // Version, flags, entry count and the first segment's duration.
-            case Box.elst where room >= 12: (.read(Int(truncatingIfNeeded: min(room, 16))), .editList)
+            case (Box.elst, .edts) where room >= 12: (.read(Int(truncatingIfNeeded: min(room, 16))), .editList)
             // Up to the timescale.
-            case Box.mdhd where room >= 16: (.read(Int(truncatingIfNeeded: min(room, 24))), .mediaHeader)
+            case (Box.mdhd, .mdia) where room >= 16: (.read(Int(truncatingIfNeeded: min(room, 24))), .mediaHeader)
             // Up to the handler type.
-            case Box.hdlr where room >= 12: (.read(12), .handler)
+            case (Box.hdlr, .mdia) where room >= 12: (.read(12), .handler)
             // Up to the first sample entry's type.
-            case Box.stsd where room >= 16: (.read(16), .sampleDescription)
+            case (Box.stsd, .stbl) where room >= 16: (.read(16), .sampleDescription)
             // Version, flags and entry count.
-            case Box.stts where room >= 8: (.read(8), .timeToSampleCount)
+            case (Box.stts, .stbl) where room >= 8: (.read(8), .timeToSampleCount)
             default: nil
             }
         }
