@@ -95,41 +95,35 @@ extension Sniffed {
 struct Sniffer: FieldConsumer, SlotResident, Sendable {
     @inlinable static var occupant: SlotOccupant { .sniffer }
 
-    /// A plain enum: the bytes a phase holds on to are in `held` (a payload per case would
-    /// cost an enum copy per step).
+    /// With payloads, unlike the parsers' phases: a fresh sniffer is then not all zero bytes,
+    /// and the compiler keeps the scanner's zeroing as stores. A plain enum (tried) let it
+    /// merge them into a `memset` call: 35 instructions more per probe on the host.
     @usableFromInline
-    enum Phase: UInt8, Sendable {
-        /// 1, not 0: a fresh sniffer of zero bytes only would let the compiler merge its
-        /// stores with the slot's zeroing into a `memset` call, 35 instructions more per probe
-        /// (measured with Benchmarks/dims-median.sh).
-        case firstTwo = 1
+    enum Phase: Sendable {
+        case firstTwo
         /// After `00 00`: bytes 2 and 3.
         case zeroPrefix
-        /// After a 32-bit box size below 2^16 (its low byte in `held.1`): the box type.
-        case boxType
-        /// After `00 00 b2 b3` that is neither an icon nor a small box (`held` is b2, b3):
-        /// bytes 4 to 7 tell an ISOBMFF box of 256 bytes or more from a TGA header.
-        case boxOrTGA
-        /// After `00 00 01 00` (icon) or `00 00 02 00` (cursor, or a TGA; `held.0` is the 1
-        /// or 2): the image count.
-        case iconCount
-        /// After `0A` and a PCX version (`held.1`): the encoding byte. After `0A 00` it is also
-        /// a TGA's image type (a TGA whose image ID is 10 bytes long, without a colour map).
-        case pcxEncoding
-        /// After `/*`: " XPM */", one byte at a time; `held.0` bytes matched so far. Anything
-        /// else is a comment before an XBM's defines.
-        case commentOpening
-        /// After two bytes that start no signature (`held`): bytes 2 to 5, for Aseprite's
-        /// magic at byte 4. (A TGA, whose second byte is 0 or 1, checks for it itself.)
-        case unknownPair
-        /// After `34` and 0 or 1 (the TGA colour-map type, `held.1`): bytes 2 and 3, zero in
-        /// a legacy PVR header.
-        case legacyPVROrTGA
+        /// After a 32-bit box size below 2^16: the box type.
+        case boxType(size: UInt32)
+        /// After `00 00 b2 b3` that is neither an icon nor a small box: bytes 4 to 7 tell an
+        /// ISOBMFF box of 256 bytes or more from a TGA header.
+        case boxOrTGA(third: UInt8, fourth: UInt8)
+        /// After `00 00 01 00` (icon) or `00 00 02 00` (cursor, or a TGA): the image count.
+        case iconCount(cursor: Bool)
+        /// After `0A` and a PCX version: the encoding byte. After `0A 00` it is also a TGA's
+        /// image type (a TGA whose image ID is 10 bytes long, without a colour map).
+        case pcxEncoding(version: UInt8)
+        /// After `/*`: " XPM */", one byte at a time; `matched` bytes so far. Anything else is
+        /// a comment before an XBM's defines.
+        case commentOpening(matched: UInt8)
+        /// After two bytes that start no signature: bytes 2 to 5, for Aseprite's magic at
+        /// byte 4. (A TGA, whose second byte is 0 or 1, checks for it itself.)
+        case unknownPair(first: UInt8, second: UInt8)
+        /// After `34` and 0 or 1: bytes 2 and 3, zero in a legacy PVR header.
+        case legacyPVROrTGA(mapType: UInt8)
     }
 
     @usableFromInline var phase: Phase = .firstTwo
-    /// The two bytes the phase holds on to (see `Phase`).
-    @usableFromInline var held: (UInt8, UInt8) = (0, 0)
     /// The parser to start, once decided.
     @usableFromInline var decision = Sniffed(.jpeg)
 
@@ -137,7 +131,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
 
     @inlinable
     var firstStep: Step {
-        if phase == .unknownPair { return .read(4) }
+        if case .unknownPair = phase { return .read(4) }
         return .read(Self.firstWidth)
     }
 
@@ -148,8 +142,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
     /// are no XML): on to the Aseprite check.
     @inlinable
     init(unknownPair first: UInt8, _ second: UInt8) {
-        phase = .unknownPair
-        held = (first, second)
+        phase = .unknownPair(first: first, second: second)
     }
 
     @usableFromInline static let unknown = ScanFailure(.unknownFormat, .noKnownImageSignature)
@@ -162,24 +155,22 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         case .zeroPrefix:
             let third = field.u8(0)
             let fourth = field.u8(1)
-            held = (third, fourth)
             switch (third, fourth) {
             case (0x00, _):
                 // A box smaller than 64 KiB: the first box of every ISOBMFF-style image.
-                phase = .boxType
+                phase = .boxType(size: UInt32(fourth))
                 return .read(4)
             case (0x01, 0x00), (0x02, 0x00):
-                phase = .iconCount
+                phase = .iconCount(cursor: third == 0x02)
                 return .read(2)
             default:
-                phase = .boxOrTGA
+                phase = .boxOrTGA(third: third, fourth: fourth)
                 return .read(4)
             }
-        case .boxType:
-            if let decision = Self.box(type: field.tag(0), size: UInt32(held.1)) { return decide(decision) }
+        case .boxType(let size):
+            if let decision = Self.box(type: field.tag(0), size: size) { return decide(decision) }
             return .failed(ScanFailure(.unknownFormat, .isobmffStyleFileOfNoImageType))
-        case .boxOrTGA:
-            let (third, fourth) = held
+        case .boxOrTGA(let third, let fourth):
             if let decision = Self.box(type: field.tag(0), size: UInt32(third) << 8 | UInt32(fourth)) {
                 return decide(decision)
             }
@@ -190,16 +181,14 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
             known.append(field.u8(2))
             known.append(field.u8(3))
             return decide(Self.tga(known))
-        case .iconCount:
-            let cursor = held.0 == 0x02
+        case .iconCount(let cursor):
             let count = field.le16(0)
             if count != 0 { return decide(Sniffed(.ico, variant: cursor ? 1 : 0, value: UInt64(count))) }
             // `00 00 02 00 00 00` is a cursor with no images, or the start of an uncompressed
             // true-colour TGA: only the TGA can be valid.
             if cursor { return decide(Self.tga(KnownBytes(0, 0, 2, 0, 0, 0))) }
             return .failed(.malformed(.ico, .iconDirectoryListsNoImages))
-        case .pcxEncoding:
-            let version = held.1
+        case .pcxEncoding(let version):
             let encoding = field.u8(0)
             // After `0A 00` the byte is also a TGA's image type (ID length 10, colour-map type
             // 0), which can then only be 2, 3, 10 or 11: those go to the TGA parser. Any other
@@ -212,8 +201,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
             default:
                 return decide(Sniffed(.pcx))
             }
-        case .commentOpening:
-            let matched = held.0
+        case .commentOpening(let matched):
             let byte = field.u8(0)
             guard byte == ASCII.byte(of: " XPM */", at: Int(matched)) else {
                 // The comment goes on; only "*/" ends it, and the byte before was no "*" but
@@ -221,16 +209,14 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
                 return decide(Sniffed(.xbm, variant: Sniffed.xbmAfterComment, value: byte == 0x2A ? 1 : 0))
             }
             if matched == 6 { return decide(Sniffed(.xpm)) }
-            held.0 = matched &+ 1
+            phase = .commentOpening(matched: matched &+ 1)
             return .read(1)
-        case .unknownPair:
-            let (first, second) = held
+        case .unknownPair(let first, let second):
             // Aseprite: the file size (at least the 128-byte header), then the magic A5E0.
             let size = UInt32(first) | UInt32(second) << 8 | UInt32(field.le16(0)) << 16
             if field.u8(2) == 0xE0 && field.u8(3) == 0xA5 && size >= Sniffed.asepriteHeaderLength { return decide(Sniffed(.aseprite)) }
             return .failed(Self.unknown)
-        case .legacyPVROrTGA:
-            let mapType = held.1
+        case .legacyPVROrTGA(let mapType):
             // `34 00 00 00` could only be a TGA of image type 0, which holds no image.
             if mapType == 0 && field.u8(0) == 0 && field.u8(1) == 0 { return decide(Sniffed(.pvr, variant: Sniffed.pvrLegacy)) }
             return decide(Self.tga(KnownBytes(0x34, mapType, field.u8(0), field.u8(1))))
@@ -291,15 +277,13 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         case (0x23, 0x3F): return decide(Sniffed(.radiance))  // "#?"
         case (0x23, 0x64): return decide(Sniffed(.xbm))  // "#d"
         case (0x2F, 0x2A):  // "/*": XPM's comment, or a comment before an XBM's defines
-            phase = .commentOpening
-            held.0 = 0
+            phase = .commentOpening(matched: 0)
             return .read(1)
         case (0x01, 0xDA): return decide(Sniffed(.sgi))
         case (0x59, 0xA6): return decide(Sniffed(.sunRaster))
         case (0x50, 0x31...0x37), (0x50, 0x46), (0x50, 0x66): return decide(Sniffed(.pnm, variant: second))  // "P1"…"P7", "PF", "Pf"
         case (0x0A, 0x00), (0x0A, 0x02...0x05):
-            phase = .pcxEncoding
-            held.1 = second
+            phase = .pcxEncoding(version: second)
             return .read(1)
         case (0x00, 0x00):
             phase = .zeroPrefix
@@ -313,8 +297,7 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         if startsText && second > 1 {
             // Bytes that can't open XML start no signature: on to the checks after two bytes.
             if Self.rejectsXML(first, second) {
-                phase = .unknownPair
-                held = (first, second)
+                phase = .unknownPair(first: first, second: second)
                 return .read(4)
             }
             return decide(Sniffed(.svg, variant: first, value: UInt64(second)))
@@ -347,15 +330,13 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
         case (0x46, 0x4F): return decide(Sniffed(.ilbm))  // "FO"
         case (0x34, 0x00), (0x34, 0x01):
             // A legacy PVR header's size, 52, or a TGA with a 52-byte image ID.
-            phase = .legacyPVROrTGA
-            held.1 = second
+            phase = .legacyPVROrTGA(mapType: second)
             return .read(2)
         default:
             // A signature the registry declares (formats.tsv), for formats added there.
             if let kind = Self.registeredSignature(first, second) { return decide(Sniffed(kind)) }
             // No signature in two bytes: Aseprite's magic is at byte 4.
-            phase = .unknownPair
-            held = (first, second)
+            phase = .unknownPair(first: first, second: second)
             return .read(4)
         }
     }
