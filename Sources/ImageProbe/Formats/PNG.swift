@@ -89,11 +89,6 @@ struct PNGParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        // Every phase that walks on to the next chunk header ends in the one step below: `skip`
-        // bytes (the rest of a payload and its CRC), then the header. After an `eXIf`, the
-        // payload's rest is skipped from `exifStop`, where its reading stopped.
-        var skip: UInt64 = 4
-        var exifStop: UInt64? = nil
         switch phase {
         case .signature:
             // Bytes 2...7 of "\x89PNG\r\n\x1a\n".
@@ -128,55 +123,10 @@ struct PNGParser: FormatParser, Sendable {
             facts.hasAlpha = colourType == 4 || colourType == 6
             facts.isProgressive = field.u8(4) == 1
             extras.isInterlaced = field.u8(4) == 1
-            // IHDR's CRC, then the next chunk header
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)  // IHDR's CRC, then the next chunk header
         case .chunkHeader:
-            let length = field.be32(0)
-            guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, Failure.chunkLengthOver2To31)) }
-            chunks &+= 1
-            guard chunks <= options.maxEntries else { return .failed(.limit(.png, .moreChunksThanMaxEntries)) }
-            skip = UInt64(length) &+ 4  // the payload and its CRC
-            switch field.tag(4) {
-            case Self.iend:
-                return .done
-            case Self.idat:
-                // Without acTL before it, the file is a still image; iCCP comes before the image
-                // data or not at all.
-                if !isAPNG { facts.isAnimated = false }
-                if extras.hasICCProfile == nil { extras.hasICCProfile = false }
-                // Nothing full mode reads comes after the image data but an eXIf; animation mode
-                // goes on to count an APNG's frames.
-                if exifRead && !(isAPNG && options.animation) { return .done }
-                sawImageData = true
-            case Self.actl where !sawImageData && length == 8:
-                phase = .animationControl
-                return .read(8)
-            case Self.fctl where isAPNG && options.animation && length >= 26:
-                frameControlLength = length
-                phase = .frameControl
-                return .read(26)
-            case Self.trns where !sawImageData:
-                facts.hasAlpha = true
-            case Self.iccp where !sawImageData:
-                extras.hasICCProfile = true
-            case Self.phys where !sawImageData && length == 9:
-                phase = .physicalSize
-                return .read(9)
-            case Self.cicp where !sawImageData && length == 4:
-                phase = .colourCodes
-                return .read(4)
-            case Self.exif where !exifRead:
-                let start = offset &+ 8
-                exif = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
-                // At most one eXIf is allowed: whatever it holds settles the orientation.
-                guard let step = exif.firstStep else {
-                    exifStop = start
-                    break
-                }
-                phase = .exif
-                return step
-            default:
-                break
-            }
+            return chunk(length: field.be32(0), type: field.tag(4), at: offset, options: options)
         case .animationControl:
             let frames = field.be32(0)
             // One frame is a still image (Skia, Blink: animated means more than one).
@@ -184,20 +134,27 @@ struct PNGParser: FormatParser, Sendable {
             facts.isAnimated = frames > 1
             facts.storedFrameCount = frames
             facts.storedLoopCount = field.be32(4)  // num_plays
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)
         case .frameControl:
             // sequence, width, height, x, y, delay_num, delay_den (0 means 100), dispose, blend.
             let denominator = field.be16(22)
             pending = PendingFrames(
                 numerator: UInt32(field.be16(20)), denominator: denominator == 0 ? 100 : UInt32(denominator),
                 x: field.be32(12), y: field.be32(16), width: field.be32(4), height: field.be32(8))
-            skip = UInt64(frameControlLength) &- 26 &+ 4
+            phase = .chunkHeader
+            return .skipThenRead(UInt64(frameControlLength) &- 26 &+ 4, 8)
         case .physicalSize:
             // Unit 1 is the metre; 0 states only the aspect ratio (PNG §11.3.5.3).
             if field.u8(8) == 1 { extras.setResolution(x: field.be32(0), y: field.be32(4), perMicrometres: 1_000_000) }
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)
         case .colourCodes:
             extras.cicp = CICP(
                 colourPrimaries: field.u8(0), transferCharacteristics: field.u8(1), matrixCoefficients: field.u8(2),
                 isFullRange: field.u8(3) == 1)
+            phase = .chunkHeader
+            return .skipThenRead(4, 8)
         case .exif:
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
@@ -206,19 +163,9 @@ struct PNGParser: FormatParser, Sendable {
                 facts.orientation = orientation
                 // pHYs is PNG's own resolution; eXIf's counts only without it.
                 if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
-                exifStop = offset &+ field.span
+                return afterExif(from: offset &+ field.span, to: exif.end, options: options)
             }
         }
-        if let position = exifStop {
-            // After the `eXIf` payload, read up to `position`: after the image data that is
-            // the answer; before it, the walk goes on to IDAT for `acTL`/`tRNS`.
-            exifRead = true
-            if sawImageData && !(isAPNG && options.animation) { return .done }
-            let payloadEnd = exif.end
-            skip = (payloadEnd > position ? payloadEnd &- position : 0) &+ 4  // the payload's rest and the CRC
-        }
-        phase = .chunkHeader
-        return .skipThenRead(skip, 8)
     }
 
     @inlinable
@@ -234,6 +181,66 @@ struct PNGParser: FormatParser, Sendable {
         if options.dimensionsOnly { return .done }
         phase = .headerTail
         return .read(5)
+    }
+
+    @inlinable
+    mutating func chunk(length: UInt32, type: UInt32, at offset: UInt64, options: ScanOptions) -> Step {
+        guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, Failure.chunkLengthOver2To31)) }
+        chunks &+= 1
+        guard chunks <= options.maxEntries else { return .failed(.limit(.png, .moreChunksThanMaxEntries)) }
+        let payloadAndCRC = UInt64(length) &+ 4
+        switch type {
+        case Self.iend:
+            return .done
+        case Self.idat:
+            // Without acTL before it, the file is a still image; iCCP comes before the image
+            // data or not at all.
+            if !isAPNG { facts.isAnimated = false }
+            if extras.hasICCProfile == nil { extras.hasICCProfile = false }
+            // Nothing full mode reads comes after the image data but an eXIf; animation mode
+            // goes on to count an APNG's frames.
+            if exifRead && !(isAPNG && options.animation) { return .done }
+            sawImageData = true
+        case Self.actl where !sawImageData && length == 8:
+            phase = .animationControl
+            return .read(8)
+        case Self.fctl where isAPNG && options.animation && length >= 26:
+            frameControlLength = length
+            phase = .frameControl
+            return .read(26)
+        case Self.trns where !sawImageData:
+            facts.hasAlpha = true
+        case Self.iccp where !sawImageData:
+            extras.hasICCProfile = true
+        case Self.phys where !sawImageData && length == 9:
+            phase = .physicalSize
+            return .read(9)
+        case Self.cicp where !sawImageData && length == 4:
+            phase = .colourCodes
+            return .read(4)
+        case Self.exif where !exifRead:
+            let start = offset &+ 8
+            exif = ExifReader(start: start, end: start &+ UInt64(length), requiresIdentifier: false)
+            // At most one eXIf is allowed: whatever it holds settles the orientation.
+            guard let step = exif.firstStep else { return afterExif(from: start, to: exif.end, options: options) }
+            phase = .exif
+            return step
+        default:
+            break
+        }
+        phase = .chunkHeader
+        return .skipThenRead(payloadAndCRC, 8)
+    }
+
+    /// After the `eXIf` payload, read up to `position`, that ends at `payloadEnd`: after the
+    /// image data that is the answer; before it, the walk goes on to IDAT for `acTL`/`tRNS`.
+    @inlinable
+    mutating func afterExif(from position: UInt64, to payloadEnd: UInt64, options: ScanOptions) -> Step {
+        exifRead = true
+        if sawImageData && !(isAPNG && options.animation) { return .done }
+        phase = .chunkHeader
+        let rest = payloadEnd > position ? payloadEnd &- position : 0
+        return .skipThenRead(rest &+ 4, 8)  // the payload's rest and the CRC
     }
 }
 

@@ -46,11 +46,9 @@ struct TIFFParser: FormatParser, Sendable {
         guard case .directory = phase, walker.found.isSuperset(of: [.width, .height]),
             walker.width != 0 && walker.height != 0
         else { return nil }
-        // Settled into copies of the two small answers, not into a copy of the parser.
-        var facts = self.facts
-        var extras = self.extras
-        Self.settle(&facts, &extras, walker)
-        return ImageInfo(facts, extras)
+        var partial = self
+        partial.settle()
+        return partial.info
     }
 
     /// The facts, with full mode's extras (dimensions-only mode wants none, so none are set).
@@ -120,15 +118,7 @@ struct TIFFParser: FormatParser, Sendable {
     /// The walk's findings into `facts` and `extras`, read in place (a copy of the walker
     /// costs more than the rest of a small TIFF's answer).
     @inlinable
-    mutating func settle() { Self.settle(&facts, &extras, walker) }
-
-    /// `settle`, for `infoAtEndOfInput` too: the walker is only read.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)  // two callers: one copy of the code
-    #else
-    @inlinable
-    #endif
-    static func settle(_ facts: inout ImageFacts, _ extras: inout ExtraFacts, _ walker: TIFFDirectoryReader) {
+    mutating func settle() {
         // Values past Int.max only exist on 32-bit targets; maxWidth rejects them anyway.
         facts.width = Int(clamping: walker.width)
         facts.height = Int(clamping: walker.height)
