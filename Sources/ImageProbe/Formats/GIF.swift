@@ -85,13 +85,6 @@ struct GIFParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        // The walk's phases end in the one tail below: a data sub-block of `length` bytes to
-        // skip, or, when it is 0 (a block terminator), the next block after `table` bytes.
-        var length: UInt8 = 0
-        var table: UInt64 = 0
-        // An image descriptor goes on to the image data's first bytes, after its colour table.
-        var next = Phase.introducer
-        var width = 1
         switch phase {
         case .header:
             // "F87a" or "F89a" after the sniffed "GI".
@@ -109,10 +102,9 @@ struct GIFParser: FormatParser, Sendable {
         case .screenTail:
             let packed = field.u8(0)
             // With a global colour table, its size is 2^(n+1) entries: n+1 bits per pixel.
-            if packed & 0x80 != 0 {
-                facts.bitDepth = Int(packed & 0x07) + 1
-                table = Self.colourTableBytes(packed)
-            }
+            guard packed & 0x80 != 0 else { return nextBlock(skipping: 0, options) }
+            facts.bitDepth = Int(packed & 0x07) + 1
+            return nextBlock(skipping: Self.colourTableBytes(packed), options)
         case .introducer:
             switch field.u8(0) {
             case 0x21:
@@ -128,35 +120,37 @@ struct GIFParser: FormatParser, Sendable {
             }
         case .extensionLabel:
             let label = field.u8(0)
-            if label == 0xF9 && field.u8(1) == 4 {
+            let length = field.u8(1)
+            if label == 0xF9 && length == 4 {
                 phase = .graphicControl
                 return .read(5)
             }
             blocks = blocks == UInt32.max ? blocks : blocks &+ 1
             guard blocks <= options.entryLimit else { return .failed(.limit(.gif, Failure.moreBlocksThanMaxEntries)) }
-            if label == 0xFF && field.u8(1) == 11 && facts.loopCount == nil {
+            if label == 0xFF && length == 11 && facts.loopCount == nil {
                 phase = .applicationIdentifier
                 return .read(12)
             }
-            length = field.u8(1)
+            return subBlocks(skipping: length, options)
         case .graphicControl:
             delay = field.le16(1)
             // The block terminator is the fifth byte; a longer block is walked on.
-            length = field.u8(4)
+            return field.u8(4) == 0 ? nextBlock(skipping: 0, options) : subBlocks(skipping: field.u8(4), options)
         case .applicationIdentifier:
-            if field.matches(Self.netscape, at: 0) || field.matches(Self.animexts, at: 0), field.u8(11) == 3 {
+            let length = field.u8(11)
+            if field.matches(Self.netscape, at: 0) || field.matches(Self.animexts, at: 0), length == 3 {
                 phase = .loopSubBlock
                 return .read(4)
             }
-            length = field.u8(11)
+            return subBlocks(skipping: length, options)
         case .loopSubBlock:
             // Sub-block ID 1 is the loop count; ID 2 (buffering) is not.
             if field.u8(0) & 0x07 == 1 {
                 facts.loopCount = Int(field.le16(1))
             }
-            length = field.u8(3)
+            return subBlocks(skipping: field.u8(3), options)
         case .subBlockLength:
-            length = field.u8(0)
+            return subBlocks(skipping: field.u8(0), options)
         case .imageDescriptor:
             images = images == UInt32.max ? images : images &+ 1
             // The first image's interlace flag (GIF89a §20: packed bit 6).
@@ -178,26 +172,34 @@ struct GIFParser: FormatParser, Sendable {
             // A Graphic Control Extension applies to the one image after it.
             delay = 0
             let packed = field.u8(8)
-            if packed & 0x80 != 0 { table = Self.colourTableBytes(packed) }
-            (next, width) = (.imageDataStart, 2)
+            phase = .imageDataStart
+            let table = packed & 0x80 != 0 ? Self.colourTableBytes(packed) : 0
+            return table == 0 ? .read(2) : .skipThenRead(table, 2)
         case .imageDataStart:
             // The LZW minimum code size, then the first sub-block's length.
-            length = field.u8(1)
+            return subBlocks(skipping: field.u8(1), options)
         }
-        // Skips a data sub-block of `length` bytes and reads the next length, or, at a block
-        // terminator (length 0), goes on to the next block (or the image data).
-        if length != 0 {
-            phase = .subBlockLength
-            return .skipThenRead(UInt64(length), 1)
-        }
-        phase = next
-        return table == 0 ? .read(width) : .skipThenRead(table, width)
     }
 
     /// A colour table of 2^(n+1) three-byte entries.
     @inlinable
     static func colourTableBytes(_ packed: UInt8) -> UInt64 {
         3 &* (1 << (UInt64(packed & 0x07) &+ 1))
+    }
+
+    /// Skips a data sub-block of `length` bytes and reads the next length, or, at a block
+    /// terminator (length 0), goes on to the next block.
+    @inlinable
+    mutating func subBlocks(skipping length: UInt8, _ options: ScanOptions) -> Step {
+        guard length != 0 else { return nextBlock(skipping: 0, options) }
+        phase = .subBlockLength
+        return .skipThenRead(UInt64(length), 1)
+    }
+
+    @inlinable
+    mutating func nextBlock(skipping count: UInt64, _ options: ScanOptions) -> Step {
+        phase = .introducer
+        return count == 0 ? .read(1) : .skipThenRead(count, 1)
     }
 
     /// The trailer: the walk is complete.
