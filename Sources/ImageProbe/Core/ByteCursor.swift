@@ -347,7 +347,7 @@ struct WordTable: Sendable {
 
     /// The byte offset of word `index`, clamped to the last word.
     private static func offset(_ index: Int) -> Int {
-        (UInt(bitPattern: index) < UInt(count) ? index : count &- 1) &* 8
+        (index >= 0 && index < count ? index : count &- 1) &* 8
     }
 
     subscript(index: Int) -> UInt64 {
