@@ -40,9 +40,8 @@ struct ICNSParser: FormatParser, Sendable {
     }
 
     @usableFromInline var phase: Phase = .familyHeader
+    /// The facts; their size is the largest icon so far (0×0 before the first).
     @usableFromInline var facts = ImageFacts(format: .icns)
-
-    // The largest icon so far is the size in `facts` (0×0 before the first).
 
     /// Offset where the family ends, as its header declares.
     @usableFromInline var familyEnd: UInt64 = 0
