@@ -124,11 +124,13 @@ build_wasm() {
     local name=$1 out=.build/wasm exports=() export_name
     shift
     mkdir -p "$out"
-    # LLVM's inliner a little below -Os's threshold: after wasm-opt, 283 bytes less gzipped
-    # for the full module, 129 for the web one (0 made it larger).
+    # Swift's optimised LLVM IR, then LLVM's size pipeline (clang -Oz) over it a second time
+    # with its inliner at a threshold of 30: after wasm-opt, about 700 bytes less gzipped for
+    # the web module and 350 for the full one than swiftc's object alone (BENCHMARKS.md).
     swiftc -target wasm32-unknown-none-wasm "${common[@]}" "$@" -Osize -D IMAGEPROBE_COMPACT -Xfrontend -disable-stack-protector \
-        -Xllvm -inline-threshold=-20 \
-        -c "${sources[@]}" -o "$out/$name.o"
+        -emit-ir "${sources[@]}" -o "$out/$name.ll"
+    "$bin/clang" --target=wasm32-unknown-unknown -Oz -mllvm -inline-threshold=30 -Wno-override-module \
+        -c "$out/$name.ll" -o "$out/$name.o"
     "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector \
         -I Sources/CImageProbe/include -c Sources/CImageProbe/wasm.c -o "$out/support.o"
     "$bin/clang" --target=wasm32-unknown-unknown -Os -nostdlib -fno-stack-protector -DIMAGEPROBE_EMBEDDED_LIBRARY \
