@@ -51,20 +51,21 @@ public func imageprobePlannerInit(
     guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else {
         return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
+    // No options: the defaults' options, converted as any others (they give the defaults),
+    // rather than a second set of the defaults' values.
+    var knobs = imageprobe_planner_options()
+    if let options { knobs = options.pointee } else { imageprobePlannerDefaults(&knobs) }
+    knobs.scan.input_length = 0
     var configuration = RangePlanner.Configuration()
-    if let options = options?.pointee {
-        var scan = options.scan
-        scan.input_length = 0
-        configuration.scanOptions = scanOptions(scan)
-        configuration.maxBytes = options.max_bytes
-        configuration.maxRequests = Int(clamping: options.max_requests)
-        configuration.maxMetadataRequests = Int(clamping: options.max_metadata_requests)
-        configuration.maxRedirects = Int(clamping: options.max_redirects)
-        configuration.requestGrowth = UInt64(options.request_growth)
-        configuration.initialRangeLength = options.initial_range
-        configuration.minimumRequest = options.minimum_request
-        configuration.jumpThreshold = options.jump_threshold
-    }
+    configuration.scanOptions = scanOptions(knobs.scan)
+    configuration.maxBytes = knobs.max_bytes
+    configuration.maxRequests = Int(clamping: knobs.max_requests)
+    configuration.maxMetadataRequests = Int(clamping: knobs.max_metadata_requests)
+    configuration.maxRedirects = Int(clamping: knobs.max_redirects)
+    configuration.requestGrowth = UInt64(knobs.request_growth)
+    configuration.initialRangeLength = knobs.initial_range
+    configuration.minimumRequest = knobs.minimum_request
+    configuration.jumpThreshold = knobs.jump_threshold
     // SAFETY: imageprobe_planner_size() bytes, aligned (the header's contract, checked above):
     // the state at its offset, then the word that says so.
     (memory + plannerOffset).initializeMemory(
@@ -83,8 +84,7 @@ public func imageprobePlannerNext(
     // Written in place: the struct is large, and building it aside cost a copy of it.
     clear(out)
     out.pointee.bytes_read = state.pointee.planner.bytesReceived
-    switch state.pointee.planner.next() {
-    case .send(let next):
+    if let next = state.pointee.planner.nextRequest() {
         var planned = imageprobe_plan_request()
         planned.first = next.first
         planned.last = next.last
@@ -96,22 +96,26 @@ public func imageprobePlannerNext(
         request.pointee = planned
         state.pointee.fields = ResponseFields()
         return Int32(IMAGEPROBE_PLAN_SEND)
-    case .followRedirect:
-        return Int32(IMAGEPROBE_PLAN_REDIRECT)
-    case .done(let image):
+    }
+    // The answer read where the planner keeps it, not copied out as `next()`'s action.
+    switch state.pointee.planner.settled {
+    case .done(let image)?:
         fill(image, into: &out.pointee)
         return Int32(IMAGEPROBE_DONE)
-    case .failed(let failure):
+    case .failed(let failure)?:
         if let refused = failure.refusedImage { fill(refused, into: &out.pointee) }
         if let scanFailure = failure.scanFailure {
             fill(scanFailure, into: &out.pointee)
         } else {
             copy(failure.code.nameUTF8, to: &out.pointee.error)
-            copy(failure.messageUTF8, to: &out.pointee.message)
+            copy(failure.reasonUTF8, to: &out.pointee.message)
         }
         copy(failure.code.nameUTF8, to: &out.pointee.fetch_error)
         out.pointee.http_status = Int32(clamping: failure.status ?? 0)
         return Int32(IMAGEPROBE_UNSUPPORTED)
+    case .send?, .followRedirect?, nil:
+        // Nothing settled (a settled answer is `.done` or `.failed`): a redirect awaited.
+        return Int32(IMAGEPROBE_PLAN_REDIRECT)
     }
 }
 

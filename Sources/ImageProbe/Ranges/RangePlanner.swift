@@ -111,13 +111,12 @@ public struct RangePlanner: Sendable {
         /// A sentence for people: the scanner's message when the scanner failed, else the
         /// planner's own. Kept as a reason code, so a failure (and every `Action`) is a
         /// trivial value: copied as bytes, with nothing to retain or release.
-        public var message: String { reason.map { $0.text.description } ?? scanFailure?.message ?? "" }
+        public var message: String { reason.map { String(decoding: $0.textUTF8, as: UTF8.self) } ?? scanFailure?.message ?? "" }
 
-        /// `message`'s UTF-8, in static memory: what the C interface copies, with no String built.
-        package var messageUTF8: UnsafeRawBufferPointer {
-            if let reason { return reason.text.utf8Bytes }
-            return scanFailure?.messageUTF8 ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        }
+        /// The planner's own message's UTF-8, in static memory (empty when the scanner's failure
+        /// explains it): what the C interface copies, with no String built, where it has no
+        /// `scanFailure` to fill in.
+        package var reasonUTF8: UnsafeRawBufferPointer { reason?.textUTF8 ?? UnsafeRawBufferPointer(start: nil, count: 0) }
         /// The planner's own explanation; nil when the scanner's failure explains it.
         let reason: Reason?
         /// The HTTP status, for `httpStatus` (and where a response caused the failure).
@@ -127,7 +126,7 @@ public struct RangePlanner: Sendable {
         /// The image a limit refused (`ScanFailure.Code.tooManyPixels`): its format and size.
         public var refusedImage: ImageInfo?
 
-        /// The failure codes (`FetchError.Code` has the same names).
+        /// The failure codes (`FetchError.Code` has the same names), in `nameUTF8`'s order.
         public enum Code: UInt8, Sendable, Hashable {
             /// The server answered with an error status (4xx, 5xx).
             case httpStatus
@@ -156,27 +155,25 @@ public struct RangePlanner: Sendable {
             case transport
 
             /// The code's name, as `FetchError.Code.name`.
-            public var name: String { spelled() }
+            public var name: String { String(decoding: nameUTF8, as: UTF8.self) }
 
-            /// `name`'s UTF-8 in static memory, for the C interface: the same literal.
-            package var nameUTF8: UnsafeRawBufferPointer { (spelled() as StaticString).utf8Bytes }
-
-            /// The name as a literal of either type: one list for `name` and `nameUTF8`.
-            func spelled<Text: ExpressibleByStringLiteral>() -> Text {
-                switch self {
-                case .httpStatus: "httpStatus"
-                case .tooManyRedirects: "tooManyRedirects"
-                case .redirectLoop: "redirectLoop"
-                case .badContentRange: "badContentRange"
-                case .contentEncoded: "contentEncoded"
-                case .invalidResponse: "invalidResponse"
-                case .limitExceeded: "limitExceeded"
-                case .resourceChanged: "resourceChanged"
-                case .unsupportedURL: "unsupportedURL"
-                case .scan: "scan"
-                case .timeout: "timeout"
-                case .transport: "transport"
-                }
+            /// `name`'s UTF-8 in static memory, for the C interface: line `rawValue` of one
+            /// literal, the names in the cases' order (a table, not a switch).
+            package var nameUTF8: UnsafeRawBufferPointer {
+                StaticLines("""
+                    httpStatus
+                    tooManyRedirects
+                    redirectLoop
+                    badContentRange
+                    contentEncoded
+                    invalidResponse
+                    limitExceeded
+                    resourceChanged
+                    unsupportedURL
+                    scan
+                    timeout
+                    transport
+                    """).line(Int(rawValue))
             }
         }
 
@@ -195,7 +192,7 @@ public struct RangePlanner: Sendable {
             self.scanFailure = scanFailure
         }
 
-        /// The planner's explanations.
+        /// The planner's explanations, in `textUTF8`'s order.
         enum Reason: UInt8, Sendable {
             case moreRequestsThanMaxRequests
             case invalidContentLength
@@ -219,31 +216,32 @@ public struct RangePlanner: Sendable {
             case moreRedirectsThanMaxRedirects
             case redirectToNonHTTP
 
-            /// The message: a literal, read in place.
-            var text: StaticString {
-                switch self {
-                case .moreRequestsThanMaxRequests: "more requests than maxRequests without an answer"
-                case .invalidContentLength: "invalid or conflicting Content-Length"
-                case .redirectWithoutLocation: "redirect without a Location"
-                case .contentEncoded: "the body is content-encoded, not the image's bytes"
-                case .resourceChanged: "the resource changed during the probe (ETag or Last-Modified differs)"
-                case .noContentRange: "206 response without a valid Content-Range"
-                case .contentRangeMismatch: "the Content-Range doesn't answer the request"
-                case .lengthChanged: "the resource's length changed during the probe"
-                case .contentLengthDisagrees: "Content-Length disagrees with Content-Range"
-                case .bodyLongerThanRange: "the body is longer than its Content-Range"
-                case .resourceChangedTwice: "the resource changed twice during the probe (ETag or Last-Modified differs)"
-                case .errorStatus: "the server answered with an error status"
-                case .unexpectedStatus: "unexpected status"
-                case .noBody: "no body"
-                case .responseEndedBeforeHeader: "the response ended before the header"
-                case .moreThanMaxBytes: "more than maxBytes received without an answer"
-                case .timeLimit: "no answer within the time limit"
-                case .transferFailed: "the transfer failed"
-                case .redirectLoop: "redirect loop"
-                case .moreRedirectsThanMaxRedirects: "more redirects than maxRedirects"
-                case .redirectToNonHTTP: "redirect to a non-HTTP URL"
-                }
+            /// The message's UTF-8, in static memory: line `rawValue` of one literal, the
+            /// messages in the cases' order, so a size build carries a table, not a switch.
+            var textUTF8: UnsafeRawBufferPointer {
+                StaticLines("""
+                    more requests than maxRequests without an answer
+                    invalid or conflicting Content-Length
+                    redirect without a Location
+                    the body is content-encoded, not the image's bytes
+                    the resource changed during the probe (ETag or Last-Modified differs)
+                    206 response without a valid Content-Range
+                    the Content-Range doesn't answer the request
+                    the resource's length changed during the probe
+                    Content-Length disagrees with Content-Range
+                    the body is longer than its Content-Range
+                    the resource changed twice during the probe (ETag or Last-Modified differs)
+                    the server answered with an error status
+                    unexpected status
+                    no body
+                    the response ended before the header
+                    more than maxBytes received without an answer
+                    no answer within the time limit
+                    the transfer failed
+                    redirect loop
+                    more redirects than maxRedirects
+                    redirect to a non-HTTP URL
+                    """).line(Int(rawValue))
             }
         }
     }
@@ -257,8 +255,9 @@ public struct RangePlanner: Sendable {
 
     let configuration: Configuration
     var phase = Phase.idle
-    /// The answer or failure, once settled; returned by every later `next()`.
-    var settled: Action? = nil
+    /// The answer or failure, once settled (`.done` or `.failed`); returned by every later
+    /// `next()`.
+    package internal(set) var settled: Action? = nil
 
     // What has been learnt of the resource; reset by a redirect or a fresh start.
     /// The scan of the resource, valid while `scanning`: kept in place rather than as an
@@ -309,11 +308,18 @@ public struct RangePlanner: Sendable {
     public mutating func next() -> Action {
         // One tail: planning only changes the state, and the answer is read from it once,
         // rather than each settling branch returning (and copying) its own action.
+        if let request = nextRequest() { return .send(request) }
+        return settled ?? .followRedirect  // settled exactly when finished
+    }
+
+    /// `next()`'s work, for the C interface, which reads `settled` in place rather than an
+    /// `Action` copied out: plans from `.idle`, then gives the request to send, or nil when
+    /// the planner awaits a redirect or has settled.
+    package mutating func nextRequest() -> Request? {
         if phase == .idle { plan() }
         switch phase {
-        case .redirecting: return .followRedirect
-        case .finished: return settled ?? .followRedirect  // settled whenever finished
-        default: return .send(asked)  // in flight (or just planned): the same request
+        case .redirecting, .finished: return nil
+        case .idle, .awaitingHead, .readingBody, .bodyIgnored: return asked  // in flight (or just planned)
         }
     }
 

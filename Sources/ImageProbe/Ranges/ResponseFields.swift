@@ -48,7 +48,7 @@ public struct ResponseFields: Sendable {
     public mutating func take(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         let value = Self.trimmed(value)
         if Self.equals(name, "content-length") {
-            guard let number = Self.decimal(value) else {
+            guard let number = Self.decimal(value, from: 0, to: value.count) else {
                 isMalformed = true
                 lengthState = .invalid
                 return
@@ -108,34 +108,47 @@ public struct ResponseFields: Sendable {
         return true
     }
 
-    /// 1*DIGIT, as RFC 9110 writes numbers: no sign, no spaces; nil past UInt64.
-    static func decimal(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        guard bytes.count > 0 else { return nil }
+    /// The number in `bytes[start..<end]`: 1*DIGIT, as RFC 9110 writes numbers (no sign), with
+    /// spaces and tabs around it; nil past UInt64. Read by index, with no slice made.
+    static func decimal(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64? {
+        var start = start
+        var end = end
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start &+= 1 }
+        while end > start && (bytes[end &- 1] == 0x20 || bytes[end &- 1] == 0x09) { end &-= 1 }
+        guard start < end else { return nil }
         var value: UInt64 = 0
-        for byte in bytes {
+        while start < end {
+            let byte = bytes[start]
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
             // Exact without a 128-bit product: value × 10 fits while value ≤ max / 10.
             guard value <= UInt64.max / 10 else { return nil }
             let (sum, overflow) = (value &* 10).addingReportingOverflow(UInt64(byte &- 0x30))
             guard !overflow else { return nil }
             value = sum
+            start &+= 1
         }
         return value
+    }
+
+    /// The index of the first `byte` in `bytes` at or after `start`; past the end when none.
+    static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count && bytes[index] != byte { index &+= 1 }
+        return index
     }
 
     /// `bytes first-last/total`, total `*` allowed; a total that doesn't extend past the range
     /// contradicts it.
     static func contentRange(_ value: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64?)? {
         guard value.count > 6, equals(UnsafeRawBufferPointer(rebasing: value[0..<6]), "bytes ") else { return nil }
-        let rest = trimmed(UnsafeRawBufferPointer(rebasing: value[6...]))
-        guard let dash = rest.firstIndex(of: 0x2D), let slash = rest.firstIndex(of: 0x2F), dash < slash else { return nil }
-        guard let first = decimal(trimmed(UnsafeRawBufferPointer(rebasing: rest[0..<dash]))),
-              let last = decimal(trimmed(UnsafeRawBufferPointer(rebasing: rest[(dash &+ 1)..<slash]))), last >= first
+        let dash = index(of: 0x2D, in: value, from: 6)
+        let slash = index(of: 0x2F, in: value, from: dash &+ 1)
+        guard slash < value.count, let first = decimal(value, from: 6, to: dash),
+              let last = decimal(value, from: dash &+ 1, to: slash), last >= first
         else { return nil }
-        let totalText = trimmed(UnsafeRawBufferPointer(rebasing: rest[(slash &+ 1)...]))
-        if totalText.count == 1 && totalText[0] == 0x2A { return (first, last, nil) }
-        guard let total = decimal(totalText), total > last else { return nil }
-        return (first, last, total)
+        if let total = decimal(value, from: slash &+ 1, to: value.count) { return total > last ? (first, last, total) : nil }
+        guard equals(trimmed(UnsafeRawBufferPointer(rebasing: value[(slash &+ 1)..<value.count])), "*") else { return nil }
+        return (first, last, nil)
     }
 
     /// FNV-1a: validators are compared, never sent back from here (the driver keeps the
