@@ -63,15 +63,6 @@ struct RecordJournal: Sendable {
         return append(UInt8(truncatingIfNeeded: rest))
     }
 
-    /// The varints from `offset` on, decoded from a copy of the journal: for reads outside the
-    /// parser's steps (building the answer), where the journal can't be reached in place.
-    @inlinable
-    func varints(from offset: Int, count: Int, _ body: (Int, UInt32) -> Void) {
-        var copy = self
-        var cursor = offset
-        for index in 0..<count { body(index, copy.varint(at: &cursor)) }
-    }
-
     /// The varint at `offset`, advancing `offset` past it. At most five bytes are read, so a
     /// damaged journal can't loop; past the end reads as 0.
     @inlinable @inline(__always)

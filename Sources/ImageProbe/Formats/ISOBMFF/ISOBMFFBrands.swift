@@ -100,10 +100,11 @@ extension ISOBMFFParser {
             }
             let major = field.tag(0)
             fullMode = !options.dimensionsOnly
-            majorIsAVIF = Brand.isAVIF(major)
-            majorIsCodingSpecific = Brand.isCodingSpecific(major)
-            majorIsSequence = Brand.isSequence(major)
-            hasImageBrand = majorIsAVIF || majorIsCodingSpecific || Brand.isGenericImage(major)
+            let traits = Brand.traits(major)
+            majorIsAVIF = traits & Brand.av1 != 0
+            majorIsCodingSpecific = traits & Brand.otherCoding != 0
+            majorIsSequence = traits & Brand.sequence != 0
+            hasImageBrand = traits & Brand.image != 0
             hasSequenceBrand = majorIsSequence
             return nextBrand(at: position, options: options, walker: &walker)
         }
@@ -142,8 +143,9 @@ extension ISOBMFFParser {
 
         @inlinable
         mutating func note(_ brand: UInt32) {
-            if Brand.isImage(brand) { hasImageBrand = true }
-            if Brand.isSequence(brand) { hasSequenceBrand = true }
+            let traits = Brand.traits(brand)
+            if traits & Brand.image != 0 { hasImageBrand = true }
+            if traits & Brand.sequence != 0 { hasSequenceBrand = true }
         }
 
         /// An item's type or a sample entry's: which codings the file uses.
@@ -188,48 +190,37 @@ extension ISOBMFFParser {
             }
         }
 
-        @inlinable
-        static func isAVIF(_ brand: UInt32) -> Bool { brand == avif || brand == avis || brand == avio }
+        /// What a brand says, one bit each: HEIF images or image sequences (`image`), AV1
+        /// (`av1`: avif avis avio), another coding (`otherCoding`: HEVC, VVC, AVC, JPEG,
+        /// JPEG 2000), an image sequence (`sequence`).
+        @usableFromInline static var image: UInt8 { 1 }
+        @usableFromInline static var av1: UInt8 { 2 }
+        @usableFromInline static var otherCoding: UInt8 { 4 }
+        @usableFromInline static var sequence: UInt8 { 8 }
 
-        /// Brands that name a coding other than AV1 (HEVC, VVC, AVC, JPEG, JPEG 2000).
+        /// The bits above for `brand`: the structural brands of HEIF and MIAF (mif1 mif2 msf1
+        /// miaf), the AVIF brands and the coding-specific ones. The sequence brands are AVIF's
+        /// avis, HEIF's msf1 and the coding-specific sequence brands (ISO/IEC 23008-12 Annex B
+        /// to E). One switch for the major brand and the compatible ones.
+        #if IMAGEPROBE_COMPACT
+        @inlinable @inline(never)
+        #else
         @inlinable
-        static func isCodingSpecific(_ brand: UInt32) -> Bool {
+        #endif
+        static func traits(_ brand: UInt32) -> UInt8 {
             switch brand {
-            case 0x6865_6963, 0x6865_6978, 0x6865_696D, 0x6865_6973,  // heic heix heim heis
-                0x6865_7663, 0x6865_7678, 0x6865_766D, 0x6865_7673,  // hevc hevx hevm hevs
-                0x7676_6963, 0x7676_6973, 0x6176_6369, 0x6176_6373,  // vvic vvis avci avcs
-                0x6A32_6B69, 0x6A32_6973, 0x6A70_6567, 0x6A70_6773:  // j2ki j2is jpeg jpgs
-                return true
-            default:
-                return false
+            case avif, avio: image | av1
+            case avis: image | av1 | sequence
+            case 0x6D69_6631, 0x6D69_6632, 0x6D69_6166: image  // mif1 mif2 miaf
+            case msf1: image | sequence
+            case 0x6865_6963, 0x6865_6978, 0x6865_696D, 0x6865_6973, 0x6865_766D,  // heic heix heim heis hevm
+                0x7676_6963, 0x6176_6369, 0x6A32_6B69, 0x6A70_6567:  // vvic avci j2ki jpeg
+                image | otherCoding
+            case 0x6865_7663, 0x6865_7678, 0x6865_7673,  // hevc hevx hevs
+                0x7676_6973, 0x6176_6373, 0x6A32_6973, 0x6A70_6773:  // vvis avcs j2is jpgs
+                image | otherCoding | sequence
+            default: 0
             }
-        }
-
-        /// Brands of image sequences: AVIF's avis, HEIF's msf1 and the coding-specific
-        /// sequence brands (ISO/IEC 23008-12 Annex B to E: hevc hevx hevs, avcs, vvis, j2is,
-        /// jpgs).
-        @inlinable
-        static func isSequence(_ brand: UInt32) -> Bool {
-            switch brand {
-            case avis, msf1,
-                0x6865_7663, 0x6865_7678, 0x6865_7673,  // hevc hevx hevs
-                0x6176_6373, 0x7676_6973, 0x6A32_6973, 0x6A70_6773:  // avcs vvis j2is jpgs
-                return true
-            default:
-                return false
-            }
-        }
-
-        /// Brands that say the file holds HEIF images or image sequences.
-        @inlinable
-        static func isImage(_ brand: UInt32) -> Bool {
-            isGenericImage(brand) || isAVIF(brand) || isCodingSpecific(brand)
-        }
-
-        /// The structural brands of HEIF and MIAF: mif1 mif2 msf1 miaf.
-        @inlinable
-        static func isGenericImage(_ brand: UInt32) -> Bool {
-            brand == 0x6D69_6631 || brand == 0x6D69_6632 || brand == 0x6D73_6631 || brand == 0x6D69_6166
         }
     }
 }

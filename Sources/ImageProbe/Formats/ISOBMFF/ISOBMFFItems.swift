@@ -267,12 +267,11 @@ extension ISOBMFFParser {
                 associationsLeft &-= 1
             }
             // Dimensions only: the primary's ispe settles the answer; later associations
-            // can't change the size (the first ispe wins).
-            if options.dimensionsOnly && ipcoDone && hasPrimary && current.hasSize {
+            // can't change the size (the first ispe wins). Otherwise the entry's end does.
+            if associationsLeft == 0 || (options.dimensionsOnly && ipcoDone && hasPrimary && current.hasSize) {
                 if let step = resolveEntry(current, options: options, brands, trackDone: trackDone) { return .step(step) }
             }
             if associationsLeft > 0 { return associationRun(options: options) }
-            if let step = resolveEntry(current, options: options, brands, trackDone: trackDone) { return .step(step) }
             return nextEntry(at: position, end: walker.boxEnd, options: options, walker: &walker, brands)
         }
 
@@ -290,7 +289,7 @@ extension ISOBMFFParser {
                 offset = skipRecord(at: offset)
                 guard kind == RecordKind.pending.rawValue else { continue }
                 var cursor = start &+ 2
-                let index = UInt16(truncatingIfNeeded: journal.varint(at: &cursor))
+                let index = UInt16(truncatingIfNeeded: Self.varint(&journal, at: &cursor))
                 if let failure = apply(index, to: &summary, brands) { return .failed(failure) }
             }
             pendingCount = 0
@@ -335,12 +334,12 @@ extension ISOBMFFParser {
                 guard field.u8(4) >= 1 else { return }
                 fits = record(.pixi, index) && journal.append(field.u8(5))
             case .clap:
-                fits = record(.clap, index)
                 // widthN/D, heightN/D, then the offsets, whose numerators are signed.
-                for value in 0..<8 where fits {
-                    let raw = field.be32(value &* 4)
-                    fits = journal.appendVarint(value == 4 || value == 6 ? ISOBMFFParser.zigzag(raw) : raw)
-                }
+                fits = record(.clap, index)
+                    && journal.appendVarint(field.be32(0)) && journal.appendVarint(field.be32(4))
+                    && journal.appendVarint(field.be32(8)) && journal.appendVarint(field.be32(12))
+                    && journal.appendVarint(ISOBMFFParser.zigzag(field.be32(16))) && journal.appendVarint(field.be32(20))
+                    && journal.appendVarint(ISOBMFFParser.zigzag(field.be32(24))) && journal.appendVarint(field.be32(28))
             }
             if fits {
                 closeRecord(startingAt: start)
@@ -353,8 +352,13 @@ extension ISOBMFFParser {
         }
 
         /// Starts a record of `kind` for `key` (a property index or an item id); the length
-        /// byte is set by `closeRecord`.
+        /// byte is set by `closeRecord`. Out of line in size builds: every kind of record
+        /// starts here.
+        #if IMAGEPROBE_COMPACT
+        @inlinable @inline(never)
+        #else
         @inlinable
+        #endif
         mutating func record(_ kind: RecordKind, _ key: UInt32) -> Bool {
             journal.append(kind.rawValue) && journal.append(0) && journal.appendVarint(key)
         }
@@ -362,6 +366,17 @@ extension ISOBMFFParser {
         @inlinable
         mutating func record(_ kind: RecordKind, _ index: UInt16) -> Bool {
             record(kind, UInt32(index))
+        }
+
+        /// The journal's varint at `offset`, advancing `offset` past it. Out of line in size
+        /// builds: every walk of the records decodes keys.
+        #if IMAGEPROBE_COMPACT
+        @inlinable @inline(never)
+        #else
+        @inlinable @inline(__always)
+        #endif
+        static func varint(_ journal: inout RecordJournal, at offset: inout Int) -> UInt32 {
+            journal.varint(at: &offset)
         }
 
         /// Writes the length of the record that starts at `start` and ends at the journal's end.
@@ -410,7 +425,7 @@ extension ISOBMFFParser {
                 let start = offset
                 let kind = RecordKind(rawValue: journal.byte(at: offset))
                 var cursor = offset &+ 2
-                let key = journal.varint(at: &cursor)
+                let key = Self.varint(&journal, at: &cursor)
                 offset = skipRecord(at: offset)
                 guard key == UInt32(index) else { continue }
                 switch kind {
@@ -451,7 +466,13 @@ extension ISOBMFFParser {
             return .next(.read(count * (wideIndices ? 2 : 1)), .associations)
         }
 
+        /// The next `ipma` entry at `position`, skipping from `skipFrom` (by default, none).
+        /// Out of line in size builds: three transitions end with it.
+        #if IMAGEPROBE_COMPACT
+        @inlinable @inline(never)
+        #else
         @inlinable @inline(__always)
+        #endif
         mutating func nextEntry(
             at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions, walker: inout BoxWalker,
             _ brands: Brands
@@ -506,7 +527,7 @@ extension ISOBMFFParser {
                 let kind = journal.byte(at: offset)
                 var cursor = offset &+ 2
                 offset = skipRecord(at: offset)
-                guard kind == RecordKind.summary.rawValue, journal.varint(at: &cursor) == primaryID else { continue }
+                guard kind == RecordKind.summary.rawValue, Self.varint(&journal, at: &cursor) == primaryID else { continue }
                 var summary = ItemSummary(id: primaryID)
                 summary.sizeRecord = journal.byte(at: cursor)
                 summary.transform = journal.byte(at: cursor &+ 1)
@@ -541,33 +562,41 @@ extension ISOBMFFParser {
         @inlinable
         func size(of summary: ItemSummary) -> (width: UInt32, height: UInt32) {
             guard summary.hasSize else { return (0, 0) }
-            var size: (width: UInt32, height: UInt32) = (0, 0)
-            // The record's key (its property index), then the width and height.
-            journal.varints(from: Int(summary.sizeRecord) &+ 1, count: 3) { index, value in
-                if index == 1 { size.width = value }
-                if index == 2 { size.height = value }
+            let values = recordValues(summary.sizeRecord, count: 2)
+            return (values.0, values.1)
+        }
+
+        /// The first `count` (up to eight) varints after the key of the record that starts at
+        /// `record` - 1, in order; 0 for the rest. One decoder for every record the answer
+        /// reads, on a copy of the journal (the answer is built outside the parser's steps).
+        #if IMAGEPROBE_COMPACT
+        @inlinable @inline(never)
+        #else
+        @inlinable
+        #endif
+        func recordValues(_ record: UInt8, count: Int) -> RecordValues {
+            var journal = journal
+            var values: RecordValues = (0, 0, 0, 0, 0, 0, 0, 0)
+            // The record's kind and length, then its key.
+            var cursor = Int(record) &+ 1
+            _ = Self.varint(&journal, at: &cursor)
+            // Each value enters at the end and moves up one place a round: eight rounds leave
+            // the first at .0.
+            for index in 0..<8 {
+                let value = index < count ? Self.varint(&journal, at: &cursor) : 0
+                values = (values.1, values.2, values.3, values.4, values.5, values.6, values.7, value)
             }
-            return size
+            return values
         }
 
         /// The primary's colour: its nclx code points, and whether an ICC profile is associated.
         @inlinable
         func colour() -> (cicp: CICP?, icc: Bool) {
             let icc = primary.colour & 0x80 != 0
-            let record = Int(primary.colour & 0x7F)
+            let record = primary.colour & 0x7F
             guard record != 0 else { return (nil, icc) }
-            var values: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
-            // The record's key (its property index), the kind of colour, then the code points.
-            journal.varints(from: record &+ 1, count: 6) { index, value in
-                switch index {
-                case 1: values.0 = value
-                case 2: values.1 = value
-                case 3: values.2 = value
-                case 4: values.3 = value
-                case 5: values.4 = value
-                default: break
-                }
-            }
+            // The kind of colour, then the code points.
+            let values = recordValues(record, count: 5)
             guard values.0 == 1 else { return (nil, icc) }
             let cicp = CICP(
                 colourPrimaries: UInt8(truncatingIfNeeded: values.1), transferCharacteristics: UInt8(truncatingIfNeeded: values.2),
@@ -579,21 +608,7 @@ extension ISOBMFFParser {
         @inlinable
         func cleanAperture(imageWidth: Int, imageHeight: Int) -> CleanAperture? {
             guard primary.apertureRecord != 0 else { return nil }
-            var values: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0)
-            // The record's key (its property index), then the eight numbers.
-            journal.varints(from: Int(primary.apertureRecord) &+ 1, count: 9) { index, value in
-                switch index {
-                case 1: values.0 = value
-                case 2: values.1 = value
-                case 3: values.2 = value
-                case 4: values.3 = value
-                case 5: values.4 = value
-                case 6: values.5 = value
-                case 7: values.6 = value
-                case 8: values.7 = value
-                default: break
-                }
-            }
+            let values = recordValues(primary.apertureRecord, count: 8)
             return CleanAperture(
                 widthN: values.0, widthD: values.1, heightN: values.2, heightD: values.3,
                 horizontalOffsetN: ISOBMFFParser.unzigzag(values.4), horizontalOffsetD: values.5,
@@ -601,6 +616,10 @@ extension ISOBMFFParser {
                 imageWidth: imageWidth, imageHeight: imageHeight)
         }
     }
+
+    /// Up to eight numbers of a journal record.
+    @usableFromInline
+    typealias RecordValues = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
     /// What an item's associations say, resolved against the journal: 9 bytes.
     @usableFromInline
@@ -633,13 +652,9 @@ extension ISOBMFFParser {
         @inlinable
         var orientation: Orientation? {
             guard transformed else { return nil }
-            let table: (UInt8, UInt8, UInt8, UInt8) = mirrored ? (2, 5, 4, 7) : (1, 8, 3, 6)
-            switch rotation & 3 {
-            case 0: return Orientation(unchecked: table.0)
-            case 1: return Orientation(unchecked: table.1)
-            case 2: return Orientation(unchecked: table.2)
-            default: return Orientation(unchecked: table.3)
-            }
+            // The four values, a byte each, lowest for R^0.
+            let table: UInt32 = mirrored ? 0x0704_0502 : 0x0603_0801
+            return Orientation(unchecked: UInt8(truncatingIfNeeded: table >> (UInt32(rotation) &* 8)))
         }
 
         /// `irot`: `angle` more quarter turns anticlockwise.
