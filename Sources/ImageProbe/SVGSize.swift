@@ -169,6 +169,14 @@ public struct SVGSize: Hashable, Sendable {
         }
     }
 
+    /// Sets `viewBox` to the rectangle `values` (minX, minY, width, height), or to nil when
+    /// not `present` (`values` then all 0): field by field, without an optional in between.
+    @inlinable
+    mutating func setViewBox(_ values: (Double, Double, Double, Double), present: Bool) {
+        hasViewBox = present
+        (boxMinX, boxMinY, boxWidth, boxHeight) = values
+    }
+
     // Stored flat, with the units' spare values marking absence, so that every parser's
     // ImageInfo stays small (51 bytes rather than 65 with three optionals).
     @usableFromInline var widthValue: Double = 0

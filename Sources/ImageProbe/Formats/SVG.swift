@@ -9,10 +9,10 @@
 @usableFromInline
 struct SVGParser: FormatParser, Sendable {
 
-    /// The root element's attributes that matter.
+    /// The root element's attributes that matter, each as its bit in `seen`.
     @usableFromInline
-    enum Attribute: Sendable {
-        case width, height, viewBox, other
+    enum Attribute: UInt8, Sendable {
+        case other = 0, width = 1, height = 2, viewBox = 4
     }
 
     /// Where the document is: a plain enum, each phase's data in the fields below it (a
@@ -51,18 +51,15 @@ struct SVGParser: FormatParser, Sendable {
         case rootName
         /// Between attributes; `spaced` once white space followed the previous one.
         case attributes
-        /// An attribute name, in `name`.
+        /// An attribute name, its last bytes in `name`.
         case attributeName
         /// White space before `=`, after `attribute`'s name.
         case beforeEquals
         /// White space after `=`, before `attribute`'s quote.
         case beforeValue
-        /// The value of an attribute that does not matter, up to `quote`.
-        case skippedValue
-        /// The value of `attribute`, `width` or `height`, up to `quote`, in `lengthScanner`.
-        case length
-        /// The value of `viewBox`, up to `quote`, in `viewBoxScanner`.
-        case viewBox
+        /// The value of `attribute`, up to `quote`: `width` or `height` in `lengthScanner`,
+        /// `viewBox` in `viewBoxScanner`, any other skipped.
+        case value
         /// After `/` in the root tag: `>` must follow.
         case emptyElementEnd
     }
@@ -87,18 +84,19 @@ struct SVGParser: FormatParser, Sendable {
     @usableFromInline var recent: UInt32 = 0
     /// The failure the sniffer's two bytes decided.
     @usableFromInline var rejection = SVGParser.notXML
-    /// The attribute name being read.
-    @usableFromInline var name = ShortWord()
+    /// The last eight bytes of the attribute name being read, packed big-endian (the last
+    /// byte lowest). Name bytes are never 0, so the packed value tells the length too, and a
+    /// name longer than eight bytes matches no attribute that matters.
+    @usableFromInline var name: UInt64 = 0
     /// The `width` or `height` value being read.
     @usableFromInline var lengthScanner = LengthScanner()
     /// The `viewBox` value being read.
     @usableFromInline var viewBoxScanner = ViewBoxScanner()
     /// The attributes read so far, as written.
     @usableFromInline var size = SVGSize()
-    /// Which of `width`, `height` and `viewBox` appeared (valid or not), to reject repeats.
-    @usableFromInline var seenWidth = false
-    @usableFromInline var seenHeight = false
-    @usableFromInline var seenViewBox = false
+    /// Which of `width`, `height` and `viewBox` appeared (valid or not), to reject repeats:
+    /// their `Attribute` bits.
+    @usableFromInline var seen: UInt8 = 0
     /// The pixel size, once the attributes settle it.
     @usableFromInline var pixelWidth = 0
     @usableFromInline var pixelHeight = 0
@@ -118,17 +116,20 @@ struct SVGParser: FormatParser, Sendable {
     #endif
     init(first: UInt8, second: UInt8) {
         phase = .prolog
+        // One call of `advance` for both bytes: after `EF`, only the second goes through it.
+        var index = 0
         if first == 0xEF {
             matched = 1
             phase = .byteOrderMark
-        } else if case .failed(let failure) = advance(first, options: ScanOptions()) {
-            rejection = failure
-            phase = .rejected
-            return
+            index = 1
         }
-        if case .failed(let failure) = advance(second, options: ScanOptions()) {
-            rejection = failure
-            phase = .rejected
+        while index < 2 {
+            if case .failed(let failure) = advance(index == 0 ? first : second, options: ScanOptions()) {
+                rejection = failure
+                phase = .rejected
+                return
+            }
+            index &+= 1
         }
     }
 
@@ -303,11 +304,15 @@ struct SVGParser: FormatParser, Sendable {
             return afterValue(byte, spaced: spaced, options: options)
         case .attributeName:
             if Self.isNameChar(byte) {
-                name.append(byte)
+                name = name << 8 | UInt64(byte)
                 return .read(1)
             }
-            attribute =
-                name.equals("width") ? .width : name.equals("height") ? .height : name.equals("viewBox") ? .viewBox : .other
+            switch name {
+            case 0x77_6964_7468: attribute = .width  // "width"
+            case 0x6865_6967_6874: attribute = .height  // "height"
+            case 0x76_6965_7742_6F78: attribute = .viewBox  // "viewBox"
+            default: attribute = .other
+            }
             phase = .beforeEquals
             return beforeEquals(byte)
         case .beforeEquals:
@@ -315,51 +320,40 @@ struct SVGParser: FormatParser, Sendable {
         case .beforeValue:
             if ASCII.isXMLSpace(byte) { return .read(1) }
             guard byte == 0x22 || byte == 0x27 else { return malformed(Failure.attributeValueWithoutQuotes) }
+            // `other` is no bit: never a repeat.
+            guard seen & attribute.rawValue == 0 else { return malformed(Failure.repeatedAttribute) }
+            seen |= attribute.rawValue
+            lengthScanner = LengthScanner()
+            viewBoxScanner = ViewBoxScanner()
+            quote = byte
+            phase = .value
+        case .value:
+            if byte == quote {
+                spaced = false
+                phase = .attributes
+                switch attribute {
+                case .other: return .read(1)
+                case .width, .height:
+                    let length = lengthScanner.finish()
+                    if attribute == .width { size.width = length } else { size.height = length }
+                case .viewBox: viewBoxScanner.finish(into: &size)
+                }
+                return settle(atEnd: false, options: options)
+            }
+            // `<` cannot appear in an attribute value; a reference (`&…;`) in a size attribute
+            // would need the DOCTYPE's entities.
+            if byte == 0x3C { return malformed(Failure.lessThanInAttributeValue) }
             switch attribute {
-            case .width, .height:
-                guard !(attribute == .width ? seenWidth : seenHeight) else { return malformed(Failure.repeatedAttribute) }
-                if attribute == .width { seenWidth = true } else { seenHeight = true }
-                quote = byte
-                lengthScanner = LengthScanner()
-                phase = .length
-            case .viewBox:
-                guard !seenViewBox else { return malformed(Failure.repeatedAttribute) }
-                seenViewBox = true
-                quote = byte
-                viewBoxScanner = ViewBoxScanner()
-                phase = .viewBox
-            case .other:
-                quote = byte
-                phase = .skippedValue
+            case .other: break
+            case .width, .height, .viewBox:
+                guard byte != 0x26 else {
+                    return .failed(.unsupported(.svg, Failure.entityReferenceInWidthHeightOrViewBox))
+                }
+                if attribute == .viewBox { viewBoxScanner.feed(byte) } else { lengthScanner.feed(byte) }
             }
-        case .skippedValue:
-            if byte == quote {
-                spaced = false
-                phase = .attributes
-            } else if byte == 0x3C {
-                return malformed(Failure.lessThanInAttributeValue)
-            }
-        case .length:
-            if byte == quote {
-                if attribute == .width { size.width = lengthScanner.finish() } else { size.height = lengthScanner.finish() }
-                spaced = false
-                phase = .attributes
-                return settleEarly(options: options)
-            }
-            if let failure = Self.checkValueByte(byte) { return .failed(failure) }
-            lengthScanner.feed(byte)
-        case .viewBox:
-            if byte == quote {
-                size.viewBox = viewBoxScanner.finish()
-                spaced = false
-                phase = .attributes
-                return settleEarly(options: options)
-            }
-            if let failure = Self.checkValueByte(byte) { return .failed(failure) }
-            viewBoxScanner.feed(byte)
         case .emptyElementEnd:
             guard byte == 0x3E else { return malformed(Failure.slashNotFollowedByGreaterThan) }
-            return endOfStartTag(options: options)
+            return settle(atEnd: true, options: options)
         }
         return .read(1)
     }
@@ -374,15 +368,6 @@ struct SVGParser: FormatParser, Sendable {
         .failed(.malformed(.svg, message))
     }
 
-    /// `<` cannot appear in an attribute value; a reference (`&…;`) in a size attribute
-    /// would need the DOCTYPE's entities.
-    @inlinable
-    static func checkValueByte(_ byte: UInt8) -> ScanFailure? {
-        if byte == 0x3C { return .malformed(.svg, Failure.lessThanInAttributeValue) }
-        if byte == 0x26 { return .unsupported(.svg, Failure.entityReferenceInWidthHeightOrViewBox) }
-        return nil
-    }
-
     /// The root tag after its name or an attribute value: white space, another attribute
     /// (only after white space), `>` or `/>`.
     @inlinable
@@ -391,13 +376,12 @@ struct SVGParser: FormatParser, Sendable {
             self.spaced = true
             phase = .attributes
         } else if byte == 0x3E {
-            return endOfStartTag(options: options)
+            return settle(atEnd: true, options: options)
         } else if byte == 0x2F {
             phase = .emptyElementEnd
         } else if Self.isNameStart(byte) {
             guard spaced else { return malformed(Failure.attributesNotSeparatedByWhiteSpace) }
-            name = ShortWord()
-            name.append(byte)
+            name = UInt64(byte)
             phase = .attributeName
         } else {
             return malformed(Failure.unexpectedByteInTheSvgStartTag)
@@ -415,55 +399,52 @@ struct SVGParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    /// After an attribute that matters: answers in dimensions-only mode once no later
-    /// attribute can change the size.
+    /// At the end of the start tag (`atEnd`), the pixel size and the answer; after an
+    /// attribute that matters, the same once no later attribute can change the size, the
+    /// answer only in dimensions-only mode. One function for both: each has few callers, and
+    /// wasm-opt would copy a function left with one into it.
     @inlinable
-    mutating func settleEarly(options: ScanOptions) -> Step {
-        guard !sizeKnown else { return .read(1) }
-        let rules = SVGLengthRules(size)
-        // Both absolute, or all three present: a later attribute cannot change the size (a
-        // repeated one is an error).
-        let settled = rules.bothAbsolute || (seenWidth && seenHeight && seenViewBox)
-        guard settled else { return .read(1) }
-        if let failure = settle(rules, options: options) { return .failed(failure) }
-        return options.dimensionsOnly ? .done : .read(1)
-    }
-
-    @inlinable
-    mutating func endOfStartTag(options: ScanOptions) -> Step {
-        if !sizeKnown, let failure = settle(SVGLengthRules(size), options: options) { return .failed(failure) }
-        return .done
+    mutating func settle(atEnd: Bool, options: ScanOptions) -> Step {
+        if !sizeKnown {
+            let rules = SVGLengthRules(size)
+            // Both absolute, or all three present: a later attribute cannot change the size (a
+            // repeated one is an error).
+            guard atEnd || rules.bothAbsolute || seen == 7 else { return .read(1) }
+            if let failure = settle(rules, options: options) { return .failed(failure) }
+        } else if !atEnd {
+            return .read(1)
+        }
+        return atEnd || options.dimensionsOnly ? .done : .read(1)
     }
 
     /// Computes the pixel size; a failure when there is none.
     @inlinable
     mutating func settle(_ rules: SVGLengthRules, options: ScanOptions) -> ScanFailure? {
-        switch rules.pixelSize(maxWidth: options.maxWidth, maxHeight: options.maxHeight) {
-        case .size(let width, let height):
-            pixelWidth = width
-            pixelHeight = height
-            sizeKnown = true
-            return nil
-        case .tooLarge:
-            return .tooLarge(.svg)
-        case .empty:
-            return .unsupported(.svg, Failure.zeroWidthOrHeightNothingIsRendered)
-        case .noIntrinsicSize:
-            return .unsupported(.svg, Failure.noIntrinsicSize)
-        }
+        if let failure = rules.pixelSize(options: options, width: &pixelWidth, height: &pixelHeight) { return failure }
+        sizeKnown = true
+        return nil
     }
 
     // MARK: - XML names
 
-    /// XML NameStartChar, with every non-ASCII byte allowed (a UTF-8 sequence's bytes).
+    /// XML NameStartChar, with every non-ASCII byte allowed (a UTF-8 sequence's bytes):
+    /// letters, `_` and `:`.
     @inlinable
     static func isNameStart(_ byte: UInt8) -> Bool {
-        ASCII.isLetter(byte) || byte == 0x5F || byte == 0x3A || byte >= 0x80
+        isNameByte(byte, (0x0400_0000_0000_0000, 0x07FF_FFFE_87FF_FFFE))
     }
 
+    /// XML NameChar, with every non-ASCII byte allowed: NameStartChar, digits, `-` and `.`.
     @inlinable
     static func isNameChar(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || ASCII.isDigit(byte) || byte == 0x2D || byte == 0x2E
+        isNameByte(byte, (0x07FF_6000_0000_0000, 0x07FF_FFFE_87FF_FFFE))
+    }
+
+    /// Whether `byte` is non-ASCII or in the set whose bytes 0–63 and 64–127 are the bits
+    /// of `set`: one shift rather than a comparison per range.
+    @inlinable
+    static func isNameByte(_ byte: UInt8, _ set: (UInt64, UInt64)) -> Bool {
+        byte >= 0x80 || ((byte < 0x40 ? set.0 : set.1) >> UInt64(byte & 0x3F)) & 1 != 0
     }
 
     /// Advances the match of a local name against `svg`.
@@ -492,56 +473,53 @@ struct LengthScanner: Sendable {
 
     @usableFromInline var state = State.leading
     @usableFromInline var number = DecimalNumber()
-    @usableFromInline var unit = ShortWord()
+    /// The unit's (lowercased) letters so far, packed big-endian (the last letter lowest),
+    /// the oldest shifted out past eight: letters are never 0, so the packed value tells the
+    /// length too.
+    @usableFromInline var unit: UInt64 = 0
     @usableFromInline var percent = false
 
     @inlinable @inline(__always)
     init() {}
 
+    /// Each byte passes through the states in order, so that the number's first byte and
+    /// the byte that ends it are handled by the code of the state they start.
     @inlinable
     mutating func feed(_ byte: UInt8) {
-        switch state {
-        case .leading:
+        if state == .leading {
             if ASCII.isXMLSpace(byte) { return }
             state = .number
-            feed(byte)
-        case .number:
+        }
+        if state == .number {
             switch number.feed(byte) {
             case .accepted:
-                break
+                return
             case .ended:
                 if byte == 0x25 {  // %
                     percent = true
                     state = .trailing
-                } else {
-                    state = .unit
-                    unitByte(byte)
+                    return
                 }
             case .endedBeforeExponentMark:
                 // "1em": the `e` was a unit's first letter, not an exponent.
-                unit.append(0x65)
-                state = .unit
-                unitByte(byte)
+                unit = 0x65
             case .invalid:
                 state = .invalid
+                return
             }
+            state = .unit
+        }
+        switch state {
         case .unit:
-            unitByte(byte)
+            if ASCII.isLetter(byte) {
+                unit = unit << 8 | UInt64(ASCII.lowercased(byte))
+            } else {
+                state = ASCII.isXMLSpace(byte) ? .trailing : .invalid
+            }
         case .trailing:
             if !ASCII.isXMLSpace(byte) { state = .invalid }
-        case .invalid:
+        case .leading, .number, .invalid:
             break
-        }
-    }
-
-    @inlinable
-    mutating func unitByte(_ byte: UInt8) {
-        if ASCII.isLetter(byte) {
-            unit.append(ASCII.lowercased(byte))
-        } else if ASCII.isXMLSpace(byte) {
-            state = .trailing
-        } else {
-            state = .invalid
         }
     }
 
@@ -559,7 +537,7 @@ struct LengthScanner: Sendable {
         case .unit, .trailing:
             if percent {
                 unit = .percent
-            } else if self.unit.isEmpty {
+            } else if self.unit == 0 {
                 unit = .none
             } else {
                 guard let known = Self.unit(self.unit) else { return nil }
@@ -572,13 +550,11 @@ struct LengthScanner: Sendable {
         return SVGSize.Length(value: value, unit: unit)
     }
 
-    /// The unit a (lowercased) word names. Units are one to three letters, compared as the
-    /// word's last bytes packed big-endian (`ShortWord.tail`): letters are never 0, so the
-    /// packed value tells the length too.
+    /// The unit that (lowercased) letters packed as in `unit` name. Units are one to three
+    /// letters; a longer word packs to 2^24 or more and matches none.
     @inlinable
-    static func unit(_ word: ShortWord) -> SVGSize.Unit? {
-        guard word.count <= 3 else { return nil }
-        switch word.tail {
+    static func unit(_ letters: UInt64) -> SVGSize.Unit? {
+        switch letters {
         case 0x7078: return .px  // "px"
         case 0x696E: return .inch  // "in"
         case 0x636D: return .cm  // "cm"
@@ -652,32 +628,21 @@ struct ViewBoxScanner: Sendable {
         count &+= 1
     }
 
-    /// The rectangle, or nil when the value is not four numbers or has a negative size
-    /// ("a negative value for width or height is an error", SVG 1.1 §7.7).
+    /// Sets `size.viewBox` to the rectangle, or to nil when the value is not four numbers or
+    /// has a negative size ("a negative value for width or height is an error", SVG 1.1 §7.7).
     @inlinable
-    mutating func finish() -> SVGSize.ViewBox? {
+    mutating func finish(into size: inout SVGSize) {
         if inNumber && !invalid {
-            guard number.isComplete else { return nil }
-            store()
+            if number.isComplete { store() } else { invalid = true }
         }
-        guard !invalid && !commaPending && count == 4 && values.2 >= 0 && values.3 >= 0 else { return nil }
-        return SVGSize.ViewBox(minX: values.0, minY: values.1, width: values.2, height: values.3)
+        let valid = !invalid && !commaPending && count == 4 && values.2 >= 0 && values.3 >= 0
+        size.setViewBox(valid ? values : (0, 0, 0, 0), present: valid)
     }
 }
 
 /// How the root's `width`, `height` and `viewBox` become a pixel size (SPEC.md §3, "SVG").
 @usableFromInline
 struct SVGLengthRules: Sendable {
-    @usableFromInline
-    enum Result: Sendable {
-        case size(Int, Int)
-        case tooLarge
-        /// A zero width or height: SVG renders nothing.
-        case empty
-        /// Relative or missing dimensions and no usable viewBox.
-        case noIntrinsicSize
-    }
-
     @usableFromInline let size: SVGSize
     @usableFromInline let width: Double?
     @usableFromInline let height: Double?
@@ -699,13 +664,17 @@ struct SVGLengthRules: Sendable {
         return length.value / 100
     }
 
+    /// Stores the pixel size in `pixelWidth` and `pixelHeight`; a failure, and nothing
+    /// stored, when there is none: a zero width or height renders nothing, and relative or
+    /// missing dimensions need a usable viewBox.
     @inlinable
-    func pixelSize(maxWidth: Int, maxHeight: Int) -> Result {
+    func pixelSize(options: ScanOptions, width pixelWidth: inout Int, height pixelHeight: inout Int) -> ScanFailure? {
+        let empty = ScanFailure.unsupported(.svg, SVGParser.Failure.zeroWidthOrHeightNothingIsRendered)
         let pixels: (Double, Double)
         if let width, let height {
             pixels = (width, height)
         } else if let box = size.viewBox {
-            if box.width == 0 || box.height == 0 { return .empty }
+            if box.width == 0 || box.height == 0 { return empty }
             if let width {
                 pixels = (width, width * box.height / box.width)
             } else if let height {
@@ -715,12 +684,16 @@ struct SVGLengthRules: Sendable {
                 pixels = (box.width * Self.fraction(size.width), box.height * Self.fraction(size.height))
             }
         } else {
-            return .noIntrinsicSize
+            return .unsupported(.svg, SVGParser.Failure.noIntrinsicSize)
         }
-        guard let pixelWidth = Self.round(pixels.0), let pixelHeight = Self.round(pixels.1) else { return .tooLarge }
-        if pixelWidth == 0 || pixelHeight == 0 { return .empty }
-        guard pixelWidth <= maxWidth && pixelHeight <= maxHeight else { return .tooLarge }
-        return .size(pixelWidth, pixelHeight)
+        guard let roundedWidth = Self.round(pixels.0), let roundedHeight = Self.round(pixels.1) else {
+            return .tooLarge(.svg)
+        }
+        if roundedWidth == 0 || roundedHeight == 0 { return empty }
+        guard roundedWidth <= options.maxWidth && roundedHeight <= options.maxHeight else { return .tooLarge(.svg) }
+        pixelWidth = roundedWidth
+        pixelHeight = roundedHeight
+        return nil
     }
 
     /// Rounds half up, but never a positive length down to 0; nil when the result is 2^32 or
