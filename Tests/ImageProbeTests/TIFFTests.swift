@@ -377,7 +377,7 @@ import Testing
             position += UInt64(width)
             switch outcome {
             case .step(let next): step = next
-            case .finished(let orientation, let extras): return (orientation, extras)
+            case .finished: return (reader.orientation, reader.facts)
             }
         }
         Issue.record("ExifReader did not finish")

@@ -226,8 +226,13 @@ struct TIFFDirectoryReader: Sendable {
         let budget = UInt64(truncatingIfNeeded: options.maxEntries &- entriesExamined)  // > 0
         let width = UInt64(truncatingIfNeeded: entryWidth)  // 12 or 20
         let room = end &- offset
+        #if IMAGEPROBE_COMPACT
+        // The same count without a 128-bit multiply (a library call on wasm32).
+        return min(budget, room / width)
+        #else
         let (span, overflow) = budget.multipliedReportingOverflow(by: width)
         return !overflow && span <= room ? budget : room / width
+        #endif
     }
 
     /// The extra facts never cost an answer the walk without them gives: with every other
@@ -567,10 +572,8 @@ struct ExifReader: Sendable {
     @usableFromInline
     enum Outcome: Sendable {
         case step(Step)
-        /// Done with the block: the orientation it holds, if any, and the extra facts its
-        /// IFD0 settles: `dpi` from XResolution, YResolution and ResolutionUnit (nothing else
-        /// is set; an ICC profile in JPEG, PNG and WebP belongs to the container).
-        case finished(Orientation?, ExtraFacts)
+        /// Done with the block: `orientation` and `facts` hold what it says.
+        case finished
     }
 
     @usableFromInline var walker = TIFFDirectoryReader()
@@ -582,6 +585,20 @@ struct ExifReader: Sendable {
     @usableFromInline var requiresIdentifier: Bool
     /// Whether the block began with "Exif\0": it is an EXIF block, readable or not.
     @usableFromInline var sawIdentifier = false
+    /// Once finished, the extra facts the block's IFD0 settles: `dpi` from XResolution,
+    /// YResolution and ResolutionUnit (nothing else is set; an ICC profile in JPEG, PNG and
+    /// WebP belongs to the container). Read from the walker, not returned in `Outcome`: a
+    /// payload there is returned through memory.
+    @inlinable
+    var facts: ExtraFacts {
+        var extras = ExtraFacts()
+        walker.apply(to: &extras, icc: false)
+        return extras
+    }
+
+    /// Once finished, the orientation the block holds, if any.
+    @inlinable
+    var orientation: Orientation? { walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation) }
 
     /// A reader with no block, until one is assigned.
     @inlinable
@@ -612,9 +629,9 @@ struct ExifReader: Sendable {
                 walker = reader
                 return directory(walker.begin(ifdOffset: ifdOffset, position: next))
             }
-            guard field.matches("Exif\0", at: 0) else { return .finished(nil, ExtraFacts()) }
+            guard field.matches("Exif\0", at: 0) else { return .finished }
             sawIdentifier = true
-            guard end &- start >= 14 else { return .finished(nil, ExtraFacts()) }
+            guard end &- start >= 14 else { return .finished }
             phase = .afterIdentifier
             byteOrder = field.be16(6)
             return .step(.read(6))
@@ -623,9 +640,9 @@ struct ExifReader: Sendable {
             switch byteOrder {
             case 0x4949: bigEndian = false  // "II"
             case 0x4D4D: bigEndian = true  // "MM"
-            default: return .finished(nil, ExtraFacts())
+            default: return .finished
             }
-            guard field.u16(0, bigEndian: bigEndian) == 42 else { return .finished(nil, ExtraFacts()) }
+            guard field.u16(0, bigEndian: bigEndian) == 42 else { return .finished }
             walker = TIFFDirectoryReader(
                 bigEndian: bigEndian, isBigTIFF: false, base: start &+ 6, end: end, wanted: Self.wanted)
             let outcome = walker.begin(ifdOffset: UInt64(field.u32(2, bigEndian: bigEndian)), position: next)
@@ -643,13 +660,13 @@ struct ExifReader: Sendable {
             phase = .directory
             return .step(step)
         case .finished:
-            var extras = ExtraFacts()
-            walker.apply(to: &extras, icc: false)
-            return .finished(walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation), extras)
+            break
         case .invalid, .limitExceeded:
-            // A broken EXIF block costs the orientation, never the image.
-            return .finished(nil, ExtraFacts())
+            // A broken EXIF block costs the orientation and the resolution, never the image.
+            walker.orientation = 0
+            walker.wanted = []
         }
+        return .finished
     }
 
     /// IFD0's orientation, and its resolution: every entry is read (the unit may follow the

@@ -100,10 +100,10 @@ extension JPEGParser {
     }
 
     /// After the primary's frame header, at `position`: the answer, or on to a second image
-    /// that may be the gain map the primary doesn't show.
+    /// that may be the gain map the primary doesn't show (`finishExtras` records an XMP one).
     @inlinable
     mutating func afterPrimaryFrameHeader(at position: UInt64) -> Step {
-        guard extras.hasGainMap != true, multiPicture.secondImage > position else { return finishExtras() }
+        guard extras.hasGainMap != true, !xmp.hasGainMap, multiPicture.secondImage > position else { return finishExtras() }
         multiPicture.inSecondImage = true
         xmpSeen = false
         phase = .secondImageStart

@@ -214,7 +214,6 @@ struct JPEGParser: FormatParser, Sendable {
             if options.dimensionsOnly { return .done }
             // Every APP segment came before the frame header: what wasn't seen isn't there.
             if extras.hasICCProfile == nil { extras.hasICCProfile = false }
-            if xmp.hasGainMap { extras.hasGainMap = true }
             extras.isMotionPhoto = xmp.motionPhoto ?? false
             return afterPrimaryFrameHeader(at: offset &+ field.span)
         case .exif:
@@ -232,12 +231,13 @@ struct JPEGParser: FormatParser, Sendable {
         switch exif.parse(field, at: offset, options: options) {
         case .step(let step):
             return step
-        case .finished(let orientation, let exifFacts):
+        case .finished:
             // Only the first Exif segment counts, even when it proves unreadable. Its resolution
             // wins over JFIF's density, as exiftool ranks them (SPEC.md §3.1).
             if exif.sawIdentifier {
                 exifSeen = true
-                facts.orientation = orientation
+                facts.orientation = exif.orientation
+                let exifFacts = exif.facts
                 if exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
             }
             return skipRest(from: offset &+ field.span, to: exif.end)

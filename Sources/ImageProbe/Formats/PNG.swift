@@ -159,9 +159,10 @@ struct PNGParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation, let exifFacts):
-                facts.orientation = orientation
+            case .finished:
+                facts.orientation = exif.orientation
                 // pHYs is PNG's own resolution; eXIf's counts only without it.
+                let exifFacts = exif.facts
                 if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
                 return afterExif(from: offset &+ field.span, to: exif.end, options: options)
             }

@@ -205,10 +205,10 @@ struct WebPParser: FormatParser, Sendable {
             switch exif.parse(field, at: offset, options: options) {
             case .step(let step):
                 return step
-            case .finished(let orientation, let exifFacts):
-                facts.orientation = orientation
+            case .finished:
+                facts.orientation = exif.orientation
                 // WebP states no resolution of its own: the EXIF chunk's is the file's.
-                extras.resolution = exifFacts.resolution
+                extras.resolution = exif.facts.resolution
                 exifStop = offset &+ field.span
             }
         }

@@ -413,15 +413,7 @@ struct XMPMatcher: Sendable {
 
     /// The literal the name or value read so far is, whole, or `Literal.none`.
     @inlinable
-    var matchedLiteral: UInt8 {
-        var left = candidates
-        while left != 0 {
-            let literal = UInt8(truncatingIfNeeded: left.trailingZeroBitCount)
-            left &= left &- 1
-            if Literal.text(literal).utf8CodeUnitCount == Int(length) { return literal }
-        }
-        return Literal.none
-    }
+    var matchedLiteral: UInt8 { Literal.whole(candidates, length: length) }
 
     /// A value has ended: records what it and its property say.
     @inlinable
@@ -495,6 +487,19 @@ struct XMPMatcher: Sendable {
             case 9: "MotionPhoto"
             default: "urn:com:apple:photo:2020:aux:hdrgainmap"
             }
+        }
+
+        /// The literal among `candidates` that is `length` bytes long, or `none`. (Taking the
+        /// two fields, not the matcher: the size build passes a struct by value in pieces.)
+        @inlinable
+        static func whole(_ candidates: UInt16, length: UInt8) -> UInt8 {
+            var left = candidates
+            while left != 0 {
+                let literal = UInt8(truncatingIfNeeded: left.trailingZeroBitCount)
+                left &= left &- 1
+                if text(literal).utf8CodeUnitCount == Int(length) { return literal }
+            }
+            return none
         }
 
         /// Byte `index` of literal `literal`, or nil past its end.
