@@ -572,7 +572,7 @@ extension ISOBMFFParser {
         #if IMAGEPROBE_COMPACT
         @inlinable @inline(never)
         #else
-        @inlinable
+        @inlinable @inline(__always)  // each caller's count is a constant: the loop unrolls
         #endif
         func recordValues(_ record: UInt8, count: Int) -> RecordValues {
             var journal = journal
@@ -580,11 +580,19 @@ extension ISOBMFFParser {
             // The record's kind and length, then its key.
             var cursor = Int(record) &+ 1
             _ = Self.varint(&journal, at: &cursor)
-            // Each value enters at the end and moves up one place a round: eight rounds leave
-            // the first at .0.
-            for index in 0..<8 {
-                let value = index < count ? Self.varint(&journal, at: &cursor) : 0
-                values = (values.1, values.2, values.3, values.4, values.5, values.6, values.7, value)
+            // Only `count` varints decoded: the size's two are read on every probe.
+            for index in 0..<min(max(count, 0), 8) {
+                let value = Self.varint(&journal, at: &cursor)
+                switch index {
+                case 0: values.0 = value
+                case 1: values.1 = value
+                case 2: values.2 = value
+                case 3: values.3 = value
+                case 4: values.4 = value
+                case 5: values.5 = value
+                case 6: values.6 = value
+                default: values.7 = value
+                }
             }
             return values
         }
