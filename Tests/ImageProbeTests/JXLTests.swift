@@ -429,6 +429,18 @@ import Testing
         var blending = image
         blending.frames[0] = JXLFrameHeader(blendMode: 1)
         #expect(info(verified(JXLWriter.write(blending).bytes, Self.animationMode))?.partialReason?.code == .malformed)
+        // So is one with a size of its own ("Preview is not compatible with blending"), even one
+        // that covers the preview and replaces, so no blending source follows: the walk ends at
+        // its blending info, before the duration and `is_last` after it are read.
+        for crop in [(0, 0, 200, 150), (0, 0, 260, 190)] {
+            var sized = image
+            sized.frames[0] = JXLFrameHeader(crop: crop)
+            let stream = JXLWriter.write(sized)
+            let outcome = verified(stream.bytes, Self.animationMode)
+            let found = info(outcome)
+            #expect(found?.partialReason?.code == .malformed && found?.width == 400 && outcome.frames.isEmpty)
+            #expect(outcome.bytesConsumed == UInt64(stream.blendingEnds[0]))
+        }
     }
 
     @Test func namesExtensionsAndLoopFiltersArePassedOver() {
@@ -1018,6 +1030,8 @@ struct JXLStream {
     var animationEnd: Int
     /// The TOC entry count of each frame, as the writer computed it.
     var tocEntries: [Int]
+    /// Where each frame's blending info ends (0 for a frame without one).
+    var blendingEnds: [Int]
 }
 
 struct JXLWriter {
@@ -1025,6 +1039,8 @@ struct JXLWriter {
     let image: JXLImage
     /// Where the last `is_last` (or all-default frame header) written ends.
     var isLastEnd = 0
+    /// Where each frame header's blending info ends (0 for a frame without one).
+    var blendingEnds: [Int] = []
 
     static let sizeDistribution = [(9, 1), (13, 1), (18, 1), (30, 1)]
     static let enumeration = [(0, 0), (0, 1), (4, 2), (6, 18)]
@@ -1123,7 +1139,7 @@ struct JXLWriter {
             }
         }
         return JXLStream(bytes: [0xFF, 0x0A] + bits.bytes, sizeEnd: sizeEnd, fullModeEnd: fullModeEnd, animationEnd: animationEnd,
-                         tocEntries: entries)
+                         tocEntries: entries, blendingEnds: blendingEnds)
     }
 
     mutating func sizeHeader(_ size: JXLBuilder.Size) {
@@ -1248,6 +1264,7 @@ struct JXLWriter {
     /// Writes a frame header; returns its TOC entry count.
     mutating func frameHeader(_ frame: JXLFrameHeader, preview: Bool) -> Int {
         let (defaultWidth, defaultHeight) = preview ? image.preview! : (image.width, image.height)
+        blendingEnds.append(0)
         if frame.allDefault {
             bool(true)
             isLastEnd = end
@@ -1303,6 +1320,7 @@ struct JXLWriter {
                 if alpha || mode == 4 { bool(false) }
                 if mode != 0 || partial { u32(frame.source, Self.zeroToThree) }
             }
+            blendingEnds[blendingEnds.count - 1] = end
             if let animation = image.animation {
                 u32(frame.duration, [(0, 0), (0, 1), (8, 0), (32, 0)])
                 if animation.timecodes { write(frame.timecode, 32) }

@@ -188,13 +188,13 @@ extension JXLHeaderReader {
             } else if value == 4 {
                 next = .clamp
             } else {
-                blendSourceOrEnd()
+                return blendSourceOrEnd()
             }
         case .alphaChannel:
             guard value < UInt64(extraChannels) else { return Self.invalidFrame }
             next = .clamp
         case .clamp:
-            blendSourceOrEnd()
+            return blendSourceOrEnd()
         case .blendSource:
             return blendingDone()
         default:
@@ -381,14 +381,15 @@ extension JXLHeaderReader {
         }
     }
 
-    /// The blending info's `source`, needed unless the mode is kReplace over the whole canvas.
+    /// The blending info's `source`, needed unless the mode is kReplace over the whole canvas;
+    /// without it the blending info is complete (and a preview with a size of its own fails here).
     @inlinable
-    mutating func blendSourceOrEnd() {
-        if scratch != 0 || flags[.partialFrame] {
+    mutating func blendSourceOrEnd() -> Progress? {
+        guard scratch == 0 && !flags[.partialFrame] else {
             next = .blendSource
-        } else {
-            _ = blendingDone()
+            return nil
         }
+        return blendingDone()
     }
 
     /// A blending info is complete: the next extra channel's follows, or the animation fields.
