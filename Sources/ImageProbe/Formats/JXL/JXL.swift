@@ -113,6 +113,9 @@ struct JXLParser: FormatParser, Sendable {
 
     @inlinable @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
+        // A box header's type and payload length (nil: to the end of the file), for `box`.
+        let type: UInt32
+        var payload: UInt64? = nil
         switch phase {
         case .signatureAndFileType:
             switch JPEG2000Box.fileStart(field, signatureBoxSize: signatureBoxSize, format: .jxl) {
@@ -129,24 +132,25 @@ struct JXLParser: FormatParser, Sendable {
             }
         case .boxHeader:
             guard BoxWalker.count(&boxes, limit: options.entryLimit) else { return .failed(.limit(.jxl, .moreBoxesThanMaxEntries)) }
-            let type = field.tag(4)
+            type = field.tag(4)
             switch BoxWalker.size(field.be32(0)) {
             case .toEnd:
-                return box(type, payload: nil, at: offset &+ 8, options: options)
+                break
             case .large:
                 boxType = type
                 phase = .largeSize
                 return .read(8)
             case .tooSmall:
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
-            case .payload(let payload):
-                return box(type, payload: payload, at: offset &+ 8, options: options)
+            case .payload(let length):
+                payload = length
             }
         case .largeSize:
-            guard let payload = BoxWalker.largePayload(field.be64(0)) else {
+            guard let length = BoxWalker.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jxl, .boxSmallerThanItsHeader))
             }
-            return box(boxType, payload: payload, at: offset &+ 8, options: options)
+            type = boxType
+            payload = length
         case .partIndex:
             lastPart = field.be32(0) & 0x8000_0000 != 0
             inParts = true
@@ -167,11 +171,12 @@ struct JXLParser: FormatParser, Sendable {
                 return .failed(failure)
             case .skip:
                 codestreamSkip = header.takeSkippedBytes()
-                return nextCodestreamStep(options)
+                fallthrough
             case .needBytes:
                 return nextCodestreamStep(options)
             }
         }
+        return box(type, payload: payload, at: offset &+ 8, options: options)
     }
 
     /// Copies what the reader has decoded of ImageMetadata into the answer: each fact as soon

@@ -17,7 +17,8 @@ extension JXLHeaderReader {
         case f16
     }
 
-    /// The fields in codestream order; `decoded` dispatches on the ranges they fall in.
+    /// The fields in codestream order, which `headerField` follows unless a handler says
+    /// otherwise.
     @usableFromInline
     enum Field: UInt8, Sendable {
         // The signature (container only) and the SizeHeader.
@@ -67,6 +68,11 @@ extension JXLHeaderReader {
         case frameExtensions
         /// The TOC: its entry count (no bits), the permutation flag, padding, the sizes, padding.
         case tocStart, tocPermutation, tocAlign, tocEntry, tocEnd
+
+        /// The field after this one in the order above, where most fields go on to (the last
+        /// is its own). No `init(rawValue:)`: its switch over every field is a jump table.
+        @inlinable @inline(__always)
+        var following: Field { unsafeBitCast(min(rawValue &+ 1, Self.tocEnd.rawValue), to: Field.self) }
 
         /// How the field is coded.
         @inlinable

@@ -2,7 +2,8 @@
 // Animation mode's walk over the frames (ISO/IEC 18181-1 §C; libjxl `frame_header.cc`,
 // `loop_filter.cc`, `toc.cc`, `frame_dimensions.h`, `dec_frame.cc`): each FrameHeader is read
 // whole, then its TOC, and the frame's sections are skipped by the sum of the TOC's sizes to
-// the next frame header.
+// the next frame header. Their fields are decoded in `headerField` (`JXLMetadata.swift`); here
+// are the transitions between them, the frame's geometry and its timing.
 //
 // Which frames count is libjxl's rule for the frames a decoder shows (`dec_frame.cc`, the
 // `visible_frame_index`; the frames `JXL_DEC_FRAME` reports with coalescing on, as browsers
@@ -44,278 +45,11 @@ extension JXLHeaderReader {
         return nil
     }
 
-    /// The FrameHeader's and the TOC's fields.
-    @usableFromInline
-    mutating func frameField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
-        switch next {
-        case .frameAllDefault:
-            guard value == 0 else {
-                // A regular VarDCT frame of the image's size, of duration 0, and the last.
-                flags[.isLast] = true
-                if let progress = isLastDecoded() { return progress }
-                next = .tocStart
-                return nil
-            }
-            next = .frameType
-        case .frameType:
-            frameType = UInt8(truncatingIfNeeded: value)
-            guard !flags[.previewFrame] || value == 0 else { return Self.invalidFrame }  // a preview is a regular frame
-            next = .frameModular
-        case .frameModular:
-            flags[.modular] = value == 1
-            next = .frameFlags
-        case .frameFlags:
-            flags[.useDCFrame] = value & 32 != 0  // kUseDcFrame
-            flags[.skipAdaptiveDCSmoothing] = value & 128 != 0
-            guard flags[.xybEncoded] else {
-                next = .frameYCbCr
-                return nil
-            }
-            afterColourTransform()
-        case .frameYCbCr:
-            flags[.yCbCr] = value == 1
-            afterColourTransform()
-        case .chromaSubsampling:
-            // Channel modes 0...3 shift by kHShift {0, 1, 1, 0} and kVShift {0, 1, 0, 1}; the
-            // frame's shifts are the largest.
-            if value == 1 || value == 2 { chromaShifts |= 1 }
-            if value == 1 || value == 3 { chromaShifts |= 2 }
-            inner &-= 1
-            if inner == 0 { afterChroma() }
-        case .upsampling:
-            upsamplingShift = UInt8(truncatingIfNeeded: value.trailingZeroBitCount)  // 1, 2, 4 or 8
-            guard extraChannels == 0 else {
-                count = UInt32(extraChannels)
-                next = .channelUpsampling
-                return nil
-            }
-            afterUpsampling()
-        case .channelUpsampling:
-            // Checking these against the colour channels' takes each channel's dim_shift,
-            // which is not kept: they are passed over.
-            count &-= 1
-            if count == 0 { afterUpsampling() }
-        case .groupSizeShift:
-            groupSizeShift = UInt8(truncatingIfNeeded: value)
-            afterGroupSizeShift()
-        case .quantMatrixScales:
-            afterQuantMatrixScales()
-        default:
-            return passesField(value, options)
-        }
-        return nil
-    }
-
-    /// Passes, `dc_level`, the crop and the blending info.
-    @usableFromInline
-    mutating func passesField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
-        switch next {
-        case .passCount:
-            passes = UInt8(truncatingIfNeeded: value)  // 1...11
-            guard value != 1 else {
-                afterPasses()
-                return nil
-            }
-            next = .downsampleCount
-        case .downsampleCount:
-            guard value <= UInt64(passes) else { return Self.invalidFrame }
-            downsamples = UInt8(truncatingIfNeeded: value)
-            inner = UInt16(passes) &- 1
-            next = .passShift
-        case .passShift:
-            inner &-= 1
-            guard inner == 0 else { return nil }
-            if downsamples == 0 {
-                afterPasses()
-            } else {
-                inner = UInt16(downsamples)
-                next = .downsample
-            }
-        case .downsample:
-            // Decreasing factors.
-            guard inner == UInt16(downsamples) || value < UInt64(scratch) else { return Self.invalidFrame }
-            scratch = UInt32(truncatingIfNeeded: value)
-            inner &-= 1
-            if inner == 0 {
-                inner = UInt16(downsamples)
-                next = .lastPass
-            }
-        case .lastPass:
-            // Increasing passes, each before the last.
-            guard value < UInt64(passes), inner == UInt16(downsamples) || value > UInt64(scratch) else { return Self.invalidFrame }
-            scratch = UInt32(truncatingIfNeeded: value)
-            inner &-= 1
-            if inner == 0 { afterPasses() }
-        case .dcLevel:
-            dcLevel = UInt8(truncatingIfNeeded: value)  // 1...4
-            afterCrop()
-        case .customSizeOrOrigin:
-            flags[.customSize] = value == 1
-            guard value == 1 else {
-                afterCrop()
-                return nil
-            }
-            next = isShowable ? .originX : .frameWidth
-        case .originX:
-            originX = Self.unpackSigned(value)
-            next = .originY
-        case .originY:
-            originY = Self.unpackSigned(value)
-            next = .frameWidth
-        case .frameWidth:
-            guard value != 0 else { return Self.invalidFrame }
-            frameWidth = UInt32(truncatingIfNeeded: value)  // at most 2^30 + 18687
-            next = .frameHeight
-        case .frameHeight:
-            guard value != 0 else { return Self.invalidFrame }
-            frameHeight = UInt32(truncatingIfNeeded: value)
-            if isShowable {
-                // A crop that leaves part of the canvas uncovered.
-                let (left, top) = (Int64(originX), Int64(originY))
-                let (canvasWidth, canvasHeight) = defaultSize
-                flags[.partialFrame] = left > 0 || top > 0 || Int64(frameWidth) &+ left < Int64(canvasWidth)
-                    || Int64(frameHeight) &+ top < Int64(canvasHeight)
-            }
-            afterCrop()
-        case .blendMode:
-            // kReplace, kAdd, kBlend, kAlphaWeightedAdd, kMul.
-            guard value <= 4 else { return Self.invalidFrame }
-            if !flags[.channelBlending] { blendMode = UInt8(truncatingIfNeeded: value) }
-            if value != 0 { flags[.blends] = true }
-            scratch = UInt32(truncatingIfNeeded: value)
-            if extraChannels > 0 && (value == 2 || value == 3) {
-                next = .alphaChannel
-            } else if value == 4 {
-                next = .clamp
-            } else {
-                return blendSourceOrEnd()
-            }
-        case .alphaChannel:
-            guard value < UInt64(extraChannels) else { return Self.invalidFrame }
-            next = .clamp
-        case .clamp:
-            return blendSourceOrEnd()
-        case .blendSource:
-            return blendingDone()
-        default:
-            return laterFrameField(value, options)
-        }
-        return nil
-    }
-
-    /// The animation fields, `is_last`, the reference fields, the name and the LoopFilter.
-    @usableFromInline
-    mutating func laterFrameField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
-        switch next {
-        case .duration:
-            duration = UInt32(truncatingIfNeeded: value)
-            next = flags[.timecodes] ? .timecode : .isLast
-        case .timecode:
-            next = .isLast
-        case .isLast:
-            flags[.isLast] = value == 1
-            if let progress = isLastDecoded() { return progress }
-            afterIsLast()
-        case .saveAsReference:
-            saveAsReference = UInt8(truncatingIfNeeded: value)
-            afterSaveAsReference()
-        case .saveBeforeColourTransform:
-            if frameType == 2 && value == 0 {
-                // A reference frame saved after the colour transform must cover the canvas.
-                let width = flags[.customSize] ? frameWidth : self.width
-                let height = flags[.customSize] ? frameHeight : self.height
-                guard width >= self.width, height >= self.height, originX == 0, originY == 0 else { return Self.invalidFrame }
-            }
-            next = .frameNameLength
-        case .frameNameLength:
-            skipBits = value &* 8  // at most 1071 bytes
-            next = .loopFilterAllDefault
-        case .loopFilterAllDefault:
-            next = value == 1 ? .frameExtensions : .gaborish
-        case .gaborish:
-            next = value == 1 ? .gaborishCustom : .epfIterations
-        case .gaborishCustom:
-            guard value == 1 else {
-                next = .epfIterations
-                return nil
-            }
-            inner = 6
-            next = .gaborishWeights
-        case .gaborishWeights:
-            // Three pairs of weights; each pair's kernel must not sum to nearly 0.
-            if inner % 2 == 0 {
-                scratch = UInt32(truncatingIfNeeded: value)
-            } else {
-                let sum = 1 + (Self.half(UInt16(truncatingIfNeeded: scratch)) + Self.half(UInt16(truncatingIfNeeded: value))) * 4
-                guard sum.magnitude >= 1e-8 else { return Self.invalidFrame }
-            }
-            inner &-= 1
-            if inner == 0 { next = .epfIterations }
-        case .epfIterations:
-            if value == 0 {
-                next = .loopFilterExtensions
-            } else {
-                next = flags[.modular] ? .epfWeightCustom : .epfSharpCustom
-            }
-        case .epfSharpCustom:
-            if value == 1 { startF16Run(8, then: .epfWeightCustom) } else { next = .epfWeightCustom }
-        case .epfWeightCustom:
-            if value == 1 { startF16Run(5, then: .epfSigmaCustom) } else { next = .epfSigmaCustom }
-        case .epfSigmaCustom:
-            let after: Field = flags[.modular] ? .epfSigmaModular : .loopFilterExtensions
-            if value == 1 { startF16Run(flags[.modular] ? 3 : 4, then: after) } else { next = after }
-        case .epfSigmaModular:
-            // At least 1e-8: above 0, since the smallest positive F16 is about 6e-8.
-            guard value & 0x8000 == 0, value != 0 else { return Self.invalidFrame }
-            next = .loopFilterExtensions
-        case .loopFilterExtensions:
-            return extensionsStart(value, then: .frameExtensions)
-        case .frameExtensions:
-            return extensionsStart(value, then: .tocStart)
-        default:
-            return tocField(value, options)
-        }
-        return nil
-    }
-
-    /// The TOC: one size per section, after an optional permutation; the frame's sections
-    /// follow, and then the next frame.
-    @usableFromInline
-    mutating func tocField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
-        switch next {
-        case .tocStart:
-            // libjxl refuses subsampled chroma with adaptive DC smoothing in VarDCT frames.
-            guard chromaShifts == 0 || flags[.skipAdaptiveDCSmoothing] || flags[.modular] else { return Self.invalidFrame }
-            let entries = tocEntries()
-            guard entries <= 65536 else { return .failed(.malformed(.jxl, JXLParser.Failure.moreThan65536TOCEntries)) }
-            guard entries <= UInt64(options.entryLimit) else { return .failed(.limit(.jxl, JXLParser.Failure.moreTOCEntriesThanMaxEntries)) }
-            count = UInt32(truncatingIfNeeded: entries)
-            total = 0
-            next = .tocPermutation
-        case .tocPermutation:
-            // The permutation is entropy coded, like an ICC profile.
-            guard value == 0 else { return .failed(.unsupported(.jxl, JXLParser.Failure.permutedTOC)) }
-            next = .tocAlign
-        case .tocAlign:
-            guard value == 0 else { return Self.nonZeroPadding }
-            next = .tocEntry
-        case .tocEntry:
-            total &+= value  // at most 65,536 sizes below 2^31: no overflow
-            count &-= 1
-            if count == 0 { next = .tocEnd }
-        default:  // .tocEnd
-            guard value == 0 else { return Self.nonZeroPadding }
-            skipBits = total &* 8  // below 2^50
-            return startFrame(preview: false, options)
-        }
-        return nil
-    }
-
     // MARK: - Transitions
 
     /// A regular or skip-progressive frame: the kinds that have blending and timing, and may
     /// be shown.
-    @inlinable
+    @inlinable @inline(__always)
     var isShowable: Bool { frameType == 0 || frameType == 3 }
 
     @inlinable
@@ -337,7 +71,7 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func afterUpsampling() {
         if flags[.modular] {
             next = .groupSizeShift
@@ -365,7 +99,7 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func afterPasses() {
         next = frameType == 1 ? .dcLevel : .customSizeOrOrigin
     }
@@ -383,9 +117,9 @@ extension JXLHeaderReader {
 
     /// The blending info's `source`, needed unless the mode is kReplace over the whole canvas;
     /// without it the blending info is complete (and a preview with a size of its own fails here).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func blendSourceOrEnd() -> Progress? {
-        guard scratch == 0 && !flags[.partialFrame] else {
+        if scratch != 0 || flags[.partialFrame] {
             next = .blendSource
             return nil
         }
@@ -415,11 +149,11 @@ extension JXLHeaderReader {
         cover()
         guard duration > 0 || flags[.isLast] else { return nil }
         let delay = Self.delay(ticks: duration, numerator: ticksNumerator, denominator: ticksDenominator)
-        let covered = flags[.covered]
+        // Nothing covered: all 0.
         event = PendingFrames(
-            numerator: delay.numerator, denominator: delay.denominator, x: covered ? coverLeft : 0, y: covered ? coverTop : 0,
-            width: covered ? coverRight &- coverLeft : 0, height: covered ? coverBottom &- coverTop : 0)
-        flags[.covered] = false
+            numerator: delay.numerator, denominator: delay.denominator, x: coverLeft, y: coverTop,
+            width: coverRight &- coverLeft, height: coverBottom &- coverTop)
+        (coverLeft, coverTop, coverRight, coverBottom) = (0, 0, 0, 0)
         return flags[.isLast] ? .finished : nil
     }
 
@@ -453,37 +187,37 @@ extension JXLHeaderReader {
 
     /// Adds the canvas area this layer covers (its crop, clipped to the canvas) to the area
     /// of the frame being composed.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func cover() {
-        var left: Int64 = 0
-        var top: Int64 = 0
-        var right = Int64(width)
-        var bottom = Int64(height)
+        var left: UInt32 = 0
+        var top: UInt32 = 0
+        var right = width
+        var bottom = height
         if flags[.customSize] {
-            left = max(0, Int64(originX))
-            top = max(0, Int64(originY))
-            right = min(right, Int64(originX) &+ Int64(frameWidth))
-            bottom = min(bottom, Int64(originY) &+ Int64(frameHeight))
+            // The crop's far edges fit in 32 bits: an origin of at most 2^29 + 9344 either
+            // way (a packed U32 below 2^30 + 18688) and a size of at most 2^30 + 18687.
+            let farX = originX &+ Int32(truncatingIfNeeded: frameWidth)
+            let farY = originY &+ Int32(truncatingIfNeeded: frameHeight)
+            left = UInt32(truncatingIfNeeded: max(0, originX))
+            top = UInt32(truncatingIfNeeded: max(0, originY))
+            right = min(right, UInt32(truncatingIfNeeded: max(0, farX)))
+            bottom = min(bottom, UInt32(truncatingIfNeeded: max(0, farY)))
         }
         guard right > left && bottom > top else { return }
-        // Each is within 0...width or 0...height, both below 2^32.
-        let area = (UInt32(truncatingIfNeeded: left), UInt32(truncatingIfNeeded: top),
-                    UInt32(truncatingIfNeeded: right), UInt32(truncatingIfNeeded: bottom))
-        if flags[.covered] {
-            coverLeft = min(coverLeft, area.0)
-            coverTop = min(coverTop, area.1)
-            coverRight = max(coverRight, area.2)
-            coverBottom = max(coverBottom, area.3)
+        if coverRight != 0 {
+            coverLeft = min(coverLeft, left)
+            coverTop = min(coverTop, top)
+            coverRight = max(coverRight, right)
+            coverBottom = max(coverBottom, bottom)
         } else {
-            (coverLeft, coverTop, coverRight, coverBottom) = area
-            flags[.covered] = true
+            (coverLeft, coverTop, coverRight, coverBottom) = (left, top, right, bottom)
         }
     }
 
     /// The number of TOC entries (libjxl `NumTocEntries` over `FrameDimensions::Set`): one
     /// when the frame is a single group in a single pass, otherwise the DC global section,
     /// the DC groups, the AC global section and the AC groups of every pass. At most about
-    /// 2^52, in 64 bits.
+    /// 2^52, in 64 bits. Every divisor is a power of two: the divisions are shifts.
     // `mutating` though it changes nothing: a computed property of the reader (172 bytes)
     // copies it first.
     @inlinable
@@ -492,26 +226,28 @@ extension JXLHeaderReader {
         if flags[.customSize] { (xsize, ysize) = (UInt64(frameWidth), UInt64(frameHeight)) }
         // DC frames are 8^dc_level times smaller, and upsampled frames are coded smaller.
         let shift = 3 &* UInt64(dcLevel) &+ UInt64(upsamplingShift)
-        xsize = Self.divideRoundingUp(xsize, 1 << shift)
-        ysize = Self.divideRoundingUp(ysize, 1 << shift)
-        let groupDimension: UInt64 = 128 << UInt64(groupSizeShift)
+        xsize = Self.shiftRoundingUp(xsize, shift)
+        ysize = Self.shiftRoundingUp(ysize, shift)
+        // Groups of 128 << group_size_shift pixels, blocks of 8 (times the chroma shift).
+        let groupShift = 7 &+ UInt64(groupSizeShift)
         let horizontal = UInt64(chromaShifts & 1)
         let vertical = UInt64(chromaShifts >> 1)
-        let blocksX = Self.divideRoundingUp(xsize, 8 << horizontal) << horizontal
-        let blocksY = Self.divideRoundingUp(ysize, 8 << vertical) << vertical
-        let groups = Self.divideRoundingUp(xsize, groupDimension) &* Self.divideRoundingUp(ysize, groupDimension)
-        let dcGroups = Self.divideRoundingUp(blocksX, groupDimension) &* Self.divideRoundingUp(blocksY, groupDimension)
+        let blocksX = Self.shiftRoundingUp(xsize, 3 &+ horizontal) &<< horizontal
+        let blocksY = Self.shiftRoundingUp(ysize, 3 &+ vertical) &<< vertical
+        let groups = Self.shiftRoundingUp(xsize, groupShift) &* Self.shiftRoundingUp(ysize, groupShift)
+        let dcGroups = Self.shiftRoundingUp(blocksX, groupShift) &* Self.shiftRoundingUp(blocksY, groupShift)
         if groups == 1 && passes == 1 { return 1 }
         return 2 &+ dcGroups &+ groups &* UInt64(passes)
     }
 
+    /// ⌈`value` ÷ 2^`shift`⌉, for a value below 2^32 and a shift below 32.
     @inlinable
-    static func divideRoundingUp(_ value: UInt64, _ divisor: UInt64) -> UInt64 {
-        value / divisor &+ (value % divisor == 0 ? 0 : 1)
+    static func shiftRoundingUp(_ value: UInt64, _ shift: UInt64) -> UInt64 {
+        (value &+ (1 &<< shift) &- 1) &>> shift
     }
 
     /// libjxl's `UnpackSigned`: even values are 0, 1, 2, ...; odd ones −1, −2, ...
-    @inlinable
+    @inlinable @inline(__always)
     static func unpackSigned(_ value: UInt64) -> Int32 {
         let packed = UInt32(truncatingIfNeeded: value)
         return Int32(bitPattern: (packed >> 1) ^ ((~packed & 1) &- 1))
@@ -536,7 +272,7 @@ extension JXLHeaderReader {
     /// terms. Reduced when the numerator exceeds 32 bits; a delay still too long for that
     /// (above 2^32 seconds over the reduced tick rate) is approximated by halving both terms,
     /// and saturates at 2^32 − 1 seconds.
-    @inlinable
+    @inlinable @inline(__always)
     static func delay(ticks: UInt32, numerator: UInt32, denominator: UInt32) -> (numerator: UInt32, denominator: UInt32) {
         var top = UInt64(ticks) &* UInt64(denominator)  // below 2^42
         var bottom = UInt64(max(numerator, 1))

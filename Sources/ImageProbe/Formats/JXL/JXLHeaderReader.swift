@@ -13,8 +13,9 @@
 ///
 /// Every field is one of the codestream's primitives (libjxl `fields.h`): `Bits(n)`, a `U32`
 /// of four distributions picked by a 2-bit selector, a `U64` varint, or an `F16`. `next`
-/// names the field to decode; a handler per field (`JXLMetadata.swift`, `JXLFrames.swift`)
-/// keeps what matters and picks the next one, following libjxl's `VisitFields` order.
+/// names the field to decode; a handler per field (the SizeHeader's here, the others in one
+/// switch in `JXLMetadata.swift`, with the frames' transitions in `JXLFrames.swift`) keeps
+/// what matters and picks the next one, following libjxl's `VisitFields` order.
 @usableFromInline
 struct JXLHeaderReader: Sendable {
     /// The next field to decode, and where a shared sub-grammar (an F16 run, a bundle's
@@ -37,6 +38,11 @@ struct JXLHeaderReader: Sendable {
     /// `inner` for F16 runs, chroma modes and passes (inner ones).
     @usableFromInline var count: UInt32 = 0
     @usableFromInline var inner: UInt16 = 0
+    /// Bits the next field needs at the least, as `consume` last found it (exact once a U32's
+    /// selector or a varint's next group is in the accumulator, a lower bound before): what
+    /// `bytesWanted` asks for. At the start, the signature's first byte or SizeHeader's
+    /// `small` bit.
+    @usableFromInline var wanted: UInt8
     /// A value kept across fields for a check (a float sample's bits, an F16 to compare).
     @usableFromInline var scratch: UInt32 = 0
 
@@ -88,7 +94,8 @@ struct JXLHeaderReader: Sendable {
     @usableFromInline var duration: UInt32 = 0
     /// Frame headers read (preview, layers and reference frames included): `maxEntries`.
     @usableFromInline var frameHeaders: UInt32 = 0
-    /// The canvas area the layers of the frame being composed cover (clipped), for its event.
+    /// The canvas area the layers of the frame being composed cover (clipped), for its event;
+    /// all 0 while none covers any (a covered area's right edge is above 0).
     @usableFromInline var coverLeft: UInt32 = 0
     @usableFromInline var coverTop: UInt32 = 0
     @usableFromInline var coverRight: UInt32 = 0
@@ -101,6 +108,7 @@ struct JXLHeaderReader: Sendable {
     @inlinable
     init(expectsSignature: Bool) {
         next = expectsSignature ? .signatureFirst : .small
+        wanted = expectsSignature ? 8 : 1
     }
 
     /// Yes-or-no facts, one bit each.
@@ -141,8 +149,6 @@ struct JXLHeaderReader: Sendable {
         /// extra channel's.
         case blends, channelBlending
         case isLast
-        /// Some layer covers part of the canvas since the last shown frame.
-        case covered
     }
 
     /// What the reader needs next. No payload but the failure's, so that it fits in the
@@ -174,7 +180,7 @@ struct JXLHeaderReader: Sendable {
 
     /// The next `count` bits (0...32), without removing them. (Masking shifts: the counts
     /// are below 64, so they need no check for an overlong shift.)
-    // `mutating` though it changes nothing: see `bitsForNextField`.
+    // `mutating` though it changes nothing: see `bytesWanted`.
     @inlinable
     mutating func peek(_ count: UInt8) -> UInt64 {
         accumulator & ((1 &<< UInt64(count)) &- 1)
@@ -191,70 +197,40 @@ struct JXLHeaderReader: Sendable {
 
     /// Reads a U64 varint (libjxl `U64Coder`): a 2-bit selector for 0, 1 + 4 bits, 17 + 8
     /// bits, or 12 bits followed by groups of 8 (4 at shift 60), each after a continuation
-    /// bit. Keeps its progress in `register` and `varintShift` between calls; nil until done.
+    /// bit. Keeps its progress in `register` and `varintShift` between calls; nil until done,
+    /// with the bits its next step needs in `wanted`.
     @usableFromInline
     mutating func varint() -> UInt64? {
         if varintShift == 0 {
+            wanted = 2
             guard available >= 2 else { return nil }
-            switch peek(2) {
-            case 0:
-                _ = take(2)
-                return 0
-            case 1:
-                guard available >= 6 else { return nil }
-                return 1 &+ take(6) >> 2
-            case 2:
-                guard available >= 10 else { return nil }
-                return 17 &+ take(10) >> 2
-            default:
-                guard available >= 14 else { return nil }
-                register = take(14) >> 2
-                varintShift = 12
-            }
+            // 2, 6, 10 or 14 bits with the selector.
+            let selector = peek(2)
+            wanted = 2 &+ 4 &* UInt8(truncatingIfNeeded: selector)
+            guard available >= wanted else { return nil }
+            let bits = take(wanted) >> 2
+            guard selector == 3 else { return (selector == 2 ? 17 : selector) &+ bits }
+            register = bits
+            varintShift = 12
         }
-        // At most seven groups: the shift goes 12, 20, ..., 60.
+        // At most seven groups: the shift goes 12, 20, ..., 60 (4 bits at 60), each after its
+        // continuation bit.
         while true {
+            wanted = 1
             guard available >= 1 else { return nil }
             if peek(1) == 0 {
                 _ = take(1)
                 varintShift = 0
                 return register
             }
+            wanted = varintShift >= 60 ? 5 : 9
+            guard available >= wanted else { return nil }
+            register |= (take(wanted) >> 1) &<< UInt64(varintShift)
             if varintShift >= 60 {
-                guard available >= 5 else { return nil }
-                register |= (take(5) >> 1) << 60
                 varintShift = 0
                 return register
             }
-            guard available >= 9 else { return nil }
-            register |= (take(9) >> 1) &<< UInt64(varintShift)
             varintShift &+= 8
-        }
-    }
-
-    /// Bits the next field needs at the least, given what is in the accumulator: exact once a
-    /// U32's selector or a varint's next group is there, a lower bound before.
-    // `mutating` though it changes nothing: the reader (172 bytes) is then passed by
-    // reference; a non-mutating call out of line copies it first.
-    @inlinable
-    mutating func bitsForNextField() -> Int {
-        switch next.primitive {
-        case .bits(let count):
-            return Int(count)
-        case .align:
-            return Int(available % 8)
-        case .u32(let distribution):
-            guard available >= 2 else { return 2 &+ Int(distribution.fewestBits) }
-            return 2 &+ Int(distribution.entry(peek(2)).bits)
-        case .f16:
-            return 16
-        case .u64:
-            if varintShift == 0 {
-                guard available >= 2 else { return 2 }
-                return 2 &+ 4 &* Int(truncatingIfNeeded: peek(2))  // 2, 6, 10 or 14
-            }
-            guard available >= 1, peek(1) == 1 else { return 1 }
-            return varintShift >= 60 ? 5 : 9
         }
     }
 
@@ -265,12 +241,13 @@ struct JXLHeaderReader: Sendable {
     // reference; a non-mutating call out of line copies it first.
     @inlinable
     mutating func bytesWanted(dimensionsOnly: Bool) -> Int {
-        var bits = Int(truncatingIfNeeded: skipBits & 7) &+ bitsForNextField()
+        var bits = Int(truncatingIfNeeded: skipBits & 7) &+ Int(wanted)
         if next.rawValue < Field.allDefault.rawValue {
             bits &+= sizeHeaderBitsAfterNext &+ (dimensionsOnly ? 0 : 1)
         }
+        // Rounded up to whole bytes; none missing (or fewer) is one.
         let missing = bits &- Int(available)
-        return max(1, (missing &+ 7) / 8)
+        return max(1, (missing &+ 7) &>> 3)
     }
 
     /// The SizeHeader bits that certainly follow the next field (the fewest the codings
@@ -319,23 +296,39 @@ struct JXLHeaderReader: Sendable {
                 accumulator = dropped >= 64 ? 0 : accumulator >> dropped
                 available &-= UInt8(truncatingIfNeeded: dropped)
                 skipBits &-= dropped
-                if skipBits >= 8 { return .skip }
-                if skipBits != 0 { return .needBytes }
+                if skipBits != 0 {
+                    // The accumulator is empty: the next field needs its fewest bits.
+                    wanted = leastBits
+                    return skipBits >= 8 ? .skip : .needBytes
+                }
             }
+            // Each field that can't be decoded yet leaves the bits it needs in `wanted`.
             let value: UInt64
             switch next.primitive {
             case .bits(let count):
-                guard available >= count else { return .needBytes }
+                guard available >= count else {
+                    wanted = count
+                    return .needBytes
+                }
                 value = take(count)
             case .align:
                 value = take(available % 8)
             case .u32(let distribution):
-                guard available >= 2 else { return .needBytes }
+                guard available >= 2 else {
+                    wanted = 2 &+ distribution.fewestBits
+                    return .needBytes
+                }
                 let entry = distribution.entry(peek(2))
-                guard available >= 2 &+ entry.bits else { return .needBytes }
+                guard available >= 2 &+ entry.bits else {
+                    wanted = 2 &+ entry.bits
+                    return .needBytes
+                }
                 value = (take(2 &+ entry.bits) >> 2) &+ UInt64(entry.offset)
             case .f16:
-                guard available >= 16 else { return .needBytes }
+                guard available >= 16 else {
+                    wanted = 16
+                    return .needBytes
+                }
                 value = take(16)
                 // libjxl's F16Coder refuses infinities and NaNs.
                 guard value & 0x7C00 != 0x7C00 else { return invalid(.f16InfinityOrNaN, options) }
@@ -347,12 +340,29 @@ struct JXLHeaderReader: Sendable {
         }
     }
 
-    /// Hands a decoded value to its field's handler: nil to go on decoding.
+    /// The bits the next field needs at the least with nothing in the accumulator (a varint
+    /// not begun: fields are skipped between, never within, varints).
+    // `mutating` though it changes nothing: see `bytesWanted`.
+    @inlinable
+    var leastBits: UInt8 {
+        mutating get {
+            switch next.primitive {
+            case .bits(let count): count
+            case .align: 0
+            case .u32(let distribution): 2 &+ distribution.fewestBits
+            case .f16: 16
+            case .u64: 2
+            }
+        }
+    }
+
+    /// Hands a decoded value to its field's handler: nil to go on decoding. The SizeHeader's
+    /// fields here, inlined in `consume` (all that dimensions-only probes decode), the others
+    /// in one switch out of line (`headerField`).
     @inlinable
     mutating func decoded(_ value: UInt64, _ options: ScanOptions) -> Progress? {
         if next.rawValue < Field.allDefault.rawValue { return sizeHeaderField(value, options) }
-        if next.rawValue < Field.frameAllDefault.rawValue { return metadataField(value, options) }
-        return frameField(value, options)
+        return headerField(value, options)
     }
 
     /// The signature and SizeHeader's fields.
