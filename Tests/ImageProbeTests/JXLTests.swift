@@ -616,6 +616,17 @@ import Testing
         #expect(found?.frameCount == 2 && frames.first?.delay == Double(UInt32.max))
     }
 
+    @Test func fieldsFollowInOrder() {
+        // `Field.following` casts a raw value: the cases are numbered from 0 without gaps, and
+        // `tocEnd`, the last, is its own.
+        let last = JXLHeaderReader.Field.tocEnd.rawValue
+        for raw in 0..<last {
+            let field = JXLHeaderReader.Field(rawValue: raw)
+            #expect(field != nil && field?.following == JXLHeaderReader.Field(rawValue: raw + 1))
+        }
+        #expect(JXLHeaderReader.Field(rawValue: last &+ 1) == nil && JXLHeaderReader.Field.tocEnd.following == .tocEnd)
+    }
+
     @Test func theParserFitsItsSlot() {
         #expect(MemoryLayout<JXLParser>.size <= 256, "\(MemoryLayout<JXLParser>.size)")
         #expect(ParserSlot.fits(JXLParser.self))

@@ -115,7 +115,7 @@ struct JXLParser: FormatParser, Sendable {
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // A box header's type and payload length (nil: to the end of the file), for `box`.
         let type: UInt32
-        var payload: UInt64? = nil
+        var payload: UInt64?
         switch phase {
         case .signatureAndFileType:
             switch JPEG2000Box.fileStart(field, signatureBoxSize: signatureBoxSize, format: .jxl) {

@@ -72,7 +72,11 @@ extension JXLHeaderReader {
         /// The field after this one in the order above, where most fields go on to (the last
         /// is its own). No `init(rawValue:)`: its switch over every field is a jump table.
         @inlinable @inline(__always)
-        var following: Field { unsafeBitCast(min(rawValue &+ 1, Self.tocEnd.rawValue), to: Field.self) }
+        var following: Field {
+            // SAFETY: the cases are numbered from 0 without gaps and `tocEnd` is the last
+            // (JXLTests.fieldsFollowInOrder checks both), so every value up to it is a case.
+            unsafeBitCast(min(rawValue &+ 1, Self.tocEnd.rawValue), to: Field.self)
+        }
 
         /// How the field is coded.
         @inlinable

@@ -298,7 +298,7 @@ struct JXLHeaderReader: Sendable {
                 skipBits &-= dropped
                 if skipBits != 0 {
                     // The accumulator is empty: the next field needs its fewest bits.
-                    wanted = leastBits
+                    wanted = fewestBits
                     return skipBits >= 8 ? .skip : .needBytes
                 }
             }
@@ -344,7 +344,7 @@ struct JXLHeaderReader: Sendable {
     /// not begun: fields are skipped between, never within, varints).
     // `mutating` though it changes nothing: see `bytesWanted`.
     @inlinable
-    var leastBits: UInt8 {
+    var fewestBits: UInt8 {
         mutating get {
             switch next.primitive {
             case .bits(let count): count

@@ -232,7 +232,7 @@ extension JXLHeaderReader {
                 skipBits = total
                 next = resume
             } else {
-                next = .extensionBits
+                next = field
             }
         case .transformAllDefault:
             if value == 1 {
@@ -253,7 +253,7 @@ extension JXLHeaderReader {
             guard value == 0 else { return Self.nonZeroPadding }
             return startFrame(preview: flags[.havePreview], options)
 
-        // FrameHeader (JXLFrames.swift).
+        // FrameHeader (its transitions and checks across fields are in JXLFrames.swift).
         case .frameAllDefault:
             if value != 0 {
                 // A regular VarDCT frame of the image's size, of duration 0, and the last.
@@ -356,11 +356,11 @@ extension JXLHeaderReader {
             if !flags[.channelBlending] { blendMode = UInt8(truncatingIfNeeded: value) }
             if value != 0 { flags[.blends] = true }
             scratch = UInt32(truncatingIfNeeded: value)
-            if extraChannels > 0 && (value == 2 || value == 3) {
-                // alphaChannel
-            } else if value == 4 {
+            // kBlend and kAlphaWeightedAdd name an alpha channel (`alpha_channel`, next in
+            // order) when there are extra channels; kMul a `clamp`.
+            if value == 4 {
                 next = .clamp
-            } else {
+            } else if extraChannels == 0 || (value != 2 && value != 3) {
                 return blendSourceOrEnd()
             }
         case .alphaChannel:
@@ -451,7 +451,7 @@ extension JXLHeaderReader {
             skipBits = total &* 8  // below 2^50
             return startFrame(preview: false, options)
         case .signatureFirst, .signatureSecond, .small, .smallHeight, .height, .ratio, .smallWidth, .width:
-            break  // decoded by `sizeHeaderField`
+            break  // unreachable: decoded by `sizeHeaderField`
         }
         return nil
     }
