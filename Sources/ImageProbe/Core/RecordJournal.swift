@@ -2,7 +2,8 @@
 /// for facts that come before the data saying which of them matter (HEIF's item properties
 /// come before their associations). Numbers are stored as LEB128 varints, so typical records
 /// take a few bytes. Every read is bounds-checked: past the end reads as 0. Reads are
-/// mutating only so that they work on the journal in place, never on a copy.
+/// mutating so that a parser's steps read the journal in place; a reader that isn't mutating
+/// (HEIF's `recordValues`) reads a copy.
 @usableFromInline
 struct RecordJournal: Sendable {
     @usableFromInline static var capacity: Int { 120 }

@@ -13,6 +13,9 @@ struct SVGParser: FormatParser, Sendable {
     @usableFromInline
     enum Attribute: UInt8, Sendable {
         case other = 0, width = 1, height = 2, viewBox = 4
+
+        /// `seen` once all three are.
+        @inlinable static var all: UInt8 { width.rawValue | height.rawValue | viewBox.rawValue }
     }
 
     /// Where the document is: a plain enum, each phase's data in the fields below it (a
@@ -409,7 +412,7 @@ struct SVGParser: FormatParser, Sendable {
             let rules = SVGLengthRules(size)
             // Both absolute, or all three present: a later attribute cannot change the size (a
             // repeated one is an error).
-            guard atEnd || rules.bothAbsolute || seen == 7 else { return .read(1) }
+            guard atEnd || rules.bothAbsolute || seen == Attribute.all else { return .read(1) }
             if let failure = settle(rules, options: options) { return .failed(failure) }
         } else if !atEnd {
             return .read(1)

@@ -568,7 +568,8 @@ extension ISOBMFFParser {
 
         /// The first `count` (up to eight) varints after the key of the record that starts at
         /// `record` - 1, in order; 0 for the rest. One decoder for every record the answer
-        /// reads, on a copy of the journal (the answer is built outside the parser's steps).
+        /// reads, on a copy of the journal: most callers build the answer, where the items
+        /// can't be mutated; `adopt`'s size check pays for the copy too.
         #if IMAGEPROBE_COMPACT
         @inlinable @inline(never)
         #else
