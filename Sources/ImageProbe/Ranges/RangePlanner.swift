@@ -325,6 +325,9 @@ public struct RangePlanner: Sendable {
 
     /// Plans the next request from `.idle`: either settles or sets `asked` and awaits its head.
     mutating func plan() {
+        // A redirect or a restart after a spent budget (a driver may end the exchange rather
+        // than fail it): nothing more is sent.
+        if overBudget { return overBudgetFailure() }
         if let total = totalLength, position >= total { return conclude(ended: true) }
         if let sizeKnownAt = sizeKnownAtRequest, requests - sizeKnownAt >= max(0, configuration.maxMetadataRequests),
            settlePartial(Self.metadataLimit) {
