@@ -194,6 +194,23 @@ import Testing
         #expect(elapsed < .seconds(10), "\(elapsed)")
     }
 
+    @Test func aRedirectPastTheBudgetIsNotFollowed() async throws {
+        // A 302 whose head alone (padded with 20 KB of fields) spends a 4,000-byte budget: no
+        // request follows it (the hop would be sent past the budget).
+        let png = PNGBuilder.image(width: 64, height: 48)
+        let padding = (0..<20).map { "X-Pad-\($0): " + String(repeating: "a", count: 1000) }
+        let server = try RawServer(.stream { head, _, send in
+            if head.hasPrefix("GET /image ") {
+                return send(RawServer.response("302 Found", ["Location: /moved", "Content-Length: 0"] + padding))
+            }
+            return send(HostileServerTests.partial(png, head))
+        }, concurrent: true)
+        defer { server.stop() }
+        let (result, _) = await Self.timed(server, HostileServerTests.configuration { $0.maxBytes = 4000 })
+        #expect(result.failureCode == .limitExceeded, "\(result)")
+        #expect(!server.requestHeads.contains { $0.hasPrefix("GET /moved ") }, "\(server.requestHeads)")
+    }
+
     // MARK: Errors name their cause
 
     @Test func aHeaderLineLongerThanLibcurlAcceptsIsAnInvalidResponse() async throws {
