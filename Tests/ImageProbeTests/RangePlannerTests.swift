@@ -1,4 +1,4 @@
-import ImageProbe
+@testable import ImageProbe
 import Testing
 
 /// The range planner driven directly, as a driver of its own would (SPEC.md §6.1). The Swift,
@@ -46,5 +46,27 @@ import Testing
         }
         guard case .failed(let failure) = planner.next() else { Issue.record("a request past the budget"); return }
         #expect(failure.code == .limitExceeded)
+    }
+
+    /// The codes' names and the reasons' messages are lines of two literals read by raw value
+    /// (a table, not a switch): one line per case, in the cases' order.
+    @Test func theTablesHaveALinePerCase() {
+        typealias Failure = RangePlanner.Failure
+        var raw: UInt8 = 0
+        while let code = Failure.Code(rawValue: raw) {
+            #expect(code.name == String(describing: code))
+            raw += 1
+        }
+        #expect(raw == 12)
+        raw = 0
+        while let reason = Failure.Reason(rawValue: raw) {
+            let text = String(decoding: reason.textUTF8, as: UTF8.self)
+            #expect(!text.isEmpty && !text.contains("\n"), "\(reason)")
+            raw += 1
+        }
+        #expect(raw == 21)
+        // The first and the last line belong to the first and the last case.
+        #expect(Failure(.limitExceeded, .moreRequestsThanMaxRequests).message == "more requests than maxRequests without an answer")
+        #expect(Failure(.unsupportedURL, .redirectToNonHTTP).message == "redirect to a non-HTTP URL")
     }
 }
