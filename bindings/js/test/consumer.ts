@@ -5,7 +5,7 @@ import {
   type ImageInfo, type URLImageInfo, type ScanResult, type ScanOptions, type Count, type ErrorCode, type CICP,
 } from 'imageprobe';
 import * as web from 'imageprobe/web';
-import imageSizeDefault, { imageSize, imageSizeFromFile, disableTypes, types, type ISizeCalculationResult } from 'imageprobe/compat';
+import imageSizeDefault, { imageSize, imageSizeFromFile, setConcurrency, disableTypes, types, type ISizeCalculationResult } from 'imageprobe/compat';
 
 declare const bytes: Uint8Array;
 declare const stream: AsyncIterable<Uint8Array>;
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const same: ISizeCalculationResult = imageSizeDefault(bytes);
   const fromFile: ISizeCalculationResult = await imageSizeFromFile('photo.jpg');
   disableTypes(['psd']);
+  setConcurrency(8);
   const names: string[] = types;
   const webInfo: ImageInfo = await web.probe(bytes);
   void [hdr, gainMap, icc, interlaced, motion, fullRange, dpi, dpiX, limited];

@@ -219,7 +219,7 @@ test('init() with a compiled WebAssembly.Module (as Workers and bundlers pass it
   await web.init(new URL('./imageprobe-web.wasm', import.meta.resolve('imageprobe/web')));
 });
 
-test('compat: imageSize() has image-size\'s shape, ESM and CommonJS, and throws TypeError for what it can\'t read', () => {
+test('compat: imageSize() has image-size\'s shape, ESM and CommonJS, and throws TypeError for what it can\'t read', async () => {
   let checked = 0;
   for (const path of files) {
     const bytes = readFileSync(path);
@@ -227,19 +227,27 @@ test('compat: imageSize() has image-size\'s shape, ESM and CommonJS, and throws 
     try { info = esm.probeSync(bytes); } catch { /* not an image */ }
     if (!info) {
       assert.throws(() => compat.imageSize(bytes), TypeError, path);
+      await assert.rejects(compat.imageSizeFromFile(path), Error, path);
       continue;
     }
     const size = compat.imageSize(bytes);
-    assert.equal(size.width, info.width, path);
-    assert.equal(size.height, info.height, path);
+    // HEIF and AVIF: the clean aperture, before rotation (image-size's reading of clap).
+    const heif = info.format === 'heif' || info.format === 'avif';
+    const turned = info.orientation !== null && info.orientation >= 5;
+    assert.equal(size.width, heif ? (turned ? info.displayHeight : info.displayWidth) : info.width, path);
+    assert.equal(size.height, heif ? (turned ? info.displayWidth : info.displayHeight) : info.height, path);
     assert.equal(typeof size.type, 'string');
     if (info.orientation !== null) assert.equal(size.orientation, info.orientation);
     assert.deepEqual(cjsCompat.imageSize(bytes), size);
+    assert.deepEqual(await compat.imageSizeFromFile(path), size, path);
     checked++;
   }
   assert.ok(checked > 0);
   assert.equal(compat.default, compat.imageSize);
   assert.equal(cjsCompat.default, cjsCompat.imageSize);
+  assert.deepEqual(compat.types, ['bmp', 'cur', 'dds', 'gif', 'heif', 'icns', 'ico', 'j2c', 'jp2', 'jpg', 'jxl', 'jxl-stream', 'ktx',
+    'png', 'pnm', 'psd', 'svg', 'tga', 'tiff', 'webp']);
+  assert.throws(() => compat.imageSize(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])), { name: 'TypeError', message: 'unsupported file type: undefined' });
 });
 
 const defects = ['skips', 'chunks', 'empty-chunks', 'forgotten', 'trap'];
