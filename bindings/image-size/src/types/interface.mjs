@@ -1,0 +1,2 @@
+// `image-size/types/interface`: types only (interface.d.ts).
+export {};
