@@ -1,0 +1,3 @@
+import probe = require('./index');
+declare const sync: typeof probe.sync;
+export = sync;
