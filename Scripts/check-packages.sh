@@ -14,6 +14,10 @@
 #   Examples/python/dask_probe.py on a LocalCluster of 2 workers;
 # - the sdist: built into a wheel by pip with the Swift toolchain (no IMAGEPROBE_LIBRARY),
 #   which then installs and answers;
+# - the npm tarballs: imageprobe and, under the peers' names (`image-size@file:...`, as npm's
+#   alias installs them), @imageprobe/image-size and @imageprobe/probe-image-size, installed
+#   offline into a scratch project, each answering every file as imageprobe does (their full
+#   tests run in bindings/js/check.sh);
 # - with ../shared/corpus: the package against imagesize_py 2.x, accuracy and speed.
 # Installs what it needs (apt-get, pip). Run Scripts/package.sh first.
 #   Scripts/check-packages.sh FILE_OR_DIR...      (CI: ../shared/corpus/files and imageprobe-examples' folder)
@@ -28,7 +32,10 @@ sdk_tarball=dist/imageprobe-sdk-$version-linux-$arch.tar.gz
 cli_tarball=dist/imageprobe-$version-linux-$arch.tar.gz
 sdist=dist/pyimageprobe-$version.tar.gz
 wheel=$(ls dist/pyimageprobe-"$version"-py3-none-*.whl 2>/dev/null | head -1 || true)
-for artifact in "$sdk_tarball" "$cli_tarball" "$sdist" "$wheel"; do
+npm_imageprobe=dist/imageprobe-$version.tgz
+npm_image_size=$(ls dist/imageprobe-image-size-2.*.tgz 2>/dev/null | head -1 || true)
+npm_probe_image_size=$(ls dist/imageprobe-probe-image-size-7.*.tgz 2>/dev/null | head -1 || true)
+for artifact in "$sdk_tarball" "$cli_tarball" "$sdist" "$wheel" "$npm_imageprobe" "$npm_image_size" "$npm_probe_image_size"; do
     [ -n "$artifact" ] && [ -f "$artifact" ] || { echo "missing ${artifact:-the wheel}: run Scripts/package.sh first" >&2; exit 1; }
 done
 work=$(mktemp -d)
@@ -48,6 +55,8 @@ command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || packages+=(nginx-light
 command -v openssl > /dev/null || packages+=(openssl)
 ldconfig -p | grep -q 'libcurl.so.4 ' || packages+=(libcurl4)
 python3 -c 'import venv, ensurepip' 2> /dev/null || packages+=(python3-venv)
+command -v node > /dev/null || packages+=(nodejs)
+command -v npm > /dev/null || packages+=(npm)
 if [ ${#packages[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" > /dev/null
@@ -195,6 +204,46 @@ sys.exit(0 if same else 1)' "$first" "$work/cli.txt") || fail "the wheel built f
 else
     echo "no Swift toolchain: skipped"
 fi
+
+step "npm: imageprobe, and the drop-ins installed offline as image-size and probe-image-size"
+mkdir -p "$work/npm"
+echo '{ "name": "scratch", "private": true }' > "$work/npm/package.json"
+(cd "$work/npm" && npm install --offline --no-audit --no-fund --silent "$root/$npm_imageprobe" \
+    "image-size@file:$root/$npm_image_size" "probe-image-size@file:$root/$npm_probe_image_size") || fail "npm couldn't install the tarballs"
+(cd "$work/npm" && node - "$work/files" <<'JS') || fail "the npm packages answer differently"
+const { readFileSync } = require('node:fs');
+const { probeSync } = require('imageprobe');
+const { imageSize } = require('image-size');
+const probe = require('probe-image-size');
+for (const name of ['image-size', 'probe-image-size']) console.log(`${name}: ${require(`${name}/package.json`).name}`);
+let images = 0, differ = 0;
+for (const path of readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean)) {
+  const bytes = readFileSync(path);
+  let info = null;
+  try { info = probeSync(bytes); } catch { /* not an image */ }
+  let size = null;
+  try { size = imageSize(bytes); } catch { /* not an image */ }
+  const result = probe.sync(bytes);
+  // An SVG that ends inside its start tag: partial for imageprobe, no image for the peers.
+  if (info && info.format === 'svg' && info.partialReason === 'truncated') info = null;
+  if (!info) {
+    if (size || result) { differ++; console.log(`answered, not an image: ${path}`); }
+    continue;
+  }
+  images++;
+  const heif = info.format === 'heif' || info.format === 'avif';
+  const turned = (info.orientation ?? 0) >= 5;
+  const expected = heif ? (turned ? [info.displayHeight, info.displayWidth] : [info.displayWidth, info.displayHeight]) : [info.width, info.height];
+  const svg = info.format === 'svg';
+  if (!size || size.width !== expected[0] || size.height !== expected[1] ||
+      !result || (!svg && (result.width !== info.width || result.height !== info.height))) {
+    differ++;
+    console.log(`differs: ${path}`, info.width, info.height, size, result);
+  }
+}
+console.log(`${images} images: image-size and probe-image-size answer as imageprobe on ${images - differ}`);
+process.exit(differ ? 1 : 0);
+JS
 
 if [ -f ../shared/corpus/manifest.jsonl ]; then
     step "Python: against imagesize_py 2.x on ../shared/corpus (accuracy, probes per second)"

@@ -8,14 +8,19 @@
 #   dist/pyimageprobe-X.Y.Z.tar.gz                the sdist: builds the library with a Swift toolchain
 #   dist/imageprobe-X.Y.Z-linux-ARCH.tar.gz       the command with the Swift runtime and Foundation
 #       linked in (--static-swift-stdlib), its man page and bash, zsh and fish completions
+#   dist/imageprobe-X.Y.Z.tgz, dist/imageprobe-image-size-2.1YY.Z.tgz,
+#   dist/imageprobe-probe-image-size-7.1YY.Z.tgz   the npm packages (npm pack): imageprobe and the
+#       drop-ins for image-size 2.x and probe-image-size 7.x (bindings/image-size,
+#       bindings/probe-image-size), each with the WebAssembly module (Scripts/build-c.sh wasm)
 #   dist/SHA256SUMS
 # Needs what Scripts/build-c.sh needs (the Swift toolchain, binutils), Python 3.10+ with pip and
-# venv (PyPI for `build` and setuptools), tar and gzip. Tests: Scripts/check-packages.sh.
-#   Scripts/package.sh [sdk|python|cli|all]      (default all; python and sdk share the library)
+# venv (PyPI for `build` and setuptools), tar and gzip; node and npm for the npm packages.
+# Tests: Scripts/check-packages.sh.
+#   Scripts/package.sh [sdk|python|cli|npm|all]      (default all; python and sdk share the library)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
-case $what in sdk|python|cli|all) ;; *) echo "usage: Scripts/package.sh [sdk|python|cli|all]" >&2; exit 2 ;; esac
+case $what in sdk|python|cli|npm|all) ;; *) echo "usage: Scripts/package.sh [sdk|python|cli|npm|all]" >&2; exit 2 ;; esac
 version=$(grep -m1 -oE '^## [0-9]+\.[0-9]+\.[0-9]+' CHANGELOG.md | cut -c4-)
 IFS=. read -r major minor _ <<< "$version"
 arch=$(uname -m)
@@ -36,8 +41,9 @@ fill() {  # fill TEMPLATE OUTPUT: @VERSION@ and the other @NAMES@ substituted
         -e "s|@GCC@|${gcc:-}|g" "$1" > "$2"
 }
 echo "ImageProbe $version for linux-$arch"
+npm_tarballs=()
 
-if [ "$what" != cli ]; then
+if [ "$what" = sdk ] || [ "$what" = python ] || [ "$what" = all ]; then
     # --- the C library, once, for the SDK and the wheel ---------------------------------------
     Scripts/build-c.sh c
     library=.build/c/libimageprobe.so.$version
@@ -117,5 +123,19 @@ if [ "$what" = cli ] || [ "$what" = all ]; then
     archive "$cli" "$dist/imageprobe-$version-linux-$arch.tar.gz"
 fi
 
-(cd "$dist" && rm -f SHA256SUMS && sha256sum -- *"$version"* > SHA256SUMS)
+if [ "$what" = npm ] || [ "$what" = all ]; then
+    # --- the npm packages: imageprobe and the drop-ins, each from its folder's prepack -------
+    npm_version=$(node -p "require('./bindings/js/package.json').version")
+    [ "$npm_version" = "$version" ] || { echo "bindings/js/package.json says $npm_version, CHANGELOG.md $version" >&2; exit 1; }
+    [ -f .build/wasm/imageprobe.wasm ] || Scripts/build-c.sh wasm
+    [ -f .build/wasm/imageprobe-web.wasm ] || Scripts/build-c.sh wasm-web
+    for package in js image-size probe-image-size; do
+        (cd "bindings/$package" && npm pack --silent --pack-destination "$dist" > "$work/npm-$package.txt")
+        tarball=$dist/$(tail -1 "$work/npm-$package.txt")
+        echo "$tarball ($(stat -c %s "$tarball") bytes)"
+        npm_tarballs+=("$(basename "$tarball")")
+    done
+fi
+
+(cd "$dist" && rm -f SHA256SUMS && sha256sum -- *"$version"* "${npm_tarballs[@]}" | sort -k2 -u > SHA256SUMS)
 echo "$dist/SHA256SUMS"
