@@ -21,10 +21,10 @@ find "$@" -type f | sort > "$work/files"
 echo "$(wc -l < "$work/files") files"
 
 cc -Wall -Wextra -Werror -std=c11 -fsanitize=address,undefined -fno-omit-frame-pointer -g \
-    -I .build/c/include Examples/c/probe.c .build/c/libimageprobe.a -lm -o "$work/probe"
+    -I .build/c/include Examples/c/probe.c .build/c/libimageprobe.a -o "$work/probe"
 # The static library alone, without ASan, links too (and the shared one loads).
-cc -Wall -Wextra -Werror -std=c11 -O2 -I .build/c/include Examples/c/probe.c .build/c/libimageprobe.a -lm -o "$work/probe-static"
-cc -Wall -Wextra -Werror -std=c11 -O2 -I .build/c/include Examples/c/probe.c -L .build/c -limageprobe -lm -o "$work/probe-shared"
+cc -Wall -Wextra -Werror -std=c11 -O2 -I .build/c/include Examples/c/probe.c .build/c/libimageprobe.a -o "$work/probe-static"
+cc -Wall -Wextra -Werror -std=c11 -O2 -I .build/c/include Examples/c/probe.c -L .build/c -limageprobe -o "$work/probe-shared"
 
 failed=0
 # The contract through the C interface: whole, in pieces, at every split, prefixes, sticky.

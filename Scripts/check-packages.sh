@@ -118,10 +118,10 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 pkg-config --modversion imageprobe
 [ "$(pkg-config --modversion imageprobe)" = "$version" ] || fail "pkg-config's version isn't $version"
 # shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe) -lm \
+cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe) \
     -Wl,-rpath,"$(pkg-config --variable=libdir imageprobe)" -o "$work/probe-pkg-config-shared"
 # shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe-static) -lm \
+cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe-static) \
     -o "$work/probe-pkg-config-static"
 ldd "$work/probe-pkg-config-shared" | grep -q "libimageprobe.so.$major.$minor => $prefix/lib/" \
     || fail "the pkg-config build doesn't load the SDK's libimageprobe.so"

@@ -38,12 +38,22 @@ static void json_string(const char *text) {
     putchar('"');
 }
 
+// Rounds half away from zero, as Swift's rounded() does, without libm: the library needs
+// nothing from it, so its example doesn't either (no -lm). From 2^52 on, doubles are whole.
+static double round_half_away(double value) {
+    if (!(value > -4503599627370496.0 && value < 4503599627370496.0)) return value;
+    double whole = (double)(long long)value;  // towards zero
+    if (value - whole >= 0.5) whole += 1;
+    else if (whole - value >= 0.5) whole -= 1;
+    return whole;
+}
+
 // A number as the command prints one: whole numbers without a fraction, others to 3 places.
 static void json_number(double value) {
     if (!isfinite(value)) { fputs("null", stdout); return; }
-    if (value == floor(value) && fabs(value) < 1e15) { printf("%lld", (long long)value); return; }
+    if (value > -1e15 && value < 1e15 && value == (double)(long long)value) { printf("%lld", (long long)value); return; }
     char text[64];
-    snprintf(text, sizeof text, "%.3f", round(value * 1000) / 1000);
+    snprintf(text, sizeof text, "%.3f", round_half_away(value * 1000) / 1000);
     size_t length = strlen(text);
     while (length > 0 && text[length - 1] == '0') text[--length] = 0;
     fputs(text, stdout);
