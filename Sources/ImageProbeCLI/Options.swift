@@ -212,7 +212,13 @@ struct CommandLineOptions {
 
 struct UsageError: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// Whether the whole usage follows the message: not for a `--format` template's mistake,
+    /// whose message says what the template may hold.
+    var showsUsage: Bool
+    init(_ message: String, showsUsage: Bool = true) {
+        self.message = message
+        self.showsUsage = showsUsage
+    }
 }
 
 /// A `--format` template, parsed once: literal text and the fields to fill in.
@@ -231,6 +237,9 @@ struct OutputTemplate: Equatable {
         "interlaced", "motionPhoto",
     ]
 
+    /// A mistake in a template: the message alone, which says what may go there.
+    static func mistake(_ message: String) -> UsageError { UsageError(message, showsUsage: false) }
+
     var pieces: [Piece]
 
     /// Parses `%` directives and the `\n`, `\t` and `\\` escapes; anything else is a usage error,
@@ -242,7 +251,7 @@ struct OutputTemplate: Equatable {
         while let character = characters.next() {
             switch character {
             case "%":
-                guard let directive = characters.next() else { throw UsageError("--format ends with a lone %") }
+                guard let directive = characters.next() else { throw Self.mistake("--format ends with a lone %") }
                 let piece: Piece
                 switch directive {
                 case "%": literal.append("%"); continue
@@ -259,20 +268,22 @@ struct OutputTemplate: Equatable {
                 case "{":
                     var name = ""
                     while let next = characters.next(), next != "}" { name.append(next) }
-                    guard Self.names.contains(name) else { throw UsageError("--format: unknown field %{\(name)}") }
+                    guard Self.names.contains(name) else {
+                        throw Self.mistake("--format: unknown field %{\(name)}; a field is one of \(Self.names.sorted().joined(separator: ", "))")
+                    }
                     piece = .named(name)
-                default: throw UsageError("--format: unknown directive %\(directive)")
+                default: throw Self.mistake("--format: unknown directive %\(directive); directives are %f %F %t %w %h %W %H %o %m %b %{name} %%")
                 }
                 if !literal.isEmpty { pieces.append(.literal(literal)) }
                 literal = ""
                 pieces.append(piece)
             case "\\":
-                guard let escaped = characters.next() else { throw UsageError("--format ends with a lone \\") }
+                guard let escaped = characters.next() else { throw Self.mistake("--format ends with a lone \\") }
                 switch escaped {
                 case "n": literal.append("\n")
                 case "t": literal.append("\t")
                 case "\\": literal.append("\\")
-                default: throw UsageError("--format: unknown escape \\\(escaped)")
+                default: throw Self.mistake("--format: unknown escape \\\(escaped); escapes are \\n \\t \\\\")
                 }
             default:
                 literal.append(character)

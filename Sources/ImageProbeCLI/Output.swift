@@ -224,6 +224,10 @@ func humanLine(_ result: InputResult, rawNames: Bool = false) -> String {
         if info.orientation?.swapsWidthAndHeight == true { text += " (displayed \(info.displayWidth)x\(info.displayHeight))" }
         return text + " [\(counts)]"
     case .unsupported(let failure):
+        // Nothing to read at all is "truncated" to the scanner; say what it is.
+        if failure.code == .truncated && result.network == nil && result.bytesRead == 0 && result.bytesSkipped == 0 {
+            return "\(path): error: truncated: the input is empty [\(counts)]"
+        }
         return "\(path): error: \(failure) [\(counts)]"
     case .refused(let info, let failure):
         return "\(path): error: \(failure): \(info.format.name) \(info.width)x\(info.height) [\(counts)]"

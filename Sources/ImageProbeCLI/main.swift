@@ -37,7 +37,9 @@ let arguments = (1..<Int(CommandLine.argc)).map { index in
 }
 let parsed = CommandLineOptions.parse(bytes: arguments)
 guard case .success(let options) = parsed else {
-    if case .failure(let error) = parsed { emit("imageprobe: \(error.message)\n\n\(CommandLineOptions.usage)", to: 2) }
+    if case .failure(let error) = parsed {
+        emit("imageprobe: \(error.message)" + (error.showsUsage ? "\n\n\(CommandLineOptions.usage)" : ""), to: 2)
+    }
     exit(2)
 }
 if options.showHelp {
@@ -62,7 +64,9 @@ func report(_ result: InputResult, options: CommandLineOptions) {
     }
     let shown = result.recognised || !options.imagesOnly
     let name = options.rawNames ? result.path.text : result.path.escaped
-    let errorLine = { "imageprobe: \(name): \(printable(result.failure?.message ?? ""))" }
+    // A status the server answered with is part of the message: "... error status (HTTP 404)".
+    let status = result.fetchError?.status.map { " (HTTP \($0))" } ?? ""
+    let errorLine = { "imageprobe: \(name): \(printable(result.failure?.message ?? ""))\(status)" }
     switch options.style {
     case .text:
         // Text mode: I/O and network errors on standard error only; scan answers on standard output.

@@ -70,14 +70,33 @@ import Glibc
         let bytesRead = try #require(json["bytesRead"] as? Int)
         let all = try Self.run(["--format", "%t|%m|%W|%H|%o|%b|%%|%f\\t.\\n", png])
         #expect(all.output == "png|image/png|640|480|1|\(bytesRead)|%|\(png)\t.\n", "\(all.output)")
-        // A typo is a usage error, not silently wrong columns.
+        // A typo is a usage error, not silently wrong columns; the message says what a
+        // template may hold, without the whole usage.
         #expect(try Self.run(["--format", "%q", png]).status == 2)
+        let unknown = try Self.run(["--format", "%{nope}", png])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.hasPrefix("imageprobe: --format: unknown field %{nope}; a field is one of alpha, "), "\(unknown.errors)")
+        #expect(!unknown.errors.contains("usage:"), "\(unknown.errors)")
+        #expect(unknown.errors.split(separator: "\n").count == 1)
         #expect(try Self.run(["--format", "%w", "--json", png]).status == 2)
         // Inputs that are not images go to standard error with --format.
         let mixed = try Self.run(["--format", "%w\\n", png, tree.appendingPathComponent("b.txt").path])
         #expect(mixed.output == "640\n")
         #expect(mixed.errors.contains("b.txt"))
         #expect(mixed.status == 1)
+    }
+
+    @Test func anEmptyFileIsSaidToBeEmpty() throws {
+        let directory = try CLIProcessTests.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.png")
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
+        let text = try Self.run([empty.path])
+        #expect(text.output == "\(empty.path): error: truncated: the input is empty [0 bytes read]\n")
+        #expect(text.status == 1)
+        // JSON keeps the scanner's code and message.
+        let json = try Self.run(["--json", empty.path])
+        #expect(json.output.contains("\"error\":\"truncated\",\"message\":\"input ended inside the header\""), "\(json.output)")
     }
 
     @Test func csvParsesWithPythonsCSVModule() throws {

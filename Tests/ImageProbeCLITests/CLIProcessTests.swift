@@ -101,6 +101,10 @@ import Glibc
         let error = try #require(lines.last)
         #expect(error["error"] as? String == "httpStatus")
         #expect(error["status"] as? Int == 404)
+        // Text mode: on standard error, the status the server answered with.
+        let text = try CLIHabitTests.run([failing])
+        #expect(text.status == 3)
+        #expect(text.errors == "imageprobe: \(failing): the server answered with an error status (HTTP 404)\n", "\(text.errors)")
     }
 
     /// A scratch directory for one test.

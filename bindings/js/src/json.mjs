@@ -125,7 +125,10 @@ export function textLine(path, outcome) {
     const format = error.detectedFormat ? ` (${error.detectedFormat})` : '';
     // A refused image (tooManyPixels) ends with what was refused.
     const refused = error.width !== undefined && error.width !== null ? `: ${error.format} ${error.width}x${error.height}` : '';
-    return `${name}: error: ${error.code}${format}: ${escapeName(error.message)}${refused} [${tally}]`;
+    // Nothing to read at all is "truncated" to the scanner; say what it is, as the command does.
+    const empty = error.code === 'truncated' && counts.bytesTransferred === undefined && !(counts.bytesRead > 0) && !(counts.bytesSkipped > 0);
+    const message = empty ? 'the input is empty' : escapeName(error.message);
+    return `${name}: error: ${error.code}${format}: ${message}${refused} [${tally}]`;
   }
   const i = outcome.info;
   let text = `${name}: ${i.format} ${i.width}x${i.height}`;

@@ -69,6 +69,14 @@ test('a redirect: followed, the same answers as the Swift command', () => {
   assert.ok(/"requests":\d+/.test(info));
 });
 
+test('a 404 in text mode: the status on standard error, as the Swift command prints it', () => {
+  const url = `${nginx.http}/no-such-image.png`;
+  const ours = spawnSync(bin, [url], { encoding: 'utf8' });
+  const theirs = spawnSync(swift, [url], { encoding: 'utf8' });
+  assert.deepEqual([ours.stdout, ours.stderr, ours.status], [theirs.stdout, theirs.stderr, theirs.status]);
+  assert.match(ours.stderr, /error status \(HTTP 404\)\n$/);
+});
+
 test('maxPixels over URLs: refusals (tooManyPixels, the format and size) answered as the Swift command answers them', async () => {
   const urls = names.slice(0, 60).map((name) => `${nginx.http}/range/${name}`);
   for (const flags of [['--max-pixels', '1000'], ['--animation', '--max-pixels', '5000']]) {
