@@ -121,6 +121,24 @@ test('the CLI: text lines, standard input (a pipe and a file), exit statuses', (
   assert.equal(spawnSync(bin, ['--frobnicate']).status, 2);
 });
 
+test('the CLI: -r walks a directory as the Swift command does; an empty file and a directory without -r say so alike', () => {
+  const bin = fileURLToPath(new URL('../../.bin/imageprobe', import.meta.resolve('imageprobe')));
+  // A tree: files in byte order before subdirectories, an empty file, a symbolic link to a file.
+  const tree = mkdtempSync(`${tmpdir()}/imageprobe-walk-`);
+  execFileSync('sh', ['-c', 'mkdir -p "$0/b/c" "$0/a" && cp "$1" "$0/z.bin" && cp "$1" "$0/a/one" && cp "$2" "$0/b/c/two" && ' +
+    ': > "$0/b/empty.png" && ln -s "$0/z.bin" "$0/link"', tree, files[0], files[files.length - 1]]);
+  const same = (...args) => {
+    const ours = spawnSync(bin, args, { encoding: 'utf8' });
+    const theirs = spawnSync(swift, args, { encoding: 'utf8' });
+    assert.deepEqual([ours.stdout, ours.stderr, ours.status], [theirs.stdout, theirs.stderr, theirs.status], args.join(' '));
+    return ours;
+  };
+  assert.match(same('-r', tree).stdout, /b\/empty\.png: error: truncated: the input is empty \[0 bytes read\]/);
+  same('--json', '-r', tree, files[0]);
+  assert.match(same(tree).stderr, /is a directory \(use -r to probe the files in it\)/);
+  assert.equal(spawnSync(bin, ['--cross-filesystems', tree]).status, 2);
+});
+
 // Seeded random chunk sizes, as Examples/js/test.mjs.
 let seed = 2026;
 const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
