@@ -8,7 +8,13 @@
 #     must fail); probeURL against nginx (http, https), a redirect, servers ignoring Range or
 #     changing ETags; headless Chromium;
 #   - tsc --strict on consumers that use every export (ESM and CommonJS, with and without DOM);
-#   - the module sizes.
+#   - the module sizes;
+#   - the drop-ins, @imageprobe/image-size and @imageprobe/probe-image-size (bindings/image-size,
+#     bindings/probe-image-size): packed and installed offline under the peers' names
+#     (`image-size@file:...tgz`, as `npm install image-size@npm:@imageprobe/image-size` would
+#     from the registry), then their tests (shapes, errors, the alias's entries, the command,
+#     probe(url) against a local server; images built by test/builders.mjs, and every file
+#     given against the Swift command) and tsc --strict on consumers of their entries.
 #   bindings/js/check.sh IMAGEPROBE PATH...     (IMAGEPROBE: the Swift command, .build/release/imageprobe)
 # Installs what it needs (Debian: node-typescript, chromium, nginx-light, openssl, binaryen) and
 # builds .build/wasm/imageprobe.wasm with Scripts/build-c.sh when it is missing.
@@ -57,6 +63,19 @@ echo '{ "name": "scratch", "private": true, "type": "module" }' > "$work/project
 (cd "$work/project" && npm install --offline --no-audit --no-fund --silent "$tarball")
 cp "$here"/test/*.mjs "$here"/test/consumer.ts "$here"/test/consumer.cts "$work/project/test/"
 
+echo "== the drop-ins: npm pack, installed offline as image-size and probe-image-size"
+mkdir -p "$work/dropins"
+for package in image-size probe-image-size; do
+    (cd "$here/../$package" && npm pack --silent --pack-destination "$work/dropins" >/dev/null)
+    cp "$here/../$package"/test/*.mjs "$here/../$package"/test/*-consumer.* "$work/project/test/"
+done
+(cd "$work/project" && npm install --offline --no-audit --no-fund --silent \
+    "image-size@file:$(ls "$work"/dropins/imageprobe-image-size-*.tgz)" \
+    "probe-image-size@file:$(ls "$work"/dropins/imageprobe-probe-image-size-*.tgz)")
+for package in image-size probe-image-size; do
+    echo "$package -> $(node -p "require('$work/project/node_modules/$package/package.json').name"), $(stat -c %s "$work"/dropins/imageprobe-$package-*.tgz) bytes"
+done
+
 # The wrapper before the package (the audit's subject), for the defect checks to fail on.
 mkdir -p "$work/old"
 if git -C "$repo" show 91746c2:Examples/js/imageprobe.mjs > "$work/old/imageprobe.mjs" 2>/dev/null; then
@@ -69,15 +88,17 @@ fi
 failed=0
 echo "== node:test against the installed package"
 (cd "$work/project" && IMAGEPROBE_SWIFT_CLI="$imageprobe" IMAGEPROBE_FILES="$work/files" IMAGEPROBE_REPO="$repo" \
-    node --test --test-concurrency=1 --test-reporter=spec test/package.test.mjs test/url.test.mjs test/browser.test.mjs) || failed=1
+    node --test --test-concurrency=1 --test-reporter=spec test/package.test.mjs test/url.test.mjs test/browser.test.mjs \
+    test/image-size.test.mjs test/probe-image-size.test.mjs) || failed=1
 
 echo "== tsc --strict on consumers of every export"
 cat > "$work/project/tsconfig.json" <<'JSON'
 { "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext",
   "target": "es2022", "lib": ["es2022", "dom"], "types": [], "skipLibCheck": false },
-  "files": ["test/consumer.ts", "test/consumer.cts"] }
+  "files": ["test/consumer.ts", "test/consumer.cts", "test/image-size-consumer.ts", "test/image-size-consumer.cts",
+    "test/probe-image-size-consumer.ts", "test/probe-image-size-consumer.cts"] }
 JSON
-(cd "$work/project" && tsc -p tsconfig.json && echo "tsc --strict (lib es2022, dom): ESM and CommonJS consumers pass") || failed=1
+(cd "$work/project" && tsc -p tsconfig.json && echo "tsc --strict (lib es2022, dom): ESM and CommonJS consumers (imageprobe, image-size, probe-image-size) pass") || failed=1
 sed -i 's/"lib": \["es2022", "dom"\]/"lib": ["es2022"]/' "$work/project/tsconfig.json"
 (cd "$work/project" && tsc -p tsconfig.json && echo "tsc --strict (lib es2022 alone): ESM and CommonJS consumers pass") || failed=1
 # The types are what src/fields.mjs says (one line per field, nowhere else).
