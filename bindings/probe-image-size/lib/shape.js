@@ -75,7 +75,8 @@ function shape(info, head, bytesAt) {
     const fromExif = item ? compat.exifItemOrientation(item) : null;
     if (fromExif !== null) orientation = fromExif;
   } else if (format === 'ico' || format === 'cur') {
-    variants = compat.iconEntries(head);
+    const entries = compat.iconEntries(head);
+    if (entries.length > 0) variants = entries;
   }
   const size = format === 'svg' ? svgSize(info, head) : { width: info.width, height: info.height, wUnits: 'px', hUnits: 'px' };
   if (!(size.width > 0 && size.height > 0)) return null;
