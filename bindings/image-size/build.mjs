@@ -8,27 +8,15 @@
 // imageprobe's patch: 2.102.0 goes with imageprobe 0.2.0 and satisfies a dependent's
 // `image-size@^2.0.4`, so npm installs one copy.
 //   node build.mjs
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { commonJSBundle, entryModule, placeModule, root, source } from '../js/layout.mjs';
+import { commonJSBundle, dropIn, entryModule, placeModule, root, source } from '../js/layout.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const dist = here('./dist/');
 const PEER_MAJOR = 2;
 
-const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8'));
-const imageprobe = JSON.parse(readFileSync(`${root}bindings/js/package.json`, 'utf8')).version;
-const [, minor, patch] = imageprobe.split('.').map(Number);
-const expected = `${PEER_MAJOR}.${100 + minor}.${patch}`;
-if (pkg.version !== expected) {
-  console.error(`package.json's version is ${pkg.version}; with imageprobe ${imageprobe} it must be ${expected}`);
-  process.exit(1);
-}
-const wasm = `${root}.build/wasm/imageprobe.wasm`;
-if (!existsSync(wasm)) {
-  console.error(`${wasm} is missing: run Scripts/build-c.sh wasm first`);
-  process.exit(1);
-}
+const { version, imageprobe, wasm } = dropIn(here('./package.json'), PEER_MAJOR);
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(`${dist}imageprobe`, { recursive: true });
@@ -57,6 +45,6 @@ writeFileSync(`${dist}image-size.cjs`, commonJSBundle('imageprobe/imageprobe.was
 }));
 
 copyFileSync(`${root}LICENSE`, here('./LICENSE'));
-writeFileSync(`${dist}BUILD.json`, JSON.stringify({ package: pkg.version, imageprobe, modules: { 'imageprobe.wasm': module } }, null, 2) + '\n');
-console.log(`@imageprobe/image-size ${pkg.version} (imageprobe ${imageprobe}): dist/imageprobe/imageprobe.wasm ` +
+writeFileSync(`${dist}BUILD.json`, JSON.stringify({ package: version, imageprobe, modules: { 'imageprobe.wasm': module } }, null, 2) + '\n');
+console.log(`@imageprobe/image-size ${version} (imageprobe ${imageprobe}): dist/imageprobe/imageprobe.wasm ` +
   `${module.output.bytes} bytes, ${module.output.gzipped} gzipped`);

@@ -4,7 +4,8 @@
 //   - placeModule: a .wasm passed through binaryen's `wasm-opt` (when installed), the result
 //     kept in .build/wasm/opt/ by the input's hash, so the next package reuses it;
 //   - entryModule: an ES entry that makes the public API over one module for one platform;
-//   - commonJS / commonJSBundle: the ES modules in one CommonJS file for require().
+//   - commonJS / commonJSBundle: the ES modules in one CommonJS file for require();
+//   - dropIn: a drop-in package's versions and the full module it bundles.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -112,4 +113,28 @@ export function commonJSBundle(wasm, { modules = [], tail, header = '// Generate
   parts.push(`const __api = { ImageProbeError: __core.ImageProbeError, ...__core.createApi({ locate: () => new URL('./${wasm}', __importMetaUrl), host: __node_host.nodeHost }) };`);
   parts.push(tail);
   return parts.join('\n') + '\n';
+}
+
+// --- the drop-ins (bindings/image-size, bindings/probe-image-size) --------------------------
+/**
+ * A drop-in's versions and module: its package.json's version must be the peer's major, then
+ * 100 + imageprobe's minor and imageprobe's patch (2.102.0 with imageprobe 0.2.0: it satisfies
+ * a dependent's `image-size@^2`, so npm installs one copy). Exits with the reason otherwise,
+ * or when the full module (Scripts/build-c.sh wasm) is missing.
+ */
+export function dropIn(packageJson, peerMajor) {
+  const version = JSON.parse(readFileSync(packageJson, 'utf8')).version;
+  const imageprobe = JSON.parse(readFileSync(`${root}bindings/js/package.json`, 'utf8')).version;
+  const [, minor, patch] = imageprobe.split('.').map(Number);
+  const expected = `${peerMajor}.${100 + minor}.${patch}`;
+  const wasm = `${root}.build/wasm/imageprobe.wasm`;
+  if (version !== expected) {
+    console.error(`${packageJson}: version ${version}; with imageprobe ${imageprobe} it must be ${expected}`);
+    process.exit(1);
+  }
+  if (!existsSync(wasm)) {
+    console.error(`${wasm} is missing: run Scripts/build-c.sh wasm first`);
+    process.exit(1);
+  }
+  return { version, imageprobe, wasm };
 }

@@ -7,27 +7,15 @@
 // imageprobe's patch: 7.102.0 goes with imageprobe 0.2.0 and satisfies a dependent's
 // `probe-image-size@^7.2.3`, so npm installs one copy.
 //   node build.mjs
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { commonJSBundle, placeModule, root } from '../js/layout.mjs';
+import { commonJSBundle, dropIn, placeModule, root } from '../js/layout.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const dist = here('./dist/');
 const PEER_MAJOR = 7;
 
-const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8'));
-const imageprobe = JSON.parse(readFileSync(`${root}bindings/js/package.json`, 'utf8')).version;
-const [, minor, patch] = imageprobe.split('.').map(Number);
-const expected = `${PEER_MAJOR}.${100 + minor}.${patch}`;
-if (pkg.version !== expected) {
-  console.error(`package.json's version is ${pkg.version}; with imageprobe ${imageprobe} it must be ${expected}`);
-  process.exit(1);
-}
-const wasm = `${root}.build/wasm/imageprobe.wasm`;
-if (!existsSync(wasm)) {
-  console.error(`${wasm} is missing: run Scripts/build-c.sh wasm first`);
-  process.exit(1);
-}
+const { version, imageprobe, wasm } = dropIn(here('./package.json'), PEER_MAJOR);
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
@@ -38,6 +26,6 @@ writeFileSync(`${dist}imageprobe.cjs`, commonJSBundle('imageprobe.wasm', {
   tail: 'module.exports = { api: __api, compat: __compat_core };',
 }));
 copyFileSync(`${root}LICENSE`, here('./LICENSE'));
-writeFileSync(`${dist}BUILD.json`, JSON.stringify({ package: pkg.version, imageprobe, modules: { 'imageprobe.wasm': module } }, null, 2) + '\n');
-console.log(`@imageprobe/probe-image-size ${pkg.version} (imageprobe ${imageprobe}): dist/imageprobe.wasm ` +
+writeFileSync(`${dist}BUILD.json`, JSON.stringify({ package: version, imageprobe, modules: { 'imageprobe.wasm': module } }, null, 2) + '\n');
+console.log(`@imageprobe/probe-image-size ${version} (imageprobe ${imageprobe}): dist/imageprobe.wasm ` +
   `${module.output.bytes} bytes, ${module.output.gzipped} gzipped`);
