@@ -166,8 +166,10 @@ Measured {datetime.date.today().isoformat()}, Python {platform.python_version()}
 
 - Sized right: `(width, height)` equals the manifest's stored size. imagesize_py's `get` is
   called with `exif_rotation=False` for this (its default swaps them for orientations 5 to 8;
-  `imageprobe.compat.get` does the same by default). imagesize_py reads 12 formats; files of
-  the others count as not sized.
+  `imageprobe.compat.get` does the same by default, for JPEG, TIFF, AVIF and HEIF as
+  imagesize_py does; for an AVIF or HEIF whose primary item has no `irot`/`imir` it also reads
+  the Exif item, as imagesize_py does, opening the file a second time). imagesize_py reads 12
+  formats; files of the others count as not sized.
 - Refused: no size for a file broken on purpose (imagesize_py answers `(-1, -1)`; ImageProbe a
   `Failure` with the reason).
 - Orientation: the manifest's value is the EXIF tag as stored. Its two files whose tag is 0

@@ -109,11 +109,12 @@ def get_info(filepath: FileInput, *, size: bool = True, dpi: bool = True, colors
     format that can't be read."""
     if isinstance(filepath, str) and filepath.startswith(("http://", "https://")):
         return _from_answer(_answer(probe_url(filepath)), None, size, dpi, colors, exif_rotation, channels)
-    if isinstance(filepath, ReadSeekBinary) and not isinstance(filepath, (str, bytes, os.PathLike)):
+    # A path first: isinstance() against a runtime-checkable Protocol costs 9 µs, half a probe.
+    if isinstance(filepath, (str, bytes, os.PathLike)) or not (hasattr(filepath, "read") and hasattr(filepath, "seek")):
+        file = _File(None, filepath)  # type: ignore[arg-type]
+    else:
         filepath.seek(0)  # imagesize_py reads a file object from its start
         file = _File(filepath)
-    else:
-        file = _File(None, filepath)  # type: ignore[arg-type]
     try:
         answer = _answer(probe_file(file.handle if file.handle is not None else filepath))  # type: ignore[arg-type]
         return _from_answer(answer, file, size, dpi, colors, exif_rotation, channels)
@@ -131,15 +132,19 @@ def _answer(result: Any) -> Optional[_Answer]:
 
 
 class _File:
-    """The input's bytes for the readings below, read only when one needs them: the first
-    64 KiB (``head``) and reads elsewhere (bounded by the callers). A path is opened then, and
-    closed by ``close()``; a file object is the caller's."""
+    """The input's bytes for the readings below, read only when one needs them: a prefix
+    (``head``, grown on demand up to 64 KiB) and reads elsewhere (bounded by the callers). A
+    path is opened then, and closed by ``close()``; a file object is the caller's."""
+
+    #: The first read: a PNG's IHDR, a JPEG's first segments, most HEIF `meta` boxes.
+    FIRST = 4096
 
     def __init__(self, handle: Any, path: Optional[PathInput] = None) -> None:
         self.handle = handle
         self.path = path
         self.opened = False
-        self._head: Optional[bytes] = None
+        self._head = b""
+        self._asked = 0
 
     def _open(self) -> Any:
         if self.handle is None:
@@ -147,13 +152,19 @@ class _File:
             self.opened = True
         return self.handle
 
-    @property
-    def head(self) -> bytes:
-        if self._head is None:
+    def prefix(self, length: int) -> bytes:
+        """The first `length` bytes (at most 64 KiB; fewer at the end of the file)."""
+        length = min(length, _HEAD)
+        if length > self._asked:
             handle = self._open()
             handle.seek(0)
-            self._head = bytes(handle.read(_HEAD))
-        return self._head
+            self._head = bytes(handle.read(length))
+            self._asked = length
+        return self._head[:length]
+
+    @property
+    def head(self) -> bytes:
+        return self.prefix(max(self.FIRST, self._asked))
 
     def read(self, offset: int, length: int) -> bytes:
         if offset + length <= len(self.head):
@@ -295,6 +306,15 @@ def _heif_exif_orientation(file: _File) -> Optional[int]:
     `meta` box among the first bytes), or None."""
     head = file.head
     meta = None
+    # The meta box whole: read on to its end when the first read stopped inside it.
+    offset = 0
+    while offset + 8 <= len(head):
+        size, kind = struct.unpack(">L4s", head[offset:offset + 8])
+        if kind == b"meta" and offset + size > len(head):
+            head = file.prefix(offset + size)
+        if kind == b"meta" or size < 8:
+            break
+        offset += size
     for kind, payload, end in _boxes(head, 0, len(head)):
         if kind == b"meta":
             meta = (payload + 4, end)
