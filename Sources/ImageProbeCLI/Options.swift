@@ -33,7 +33,8 @@ struct CommandLineOptions {
     var showVersion = false
     var completionShell: String? = nil
 
-    static let version = "0.2.0"
+    /// The package's version: the core's User-Agent's, one place for every front end.
+    static let version = String(decoding: RangePlanner.userAgent.utf8Bytes.dropFirst("ImageProbe/".utf8.count), as: UTF8.self)
 
     /// One option: its spellings, its value's placeholder (nil for a flag) and its help.
     struct Option {

@@ -18,6 +18,9 @@ final class URLProber: Sendable {
     init(options: CommandLineOptions) {
         var configuration = FetchConfiguration()
         configuration.scanOptions = options.scan
+        // --max-bytes bounds what comes off the network (heads and framing included), and
+        // the scanner with it: above the default it lets a longer header through.
+        configuration.maxBytes = options.scan.maxBytes
         configuration.maxConcurrentRequests = options.jobs
         configuration.requestTimeout = options.timeout
         // A probe may take a few requests; a longer request timeout must not be cut by the default.
