@@ -100,6 +100,7 @@ extension RangePlanner {
     /// (`body`), and its end (`end`). Bytes are taken in order up to the byte budget and no
     /// further, so where the bytes are split changes nothing.
     public mutating func wire(_ bytes: UnsafeRawBufferPointer) -> WireProgress {
+        if discardLeft > 0 { return discard(bytes, from: 0) }
         guard phase == .awaitingHead || phase == .readingBody || phase == .bodyIgnored, wire != .ended else {
             _ = received(UInt64(bytes.count))
             return .exchangeEnded(reusable: false)
@@ -118,7 +119,13 @@ extension RangePlanner {
             _ = received(UInt64(next &- index))
             index = next
             if let progress {
-                // What came after the response's end came off the wire too.
+                // The rest of a short response the planner stopped reading is read through
+                // for the connection's sake (`drainable`); anything else after the response's
+                // end came off the wire too, and the connection can't be trusted after it.
+                if discardLeft > 0 {
+                    let drained = discard(bytes, from: index)
+                    return drained == .readMore ? .exchangeEnded(reusable: false) : drained
+                }
                 _ = received(UInt64(bytes.count &- index))
                 if case .exchangeEnded(true) = progress, index < bytes.count { return .exchangeEnded(reusable: false) }
                 return progress
@@ -151,9 +158,12 @@ extension RangePlanner {
             if phase == .awaitingHead { return (index, nil) }  // more head lines, or an interim head ended
             if fields.closesConnection { keepAlive = false }
             if !wanted {
-                // Nothing of the body is wanted: reusable only when there is none.
+                // Nothing of the body is wanted: reusable when there is none, or little.
                 let empty = fields.contentLength == 0 || status == 204 || status == 304
                 wire = .ended
+                if !empty, !fields.isChunked, keepAlive, let length = fields.contentLength, length <= Limits.drainBytes {
+                    discardLeft = length
+                }
                 end(.stopped)
                 return (index, .exchangeEnded(reusable: empty && keepAlive && !fields.isChunked))
             }
@@ -185,9 +195,10 @@ extension RangePlanner {
             index &+= run
             if wire != .untilClose { wireLeft &-= UInt64(run) }
             if !wanted {
+                if wire == .lengthBody && keepAlive && wireLeft > 0 && wireLeft <= Limits.drainBytes { discardLeft = wireLeft }
                 wire = .ended
                 end(.stopped)
-                return (index, .exchangeEnded(reusable: false))
+                return (index, .exchangeEnded(reusable: keepAlive && wireLeft == 0 && fields.contentLength != nil))
             }
             if wire == .lengthBody && wireLeft == 0 {
                 wire = .ended
@@ -259,6 +270,20 @@ extension RangePlanner {
             return (index, .exchangeEnded(reusable: false))
         }
         return (index, nil)
+    }
+
+    /// Reads through the rest of a response the planner stopped reading: `.exchangeEnded`
+    /// with `reusable` once it all came (nothing after it), `.readMore` before.
+    private mutating func discard(_ bytes: UnsafeRawBufferPointer, from start: Int) -> WireProgress {
+        let count = UInt64(bytes.count &- start)
+        _ = received(count)
+        if count < discardLeft {
+            discardLeft &-= count
+            return .readMore
+        }
+        let exact = count == discardLeft
+        discardLeft = 0
+        return .exchangeEnded(reusable: exact)
     }
 
     /// A chunk-size line ended: data follows, or the last chunk's trailers.

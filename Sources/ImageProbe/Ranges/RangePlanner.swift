@@ -352,6 +352,9 @@ public struct RangePlanner: Sendable {
     var wireLeft: UInt64 = 0
     var wireDigits = 0
     var keepAlive = true
+    /// Bytes of a response the planner stopped reading that a socket-level driver may read
+    /// through (`drainable`, `wire`), to keep its connection.
+    var discardLeft: UInt64 = 0
 
     /// A planner for `url` with `configuration`. A URL that isn't http or https, or can't be
     /// requested, makes a planner whose `next()` fails (`unsupportedURL`, `invalidResponse`).
@@ -532,6 +535,7 @@ public struct RangePlanner: Sendable {
         wireLeft = 0
         wireDigits = 0
         keepAlive = true
+        discardLeft = 0
     }
 
     /// One header field of the response in flight, parsed by the driver's HTTP stack (name in
@@ -699,8 +703,11 @@ public struct RangePlanner: Sendable {
     }
 
     /// Whether the rest of the response in flight is short enough (a known length, at most
-    /// `Limits.drainBytes` left) to read through for its connection's sake.
+    /// `Limits.drainBytes` left) to read through for its connection's sake. A socket-level
+    /// driver asks after `wire` ended the exchange, and hands the rest to `wire` (with a short
+    /// deadline) until it ends again, reusable or not.
     public var drainable: Bool {
+        if discardLeft > 0 { return true }
         guard phase != .finished, let length = fields.contentLength, length >= bodyBytes else { return false }
         return length &- bodyBytes <= Limits.drainBytes
     }
