@@ -56,7 +56,9 @@ public struct AddressPolicy: Sendable, Hashable, CustomStringConvertible {
         var allow = exceptionText
         return address.withUnsafeBytes { bytes in
             allow.withUTF8 { text in
-                AddressPolicyRule.refusal(bytes, allowing: UnsafeRawBufferPointer(text)).map { AddressPolicyRule.refusalMessage(bytes, $0) }
+                AddressPolicyRule.refusal(bytes, allowing: UnsafeRawBufferPointer(text)).map {
+                    "\(AddressRange.text(address)) \(AddressPolicyRule.refusalMessage(bytes, $0))"
+                }
             }
         }
     }
@@ -98,14 +100,15 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
         return count == 0 ? nil : Array(bytes[0..<count])
     }
 
-    public var description: String {
-        var text = ""
-        if network.count == 4 {
-            text = network.map(String.init).joined(separator: ".")
-        } else {
-            text = AddressRange.ipv6Text(network)
+    public var description: String { "\(Self.text(network))/\(prefixLength)" }
+
+    /// The standard spelling of 4 or 16 bytes (RFC 5952: IPv4-mapped with its IPv4 address).
+    static func text(_ bytes: [UInt8]) -> String {
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        if bytes.count == 16 && bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return "::ffff:" + bytes[12..<16].map(String.init).joined(separator: ".")
         }
-        return "\(text)/\(prefixLength)"
+        return bytes.count == 16 ? ipv6Text(bytes) : "?"
     }
 
     /// RFC 5952's spelling of 16 bytes.

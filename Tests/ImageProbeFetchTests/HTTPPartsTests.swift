@@ -33,7 +33,7 @@ import Testing
                      "[::ffff:127.0.0.1]", "0:0:0:0:0:0:0:1", "fe80::1%eth0"] {
             #expect(refused(text), "\(text)")
         }
-        #expect(AddressPolicy.publicOnly.refusal(numeric: "::ffff:127.0.0.1") == "::ffff:127.0.0.1 is loopback (as 127.0.0.1 inside IPv6); the address policy allows public addresses only")
+        #expect(AddressPolicy.publicOnly.refusal(numeric: "::ffff:127.0.0.1") == "::ffff:127.0.0.1 is loopback (as IPv4 inside IPv6); the address policy allows public addresses only")
         #expect(AddressPolicy.publicOnly.refusal(numeric: "0x7f.1") == "127.0.0.1 is loopback; the address policy allows public addresses only")
     }
 

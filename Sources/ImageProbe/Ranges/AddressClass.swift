@@ -267,58 +267,6 @@ public enum AddressText {
         while index < tail { out[16 &- tail &+ index] = bytes[gap &+ index]; index &+= 1 }
         return true
     }
-
-    /// The standard spelling of a 4- or 16-byte address (RFC 5952 for IPv6), appended to `text`.
-    static func write<Storage>(_ address: UnsafeRawBufferPointer, to text: inout FixedText<Storage>) {
-        if address.count == 4 {
-            var index = 0
-            while index < 4 {
-                if index > 0 { text.append(0x2E) }
-                text.append(decimal: UInt64(address[index]))
-                index &+= 1
-            }
-            return
-        }
-        guard address.count == 16 else { return }
-        if AddressClass.isZero(address, 0, 10) && address[10] == 0xFF && address[11] == 0xFF {
-            // IPv4-mapped, written with its IPv4 address (RFC 5952 §5).
-            text.append("::ffff:")
-            write(UnsafeRawBufferPointer(rebasing: address[12..<16]), to: &text)
-            return
-        }
-        // The longest run of two or more zero groups becomes "::".
-        var bestStart = -1
-        var bestLength = 1
-        var group = 0
-        while group < 8 {
-            var length = 0
-            while group &+ length < 8 && address[2 &* (group &+ length)] == 0 && address[2 &* (group &+ length) &+ 1] == 0 { length &+= 1 }
-            if length > bestLength { (bestStart, bestLength) = (group, length) }
-            group &+= max(1, length)
-        }
-        let hex: StaticString = "0123456789abcdef"
-        group = 0
-        while group < 8 {
-            if group == bestStart {
-                text.append(group == 0 ? "::" : ":")
-                group &+= bestLength
-                continue
-            }
-            let value = Int(address[2 &* group]) << 8 | Int(address[2 &* group &+ 1])
-            var shift = 12
-            var started = false
-            while shift >= 0 {
-                let digit = (value >> shift) & 15
-                if digit != 0 || started || shift == 0 {
-                    text.append(hex.utf8Bytes[digit])
-                    started = true
-                }
-                shift &-= 4
-            }
-            group &+= 1
-            if group < 8 { text.append(0x3A) }
-        }
-    }
 }
 
 /// The `publicOnly` policy with its exceptions: CIDR blocks (`10.8.0.0/16`, `fd00::/8`, or one
@@ -330,44 +278,29 @@ public enum AddressPolicyRule {
         guard let kind = AddressClass.of(address) else { return .notGlobalUnicast }
         guard kind != .publicAddress else { return nil }
         let embedded = AddressClass.embeddedIPv4Offset(address).map { UnsafeRawBufferPointer(rebasing: address[$0..<($0 &+ 4)]) }
-        var allowed = false
-        _ = eachRange(exceptions) { network, length, bits in
-            if matches(address, network, length, bits) { allowed = true }
-            if let embedded, matches(embedded, network, length, bits) { allowed = true }
-        }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        let allowed = eachRange(exceptions, address, embedded ?? empty) == .matched
         return allowed ? nil : kind
     }
 
     /// Whether every entry of `exceptions` is an address with an optional `/prefix` that fits it.
     public static func validExceptions(_ exceptions: UnsafeRawBufferPointer) -> Bool {
-        eachRange(exceptions) { _, _, _ in }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        return eachRange(exceptions, empty, empty) != .invalid
     }
 
-    /// The refusal's sentence, for the duration of `body`.
+    /// The refusal's words after the address: "is loopback; the address policy allows public
+    /// addresses only" (the driver, which has the address's text, writes it before them).
     public static func withRefusal<Result>(_ address: UnsafeRawBufferPointer, _ kind: AddressClass,
                                            _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var text = ValidatorText()
-        describe(address, kind, into: &text)
-        return text.withBytes(body)
-    }
-
-    /// The refusal's sentence as text.
-    public static func refusalMessage(_ address: UnsafeRawBufferPointer, _ kind: AddressClass) -> String {
-        withRefusal(address, kind) { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// The refusal's sentence: "127.0.0.1 is loopback; the address policy allows public
-    /// addresses only".
-    static func describe<Storage>(_ address: UnsafeRawBufferPointer, _ kind: AddressClass, into text: inout FixedText<Storage>) {
-        AddressText.write(address, to: &text)
-        text.append(" is ")
+        text.append("is ")
         text.append(kind.name)
-        if address.count == 16, let at = AddressClass.embeddedIPv4Offset(address), kind != .unspecified6, kind != .loopback6 {
-            text.append(" (as ")
-            AddressText.write(UnsafeRawBufferPointer(rebasing: address[at..<(at &+ 4)]), to: &text)
-            text.append(" inside IPv6)")
+        if address.count == 16, AddressClass.embeddedIPv4Offset(address) != nil, kind != .unspecified6, kind != .loopback6 {
+            text.append(" (as IPv4 inside IPv6)")
         }
         text.append("; the address policy allows public addresses only")
+        return text.withBytes(body)
     }
 
     private static func matches(_ address: UnsafeRawBufferPointer, _ network: UnsafeRawBufferPointer, _ length: Int, _ bits: Int) -> Bool {
@@ -383,12 +316,15 @@ public enum AddressPolicyRule {
         return true
     }
 
-    /// Calls `body` with each block's address bytes, their count and the prefix length; false
-    /// at the first entry that isn't one.
-    private static func eachRange(_ text: UnsafeRawBufferPointer,
-                                  _ body: (UnsafeRawBufferPointer, Int, Int) -> Void) -> Bool {
+    private enum Search { case matched, none, invalid }
+
+    /// Reads each block of `text`: whether `address` or `embedded` is in one, or an entry isn't
+    /// a block.
+    private static func eachRange(_ text: UnsafeRawBufferPointer, _ address: UnsafeRawBufferPointer,
+                                  _ embedded: UnsafeRawBufferPointer) -> Search {
         var words: (UInt64, UInt64) = (0, 0)
         return withUnsafeMutableBytes(of: &words) { network in
+            var found = Search.none
             var index = 0
             while index < text.count {
                 let byte = text[index]
@@ -401,19 +337,20 @@ public enum AddressPolicyRule {
                 }
                 let addressEnd = slash < 0 ? end : slash
                 let length = AddressText.parse(UnsafeRawBufferPointer(rebasing: text[index..<addressEnd]), into: network)
-                guard length > 0 else { return false }
+                guard length > 0 else { return .invalid }
                 var bits = length &* 8
                 if slash >= 0 {
                     guard let prefix = ResponseFields.decimal(text, from: slash &+ 1, to: end), slash &+ 1 < end,
-                          prefix <= UInt64(bits) else { return false }
+                          prefix <= UInt64(bits) else { return .invalid }
                     var digit = slash &+ 1
-                    while digit < end { guard text[digit] >= 0x30 && text[digit] <= 0x39 else { return false }; digit &+= 1 }
+                    while digit < end { guard text[digit] >= 0x30 && text[digit] <= 0x39 else { return .invalid }; digit &+= 1 }
                     bits = Int(prefix)
                 }
-                body(UnsafeRawBufferPointer(network), length, bits)
+                let block = UnsafeRawBufferPointer(network)
+                if matches(address, block, length, bits) || matches(embedded, block, length, bits) { found = .matched }
                 index = end
             }
-            return true
+            return found
         }
     }
 }

@@ -85,9 +85,6 @@ struct FixedText<Storage: FixedStorage>: Sendable {
         return other.withBytes { append($0) }
     }
 
-    /// The text as a String (UTF-8, invalid sequences replaced).
-    var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
-
     /// FNV-1a of the bytes.
     var hash: UInt64 { withBytes { ResponseFields.hash($0) } }
 }

@@ -82,16 +82,11 @@ extension RangePlanner {
     static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
         guard line.count >= 5, ResponseFields.equals(UnsafeRawBufferPointer(rebasing: line[0..<5]), "http/") else { return nil }
         var index = 5
-        while index < line.count && line[index] != 0x20 {
-            let byte = line[index]
-            guard (byte >= 0x30 && byte <= 0x39) || byte == 0x2E else { return nil }
-            index &+= 1
-        }
-        guard index &+ 4 <= line.count, index > 5 else { return nil }
-        let digits = UnsafeRawBufferPointer(rebasing: line[(index &+ 1)..<(index &+ 4)])
-        guard index &+ 4 == line.count || line[index &+ 4] == 0x20,
-              digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let code = ResponseFields.decimal(digits, from: 0, to: 3), code >= 100 else { return nil }
+        while index < line.count && ((line[index] >= 0x30 && line[index] <= 0x39) || line[index] == 0x2E) { index &+= 1 }
+        // The version's digits and dots, a space, three digits, then a space or the end.
+        guard index > 5, index &+ 4 <= line.count, line[index] == 0x20, index &+ 4 == line.count || line[index &+ 4] == 0x20,
+              line[index &+ 1] != 0x20, let code = ResponseFields.decimal(line, from: index &+ 1, to: index &+ 4), code >= 100
+        else { return nil }
         return Int(code)
     }
 

@@ -261,21 +261,21 @@ public struct RangePlanner: Sendable {
                 case .redirectLoop: "redirect loop"
                 case .moreRedirectsThanMaxRedirects: "more redirects than maxRedirects"
                 case .redirectToNonHTTP: "redirect to a non-HTTP URL"
-                case .redirectToUnusableURL: "redirect to a URL that can't be requested (no host, a bad port, credentials, or too long)"
+                case .redirectToUnusableURL: "redirect to a URL that can't be requested"
                 case .notHTTPURL: "not an http or https URL"
-                case .unusableURL: "a URL that can't be requested (no host, a bad port, credentials, or too long)"
+                case .unusableURL: "a URL that can't be requested"
                 case .headTooLong: "response head longer than 32 KiB"
                 case .headLineTooLong: "a response head line longer than 8 KiB"
-                case .notAStatusLine: "not an HTTP status line (HTTP/0.9 or garbage)"
+                case .notAStatusLine: "not an HTTP status line"
                 case .malformedField: "malformed header field"
                 case .tooManyInterimResponses: "too many interim (1xx) responses"
                 case .switchedProtocols: "the server switched protocols"
-                case .unsupportedTransferCoding: "a Transfer-Encoding other than chunked"
-                case .invalidFraming: "invalid chunked framing (a chunk size that isn't hexadecimal, or too large)"
+                case .unsupportedTransferCoding: "a transfer coding other than chunked"
+                case .invalidFraming: "invalid chunked framing"
                 case .invalidResponse: "the response breaks HTTP"
                 case .closedBeforeHead: "the connection closed before the response head"
                 case .connectionFailed: "the connection failed"
-                case .addressRefused: "the address is refused by the address policy (public addresses only)"
+                case .addressRefused: "the address policy refused the address"
                 case .cancelled: "cancelled"
                 }
             }
@@ -356,14 +356,8 @@ public struct RangePlanner: Sendable {
     /// through (`drainable`, `wire`), to keep its connection.
     var discardLeft: UInt64 = 0
 
-    /// A planner for `url` with `configuration`. A URL that isn't http or https, or can't be
-    /// requested, makes a planner whose `next()` fails (`unsupportedURL`, `invalidResponse`).
-    public init(configuration: Configuration = Configuration(), url: String) {
-        var text = url
-        self = text.withUTF8 { RangePlanner(configuration: configuration, url: UnsafeRawBufferPointer($0)) }
-    }
-
-    /// A planner for the URL in `urlBytes` (UTF-8).
+    /// A planner for the URL in `urlBytes` (UTF-8). A URL that isn't http or https, or can't be
+    /// requested, makes a planner whose `next()` fails (`unsupportedURL`).
     public init(configuration: Configuration = Configuration(), url urlBytes: UnsafeRawBufferPointer) {
         self.configuration = configuration
         scanner = HeaderScanner(options: configuration.scanOptions)
@@ -384,20 +378,18 @@ public struct RangePlanner: Sendable {
     /// Requests sent so far.
     public var requestCount: Int { requests }
 
-    /// The URL of the request to send (and, once settled, the last one requested).
-    public var requestURL: String { url.string }
-
-    /// `requestURL`'s bytes, for the duration of `body`.
+    /// The URL of the request to send (and, once settled, the last one requested), for the
+    /// duration of `body`.
     public func withRequestURL<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result { url.withBytes(body) }
 
-    /// The request's header lines, each `Name: value` and CRLF: `Range`, `If-Range` when the
-    /// first response had a strong validator (never one with control characters), and
-    /// `Accept-Encoding: identity`. A driver sends them as they are, and adds its
-    /// `User-Agent`.
-    public var requestHeaderLines: String {
+    /// The request's header lines, each `Name: value` and CRLF, for the duration of `body`:
+    /// `Range`, `If-Range` when the first response had a strong validator (never one with
+    /// control characters), and `Accept-Encoding: identity`. A driver sends them as they are,
+    /// and adds its `User-Agent`.
+    public func withRequestHeaderLines<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var text = LineText()
         writeHeaderLines(into: &text)
-        return text.string
+        return text.withBytes(body)
     }
 
     /// The header lines into `text`.
@@ -415,10 +407,9 @@ public struct RangePlanner: Sendable {
         text.append("Accept-Encoding: identity\r\n")
     }
 
-    /// The request head for a driver that writes to the socket itself: the request line,
-    /// `Host`, and the header lines, without the blank line that ends it (the driver adds
-    /// `User-Agent` and its own fields, then the blank line).
-    func writeRequestHead<Storage>(into text: inout FixedText<Storage>) {
+    /// The request line and `Host`, for a driver that writes to the socket itself: the header
+    /// lines follow, then the driver's `User-Agent` and its own fields, then the blank line.
+    func writeRequestLine<Storage>(into text: inout FixedText<Storage>) {
         url.withBytes { bytes in
             guard let origin = HTTPURL.origin(bytes) else { return }
             text.append("GET ")
@@ -427,46 +418,21 @@ public struct RangePlanner: Sendable {
             _ = text.append(UnsafeRawBufferPointer(rebasing: bytes[origin.authority]))
             text.append("\r\n")
         }
-        writeHeaderLines(into: &text)
-    }
-
-    /// The request head as text (`writeRequestHead`).
-    public var requestHead: String {
-        var text = LineText()
-        writeRequestHead(into: &text)
-        return text.string
-    }
-
-    /// Where a socket-level driver connects: the host (an IPv6 literal without brackets), the
-    /// port, and whether it speaks TLS.
-    public var requestOrigin: (host: String, port: UInt16, secure: Bool)? {
-        url.withBytes { bytes in
-            guard let origin = HTTPURL.origin(bytes) else { return nil }
-            return (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[origin.host]), as: UTF8.self), origin.port, origin.secure)
-        }
     }
 
     /// The texts of the request to send, by the C interface's numbers (`IMAGEPROBE_TEXT_*`):
     /// 0 the URL, 1 the header lines, 2 the request head, 3 the host to connect to.
     package mutating func withText<Result>(_ which: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        switch which {
-        case 0:
-            return url.withBytes(body)
-        case 1:
+        if which == 1 || which == 2 {
             var text = LineText()
+            if which == 2 { writeRequestLine(into: &text) }
             writeHeaderLines(into: &text)
             return text.withBytes(body)
-        case 2:
-            var text = LineText()
-            writeRequestHead(into: &text)
-            return text.withBytes(body)
-        case 3:
-            return url.withBytes { bytes in
-                guard let origin = HTTPURL.origin(bytes) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-                return body(UnsafeRawBufferPointer(rebasing: bytes[origin.host]))
-            }
-        default:
-            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return url.withBytes { bytes in
+            guard which == 0 || which == 3 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            guard which == 3, let origin = HTTPURL.origin(bytes) else { return body(which == 0 ? bytes : UnsafeRawBufferPointer(start: nil, count: 0)) }
+            return body(UnsafeRawBufferPointer(rebasing: bytes[origin.host]))
         }
     }
 
@@ -546,13 +512,6 @@ public struct RangePlanner: Sendable {
         if headBytes > Limits.headBytes { return failInvalid(.headTooLong) }
         if name.count &+ value.count &+ 4 > Limits.lineBytes { return failInvalid(.headLineTooLong) }
         takeField(name: name, value: ResponseFields.trimmed(value))
-    }
-
-    /// One header field given as text.
-    public mutating func field(name: String, value: String) {
-        var name = name
-        var value = value
-        name.withUTF8 { name in value.withUTF8 { value in field(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) } }
     }
 
     /// A field, checked and counted: kept in `fields`, with the text the planner sends back or

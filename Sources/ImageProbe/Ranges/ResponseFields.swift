@@ -85,17 +85,17 @@ public struct ResponseFields: Sendable {
         } else if Self.equals(name, "location") {
             hasLocation = true
         } else if Self.equals(name, "transfer-encoding") {
-            // Codings are listed in order, each field adding to the list: only `chunked`, once,
-            // is the image's bytes.
-            Self.eachToken(value) { token in
-                if Self.equals(token, "chunked") && !isChunked && !hasOtherTransferCoding {
-                    isChunked = true
-                } else {
-                    hasOtherTransferCoding = true
-                }
+            // Codings are listed in order, each field adding to the list: only `chunked`, alone
+            // and once, is the image's bytes.
+            if Self.equals(value, "chunked") && !isChunked && !hasOtherTransferCoding {
+                isChunked = true
+            } else {
+                hasOtherTransferCoding = true
             }
         } else if Self.equals(name, "connection") {
-            Self.eachToken(value) { token in if Self.equals(token, "close") { closesConnection = true } }
+            // Anything but plain keep-alive ("close", or a list) ends the connection after this
+            // response: reusing it is only an optimisation.
+            if !Self.equals(value, "keep-alive") { closesConnection = true }
         }
     }
 
@@ -107,18 +107,6 @@ public struct ResponseFields: Sendable {
     }
 
     // MARK: - Parsing
-
-    /// Each comma-separated token of a field value, trimmed (empty ones skipped).
-    static func eachToken(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var start = 0
-        while start <= value.count {
-            var end = start
-            while end < value.count && value[end] != 0x2C { end &+= 1 }
-            let token = trimmed(UnsafeRawBufferPointer(rebasing: value[start..<end]))
-            if token.count > 0 { body(token) }
-            start = end &+ 1
-        }
-    }
 
     static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0
