@@ -45,7 +45,7 @@ class AddressPolicy:
         message = ctypes.create_string_buffer(256)
         if native.address_check(address, len(address), self.allow, len(self.allow), message, 256) == 0:
             return None
-        return message.value.decode("utf-8", "replace")
+        return f"{text} {message.value.decode('utf-8', 'replace')}"
 
     def key(self) -> tuple[bool, bytes]:
         return self.public_only, self.allow
