@@ -29,7 +29,7 @@ final class URLProber: Sendable {
         // ended before the repeat started (concurrent repeats share one fetch anyway). Bounded:
         // memory per URL stays O(1).
         configuration.cacheCapacity = 64
-        if options.publicOnly { configuration.addressPolicy = .publicOnly }
+        if options.publicOnly { configuration.addressPolicy = .publicOnly(allowing: options.allow.compactMap(AddressRange.init)) }
         configuration.certificateAuthorities = options.certificateAuthorities.map { URL(fileURLWithPath: $0) }
         fetcher = ImageProbeFetcher(configuration: configuration)
         mode = options.scan.mode
