@@ -227,6 +227,15 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     private var socketBaseline: (socket: Int32, received: Int64)? = nil
     /// The handler said the byte budget is spent.
     private var overBudget = false
+    /// The socket this exchange's connection opened (`openSocket`) and its inode: the one to
+    /// shut when the budget is spent, if the descriptor still names that socket. A connection
+    /// reused from the pool isn't known here (libcurl tells the active socket only after a
+    /// transfer); then the progress callback's check ends the transfer.
+    private var transferSocket: (descriptor: Int32, inode: UInt)? = nil
+    /// Bytes of this exchange reported to the handler, and what TCP had received on the socket
+    /// it opened when the progress callback last looked.
+    private var exchangeBytes = 0
+    private var tcpSeen: Int64 = 0
     private var refusedAddress: String? = nil
     private var sent = 0
     private var cancelled = false
@@ -319,6 +328,9 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
             stopped = false
             draining = nil
             overBudget = false
+            transferSocket = nil
+            exchangeBytes = 0
+            tcpSeen = 0
             refusedAddress = nil
             socketBaseline = nil
             errorBuffer[0] = 0
@@ -348,6 +360,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     /// `pendingToo`: the exchange waiting to start never will (the driver stopped before it
     /// ran), so it ends too.
     fileprivate func finish(_ code: CURLcode, shutDown: Bool, pendingToo: Bool = false) {
+        countWhatTCPReceived()
         let (completion, result): ((@Sendable (Result<RangePlanner.BodyEnd, TransportError>) -> Void)?,
                                    Result<RangePlanner.BodyEnd, TransportError>) = lock.locked {
             if pendingToo, let waiting = pending {
@@ -363,6 +376,15 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
             return (self.completion, outcome(code, shutDown: shutDown))
         }
         completion?(result)
+    }
+
+    /// What TCP received on the connection this exchange opened, beyond what libcurl showed
+    /// (a header line libcurl buffers until its end, 100 KB at most, then refuses; bytes read
+    /// ahead), as the progress callback last saw it: reported too, so `bytesTransferred` is
+    /// every byte that came. (The socket is closed by now.)
+    private func countWhatTCPReceived() {
+        let (seen, counted, handler) = lock.locked { (tcpSeen, exchangeBytes, self.handler) }
+        if let handler, seen > Int64(counted) { _ = handler.received(Int(seen - Int64(counted))) }
     }
 
     /// How the exchange ended, as the planner's classes. Called with `lock` held.
@@ -463,32 +485,43 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     /// fields and trailers (CURLINFO_HEADER_IN), and the body with its chunk framing and
     /// extensions (CURLINFO_DATA_IN), reported to the planner, which keeps the budget.
     fileprivate func count(_ bytes: Int) {
-        let handler: ResponseHandler? = lock.locked { draining == nil ? self.handler : nil }
+        let handler: ResponseHandler? = lock.locked {
+            guard draining == nil else { return nil }
+            exchangeBytes += bytes
+            return self.handler
+        }
         guard let handler, !handler.received(bytes) else { return }
-        lock.locked { overBudget = true }
         // Past the budget: libcurl's next read must find the connection ended, not wait for its
         // next progress callback while a flood of framing (chunk extensions) pours in: it reads
-        // up to 100 times in one perform. (Where libcurl doesn't tell the socket during the
-        // transfer, that is the bound: 1.6 MB past the budget at its 16 KB reads.)
-        if let easy {
-            let socket = Int32(ip_easy_active_socket(easy))
-            if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        // up to 100 times in one perform. (On a connection from the pool, whose socket isn't
+        // known here, that is the bound: 1.6 MB past the budget at its 16 KB reads.)
+        let socket = lock.locked {
+            overBudget = true
+            return transferSocket
         }
+        // Only while the descriptor still names the socket opened for this exchange (libcurl
+        // closes and the system reuses descriptors; all of that happens on this thread).
+        if let socket, Self.inode(socket.descriptor) == socket.inode { _ = Glibc.shutdown(socket.descriptor, Int32(SHUT_RDWR)) }
     }
 
     /// Whether the transfer must stop now: the probe's byte budget is spent (counted above, or,
     /// with its TLS and HTTP/2 framing, by TCP on the socket), or a drain ran out of time.
     fileprivate func mustAbort() -> Bool {
         guard let easy else { return true }
-        let socket = Int32(ip_easy_active_socket(easy))
+        // The socket this exchange opened (a new connection: TCP's count is this exchange's),
+        // else the one libcurl names, counted from the first look.
+        let opened = lock.locked { transferSocket }
+        let own = opened.flatMap { Self.inode($0.descriptor) == $0.inode ? $0.descriptor : nil }
+        let socket = own ?? Int32(ip_easy_active_socket(easy))
         let onSocket = socket >= 0 ? ip_socket_bytes_received(socket) : -1
         return lock.locked {
             if let draining { return Deadline.now >= draining }
+            if own != nil, onSocket > tcpSeen { tcpSeen = onSocket }
             if overBudget { return true }
             guard socket >= 0, onSocket >= 0 else { return false }
-            if socketBaseline?.socket != socket { socketBaseline = (socket, onSocket) }
-            // The baseline is taken at the first check, after the first bytes of the response
-            // may have arrived: those are counted above, within the budget.
+            if socketBaseline?.socket != socket { socketBaseline = (socket, own != nil ? 0 : onSocket) }
+            // A pooled connection's baseline is taken at the first check, after the first bytes
+            // of the response may have arrived: those are counted above, within the budget.
             if let baseline = socketBaseline, onSocket - baseline.received > Int64(budget) {
                 overBudget = true
                 return true
@@ -511,8 +544,15 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         if descriptor >= 0 {
             var size = TransportLimits.receiveBuffer
             _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            if let inode = Self.inode(descriptor) { lock.locked { transferSocket = (descriptor, inode) } }
         }
         return descriptor
+    }
+
+    /// The inode behind a descriptor, which names the socket however descriptors are reused.
+    private static func inode(_ descriptor: Int32) -> UInt? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? UInt(status.st_ino) : nil
     }
 }
 
