@@ -236,6 +236,8 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     /// it opened when the progress callback last looked.
     private var exchangeBytes = 0
     private var tcpSeen: Int64 = 0
+    /// The exchange is over TLS.
+    private var secure = false
     private var refusedAddress: String? = nil
     private var sent = 0
     private var cancelled = false
@@ -331,6 +333,7 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
             transferSocket = nil
             exchangeBytes = 0
             tcpSeen = 0
+            secure = pending.request.url.lowercased().hasPrefix("https:")
             refusedAddress = nil
             socketBaseline = nil
             errorBuffer[0] = 0
@@ -382,9 +385,11 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
     /// (a header line libcurl buffers until its end, 100 KB at most, then refuses; bytes read
     /// ahead), as the progress callback last saw it: reported too, so `bytesTransferred` is
     /// every byte that came. (The socket is closed by now.)
+    /// Over TLS, TCP's count holds the handshake and the records' overhead, which the other
+    /// front ends don't count (they see the decrypted bytes): there it is left out.
     private func countWhatTCPReceived() {
-        let (seen, counted, handler) = lock.locked { (tcpSeen, exchangeBytes, self.handler) }
-        if let handler, seen > Int64(counted) { _ = handler.received(Int(seen - Int64(counted))) }
+        let (seen, counted, handler, plain) = lock.locked { (tcpSeen, exchangeBytes, self.handler, !secure) }
+        if let handler, plain, seen > Int64(counted) { _ = handler.received(Int(seen - Int64(counted))) }
     }
 
     /// How the exchange ended, as the planner's classes. Called with `lock` held.
