@@ -131,9 +131,9 @@ public func imageprobePlannerText(
 ) -> UInt {
     // SAFETY: `capacity` writable bytes at `out` (the header's contract).
     let buffer = UnsafeMutableRawBufferPointer(start: capacity > 0 ? UnsafeMutableRawPointer(out) : nil, count: Int(clamping: capacity))
-    if which == Int32(IMAGEPROBE_TEXT_USER_AGENT) { return UInt(copyText(RangePlanner.userAgent.utf8Bytes, buffer)) }
+    if which == Int32(IMAGEPROBE_TEXT_USER_AGENT) { return UInt(bitPattern: copyText(RangePlanner.userAgent.utf8Bytes, buffer)) }
     guard let state = planner(memory) else { return 0 }
-    return UInt(state.pointee.planner.withText(which) { copyText($0, buffer) })
+    return UInt(bitPattern: state.pointee.planner.withText(which) { copyText($0, buffer) })
 }
 
 /// Copies `text` into `buffer` with a NUL after it when there is room; returns its length.
@@ -258,7 +258,7 @@ public func imageprobeAddressCheck(
     guard let address, length == 4 || length == 16, allow != nil || allowLength == 0 else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
     // SAFETY: `length` bytes at `address`, `allowLength` at `allow`, `capacity` writable at
     // `message` (the header's contract).
-    let bytes = UnsafeRawBufferPointer(start: address, count: Int(length))
+    let bytes = UnsafeRawBufferPointer(start: address, count: Int(truncatingIfNeeded: length))  // 4 or 16
     let exceptions = UnsafeRawBufferPointer(start: allowLength > 0 ? allow : nil, count: Int(clamping: allowLength))
     guard AddressPolicyRule.validExceptions(exceptions) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
     let buffer = UnsafeMutableRawBufferPointer(start: capacity > 0 ? UnsafeMutableRawPointer(message) : nil, count: Int(clamping: capacity))

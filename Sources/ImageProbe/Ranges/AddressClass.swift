@@ -344,7 +344,7 @@ public enum AddressPolicyRule {
                           prefix <= UInt64(bits) else { return .invalid }
                     var digit = slash &+ 1
                     while digit < end { guard text[digit] >= 0x30 && text[digit] <= 0x39 else { return .invalid }; digit &+= 1 }
-                    bits = Int(prefix)
+                    bits = Int(truncatingIfNeeded: prefix)  // at most 128
                 }
                 let block = UnsafeRawBufferPointer(network)
                 if matches(address, block, length, bits) || matches(embedded, block, length, bits) { found = .matched }

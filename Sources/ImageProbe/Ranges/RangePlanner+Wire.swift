@@ -87,7 +87,7 @@ extension RangePlanner {
         guard index > 5, index &+ 4 <= line.count, line[index] == 0x20, index &+ 4 == line.count || line[index &+ 4] == 0x20,
               line[index &+ 1] != 0x20, let code = ResponseFields.decimal(line, from: index &+ 1, to: index &+ 4), code >= 100
         else { return nil }
-        return Int(code)
+        return Int(truncatingIfNeeded: code)  // three digits
     }
 
     /// Bytes of the response as they came off the connection, in order, every one counted.
@@ -109,7 +109,7 @@ extension RangePlanner {
                 fail(.limitExceeded)
                 return .exchangeEnded(reusable: false)
             }
-            let limit = index &+ Int(min(UInt64(bytes.count &- index), room))
+            let limit = index &+ Int(truncatingIfNeeded: min(UInt64(bytes.count &- index), room))  // at most bytes.count
             let (next, progress) = step(bytes, from: index, to: limit)
             _ = received(UInt64(next &- index))
             index = next
@@ -185,7 +185,8 @@ extension RangePlanner {
             }
         case .lengthBody, .chunkData, .untilClose:
             var run = limit &- index
-            if wire != .untilClose && UInt64(run) > wireLeft { run = Int(wireLeft) }
+            // wireLeft is below run here, so it fits.
+            if wire != .untilClose && UInt64(run) > wireLeft { run = Int(truncatingIfNeeded: wireLeft) }
             let wanted = body(UnsafeRawBufferPointer(rebasing: bytes[index..<(index &+ run)]))
             index &+= run
             if wire != .untilClose { wireLeft &-= UInt64(run) }
