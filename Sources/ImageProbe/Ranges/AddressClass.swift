@@ -4,10 +4,50 @@
 public enum AddressClass: UInt8, Sendable, CaseIterable {
     /// A public unicast address: allowed.
     case publicAddress
-    case unspecified4, private10, sharedAddressSpace, loopback4, linkLocal4, private172, protocolAssignments4
-    case documentation4, private192, benchmarking, multicast4, reserved4
-    case unspecified6, loopback6, uniqueLocal, linkLocal6, siteLocal, multicast6, localNAT64, documentation6
-    case protocolAssignments6, notGlobalUnicast
+    /// 0.0.0.0/8.
+    case unspecified4
+    /// 10.0.0.0/8.
+    case private10
+    /// 100.64.0.0/10 (CGNAT).
+    case sharedAddressSpace
+    /// 127.0.0.0/8.
+    case loopback4
+    /// 169.254.0.0/16 (cloud metadata services at 169.254.169.254).
+    case linkLocal4
+    /// 172.16.0.0/12.
+    case private172
+    /// 192.0.0.0/24.
+    case protocolAssignments4
+    /// 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24.
+    case documentation4
+    /// 192.168.0.0/16.
+    case private192
+    /// 198.18.0.0/15.
+    case benchmarking
+    /// 224.0.0.0/4.
+    case multicast4
+    /// 240.0.0.0/4, broadcast included.
+    case reserved4
+    /// ::.
+    case unspecified6
+    /// ::1.
+    case loopback6
+    /// fc00::/7.
+    case uniqueLocal
+    /// fe80::/10.
+    case linkLocal6
+    /// fec0::/10.
+    case siteLocal
+    /// ff00::/8.
+    case multicast6
+    /// 64:ff9b:1::/48.
+    case localNAT64
+    /// 2001:db8::/32, 3fff::/20.
+    case documentation6
+    /// 2001::/23 (Teredo, benchmarking, ORCHID).
+    case protocolAssignments6
+    /// Outside global unicast 2000::/3 (discard-only 100::/64, unassigned space).
+    case notGlobalUnicast
 
     /// The block's name, as refusals say it.
     public var name: StaticString {
