@@ -139,7 +139,11 @@ build_wasm() {
     for export_name in $(grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+'); do
         exports+=("--export=$export_name")
     done
+    # The stack first, and 256 KiB of it: the URL planner keeps its texts in fixed buffers (a
+    # 17 KiB value), and a stack that outgrew wasm-ld's default 64 KiB wrote over the static
+    # data after it; first, an overflow traps instead of corrupting anything.
     "$bin/wasm-ld" --no-entry --gc-sections --strip-all "${exports[@]}" --export=__heap_base \
+        -z stack-size=262144 --stack-first \
         --export-memory --initial-memory=1048576 -o "$out/$name.wasm" "$out/$name.o" "$out/support.o" "$out/layout.o"
     cp Examples/js/imageprobe.mjs "$out/"
     echo "$out/$name.wasm ($(stat -c %s "$out/$name.wasm") bytes, $(gzip -9c "$out/$name.wasm" | wc -c) gzipped)${selection:+ (formats: $selection)}"

@@ -69,7 +69,7 @@ roots=()       # every function of the header
 scan_roots=()  # the scanner's alone, without the range planner (imageprobe_planner_*)
 for name in $(grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+'); do
     roots+=(-u "$name")
-    case $name in imageprobe_planner_*|imageprobe_url_hash|*_layout) ;; *) scan_roots+=(-u "$name") ;; esac
+    case $name in imageprobe_planner_*|imageprobe_address_*|*_layout) ;; *) scan_roots+=(-u "$name") ;; esac
 done
 out=.build/cortex-m
 mkdir -p "$out"

@@ -6,10 +6,9 @@ import CImageProbe
 import ImageProbe
 #endif
 
-/// The planner and the fields of the response in flight, after a magic word of its own.
+/// The planner, after a magic word of its own.
 struct PlannerState {
     var planner: RangePlanner
-    var fields = ResponseFields()
 }
 
 private let plannerMagic: UInt64 = 0x524E_414C_5047_4D49  // "IMGPLANR", little-endian
@@ -46,9 +45,11 @@ public func imageprobePlannerDefaults(_ out: UnsafeMutablePointer<imageprobe_pla
 
 @_cdecl("imageprobe_planner_init")
 public func imageprobePlannerInit(
-    _ memory: UnsafeMutableRawPointer?, _ options: UnsafePointer<imageprobe_planner_options>?, _ urlHash: UInt64
+    _ memory: UnsafeMutableRawPointer?, _ options: UnsafePointer<imageprobe_planner_options>?,
+    _ url: UnsafePointer<CChar>?, _ urlLength: UInt
 ) -> Int32 {
-    guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0 else {
+    guard let memory, UInt(bitPattern: Int(bitPattern: memory)) % UInt(imageprobeScannerAlign()) == 0,
+          url != nil || urlLength == 0 else {
         return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
     // No options: the defaults' options, converted as any others (they give the defaults),
@@ -66,10 +67,12 @@ public func imageprobePlannerInit(
     configuration.initialRangeLength = knobs.initial_range
     configuration.minimumRequest = knobs.minimum_request
     configuration.jumpThreshold = knobs.jump_threshold
+    // SAFETY: `urlLength` bytes at `url` (the header's contract).
+    let text = UnsafeRawBufferPointer(start: urlLength > 0 ? url : nil, count: Int(clamping: urlLength))
     // SAFETY: imageprobe_planner_size() bytes, aligned (the header's contract, checked above):
     // the state at its offset, then the word that says so.
     (memory + plannerOffset).initializeMemory(
-        as: PlannerState.self, repeating: PlannerState(planner: RangePlanner(configuration: configuration, startHash: urlHash)), count: 1)
+        as: PlannerState.self, repeating: PlannerState(planner: RangePlanner(configuration: configuration, url: text)), count: 1)
     memory.storeBytes(of: plannerMagic, as: UInt64.self)
     return Int32(IMAGEPROBE_NEED_MORE)
 }
@@ -93,8 +96,11 @@ public func imageprobePlannerNext(
         case .lastModified: Int32(IMAGEPROBE_IF_RANGE_LAST_MODIFIED)
         case nil: Int32(IMAGEPROBE_IF_RANGE_NONE)
         }
+        if let origin = state.pointee.planner.origin {
+            planned.port = Int32(origin.port)
+            planned.secure = origin.secure ? 1 : 0
+        }
         request.pointee = planned
-        state.pointee.fields = ResponseFields()
         return Int32(IMAGEPROBE_PLAN_SEND)
     }
     // The answer read where the planner keeps it, not copied out as `next()`'s action.
@@ -107,16 +113,35 @@ public func imageprobePlannerNext(
         if let scanFailure = failure.scanFailure {
             fill(scanFailure, into: &out.pointee)
         } else {
-            copy(failure.code.nameUTF8, to: &out.pointee.error)
+            copy(failure.code.text.utf8Bytes, to: &out.pointee.error)
             copy(failure.reasonUTF8, to: &out.pointee.message)
         }
-        copy(failure.code.nameUTF8, to: &out.pointee.fetch_error)
+        copy(failure.code.text.utf8Bytes, to: &out.pointee.fetch_error)
         out.pointee.http_status = Int32(clamping: failure.status ?? 0)
         return Int32(IMAGEPROBE_UNSUPPORTED)
-    case .send?, .followRedirect?, nil:
-        // Nothing settled (a settled answer is `.done` or `.failed`): a redirect awaited.
-        return Int32(IMAGEPROBE_PLAN_REDIRECT)
+    case .send?, nil:
+        // Unreachable: the planner settles with `.done` or `.failed` exactly when it sends nothing.
+        return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
+}
+
+@_cdecl("imageprobe_planner_text")
+public func imageprobePlannerText(
+    _ memory: UnsafeRawPointer?, _ which: Int32, _ out: UnsafeMutablePointer<CChar>?, _ capacity: UInt
+) -> UInt {
+    // SAFETY: `capacity` writable bytes at `out` (the header's contract).
+    let buffer = UnsafeMutableRawBufferPointer(start: capacity > 0 ? UnsafeMutableRawPointer(out) : nil, count: Int(clamping: capacity))
+    if which == Int32(IMAGEPROBE_TEXT_USER_AGENT) { return UInt(bitPattern: copyText(RangePlanner.userAgent.utf8Bytes, buffer)) }
+    guard let state = planner(memory) else { return 0 }
+    return UInt(bitPattern: state.pointee.planner.withText(which) { copyText($0, buffer) })
+}
+
+/// Copies `text` into `buffer` with a NUL after it when there is room; returns its length.
+private func copyText(_ text: UnsafeRawBufferPointer, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    let count = min(text.count, max(0, buffer.count &- 1))
+    if count > 0, let target = buffer.baseAddress, let source = text.baseAddress { target.copyMemory(from: source, byteCount: count) }
+    if buffer.count > 0 { buffer[count] = 0 }
+    return text.count
 }
 
 @_cdecl("imageprobe_planner_header")
@@ -130,16 +155,43 @@ public func imageprobePlannerHeader(
     // SAFETY: `nameLength` and `valueLength` bytes at the caller's pointers (the header's contract).
     let nameBytes = UnsafeRawBufferPointer(start: nameLength > 0 ? name : nil, count: Int(clamping: nameLength))
     let valueBytes = UnsafeRawBufferPointer(start: valueLength > 0 ? value : nil, count: Int(clamping: valueLength))
-    state.pointee.fields.take(name: nameBytes, value: valueBytes)
+    state.pointee.planner.field(name: nameBytes, value: valueBytes)
     return 0
+}
+
+@_cdecl("imageprobe_planner_head_line")
+public func imageprobePlannerHeadLine(_ memory: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: UInt) -> Int32 {
+    guard let state = planner(memory), bytes != nil || length == 0 else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    // SAFETY: `length` bytes at `bytes` (the header's contract).
+    return state.pointee.planner.headLine(UnsafeRawBufferPointer(start: length > 0 ? bytes : nil, count: Int(clamping: length))) ? 1 : 0
+}
+
+@_cdecl("imageprobe_planner_wire")
+public func imageprobePlannerWire(_ memory: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: UInt) -> Int32 {
+    guard let state = planner(memory), bytes != nil || length == 0 else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    // SAFETY: `length` bytes at `bytes` (the header's contract).
+    switch state.pointee.planner.wire(UnsafeRawBufferPointer(start: length > 0 ? bytes : nil, count: Int(clamping: length))) {
+    case .readMore: return Int32(IMAGEPROBE_WIRE_MORE)
+    case .exchangeEnded(let reusable): return Int32(reusable ? IMAGEPROBE_WIRE_ENDED_REUSABLE : IMAGEPROBE_WIRE_ENDED)
+    }
+}
+
+@_cdecl("imageprobe_planner_wire_closed")
+public func imageprobePlannerWireClosed(_ memory: UnsafeMutableRawPointer?) -> Int32 {
+    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    state.pointee.planner.wireClosed()
+    return 0
+}
+
+@_cdecl("imageprobe_planner_drainable")
+public func imageprobePlannerDrainable(_ memory: UnsafeRawPointer?) -> Int32 {
+    (planner(memory)?.pointee.planner.drainable ?? false) ? 1 : 0
 }
 
 @_cdecl("imageprobe_planner_head")
 public func imageprobePlannerHead(_ memory: UnsafeMutableRawPointer?, _ status: Int32) -> Int32 {
     guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
-    // The fields in place, not copied out and reset: only a head awaited since the last
-    // `.send` (which cleared them) reads them, and the planner takes one head per request.
-    return state.pointee.planner.head(status: Int(status), fields: state.pointee.fields) ? 1 : 0
+    return state.pointee.planner.head(status: Int(status)) ? 1 : 0
 }
 
 @_cdecl("imageprobe_planner_body")
@@ -173,21 +225,10 @@ public func imageprobePlannerEnd(_ memory: UnsafeMutableRawPointer?, _ how: Int3
 @_cdecl("imageprobe_planner_fail")
 public func imageprobePlannerFail(_ memory: UnsafeMutableRawPointer?, _ what: Int32) -> Int32 {
     guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
-    let failure: RangePlanner.TransportFailure
-    switch what {
-    case Int32(IMAGEPROBE_FAIL_TIMEOUT): failure = .timeout
-    case Int32(IMAGEPROBE_FAIL_LIMIT): failure = .limitExceeded
-    case Int32(IMAGEPROBE_FAIL_OTHER): failure = .other
-    default: return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    guard what >= 0, what <= 255, let failure = RangePlanner.TransportFailure(rawValue: UInt8(what)) else {
+        return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
     state.pointee.planner.fail(failure)
-    return 0
-}
-
-@_cdecl("imageprobe_planner_redirect")
-public func imageprobePlannerRedirect(_ memory: UnsafeMutableRawPointer?, _ urlHash: UInt64, _ isHTTP: Int32) -> Int32 {
-    guard let state = planner(memory) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
-    state.pointee.planner.redirect(to: urlHash, isHTTP: isHTTP != 0)
     return 0
 }
 
@@ -201,9 +242,30 @@ public func imageprobePlannerRequests(_ memory: UnsafeRawPointer?) -> UInt32 {
     UInt32(clamping: planner(memory)?.pointee.planner.requestCount ?? 0)
 }
 
-@_cdecl("imageprobe_url_hash")
-public func imageprobeURLHash(_ bytes: UnsafePointer<CChar>?, _ length: UInt) -> UInt64 {
-    guard let bytes else { return ResponseFields.hash(UnsafeRawBufferPointer(start: nil, count: 0)) }
-    // SAFETY: `length` bytes at `bytes` (the header's contract).
-    return ResponseFields.hash(UnsafeRawBufferPointer(start: bytes, count: Int(clamping: length)))
+@_cdecl("imageprobe_address_parse")
+public func imageprobeAddressParse(_ text: UnsafePointer<CChar>?, _ length: UInt, _ out: UnsafeMutablePointer<UInt8>?) -> Int32 {
+    guard let out, text != nil || length == 0 else { return 0 }
+    // SAFETY: `length` bytes at `text`, 16 writable at `out` (the header's contract).
+    let bytes = UnsafeRawBufferPointer(start: length > 0 ? text : nil, count: Int(clamping: length))
+    return Int32(AddressText.parse(bytes, into: UnsafeMutableRawBufferPointer(start: out, count: 16)))
+}
+
+@_cdecl("imageprobe_address_check")
+public func imageprobeAddressCheck(
+    _ address: UnsafePointer<UInt8>?, _ length: UInt, _ allow: UnsafePointer<CChar>?, _ allowLength: UInt,
+    _ message: UnsafeMutablePointer<CChar>?, _ capacity: UInt
+) -> Int32 {
+    guard let address, length == 4 || length == 16, allow != nil || allowLength == 0 else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    // SAFETY: `length` bytes at `address`, `allowLength` at `allow`, `capacity` writable at
+    // `message` (the header's contract).
+    let bytes = UnsafeRawBufferPointer(start: address, count: Int(truncatingIfNeeded: length))  // 4 or 16
+    let exceptions = UnsafeRawBufferPointer(start: allowLength > 0 ? allow : nil, count: Int(clamping: allowLength))
+    guard AddressPolicyRule.validExceptions(exceptions) else { return Int32(IMAGEPROBE_ERROR_ARGUMENT) }
+    let buffer = UnsafeMutableRawBufferPointer(start: capacity > 0 ? UnsafeMutableRawPointer(message) : nil, count: Int(clamping: capacity))
+    guard let refused = AddressPolicyRule.refusal(bytes, allowing: exceptions) else {
+        _ = copyText(UnsafeRawBufferPointer(start: nil, count: 0), buffer)
+        return 0
+    }
+    AddressPolicyRule.withRefusal(bytes, refused) { _ = copyText($0, buffer) }
+    return Int32(refused.rawValue)
 }

@@ -1,4 +1,5 @@
 import ImageProbe
+import ImageProbeFetch
 
 /// How results are written to standard output.
 enum OutputStyle: Equatable {
@@ -28,12 +29,15 @@ struct CommandLineOptions {
     var jobs = 8
     var timeout: Double = 10
     var publicOnly = false
+    /// Blocks `--public-only` allows all the same (`--allow`).
+    var allow: [String] = []
     var certificateAuthorities: String? = nil
     var showHelp = false
     var showVersion = false
     var completionShell: String? = nil
 
-    static let version = "0.2.0"
+    /// The package's version: the core's User-Agent's, one place for every front end.
+    static let version = String(decoding: RangePlanner.userAgent.utf8Bytes.dropFirst("ImageProbe/".utf8.count), as: UTF8.self)
 
     /// One option: its spellings, its value's placeholder (nil for a flag) and its help.
     struct Option {
@@ -58,7 +62,8 @@ struct CommandLineOptions {
         Option(names: ["--dimensions-only"], value: nil, help: "stop as soon as width and height are known"),
         Option(names: ["--animation"], value: nil,
                help: "walk every frame of an animation: frame count, loop count, duration and playback duration, largest frame, first delays"),
-        Option(names: ["--max-bytes"], value: "N", help: "give up after N bytes without an answer (default 16 MiB)"),
+        Option(names: ["--max-bytes"], value: "N",
+               help: "give up after N bytes without an answer; for URLs every byte off the network, heads and framing included (default 16 MiB)"),
         Option(names: ["--max-pixels"], value: "N",
                help: "refuse an image of more than N pixels (width x height, x frames with --animation) with "
                    + "the error tooManyPixels and its size: a decompression-bomb guard (default: no limit)"),
@@ -68,6 +73,7 @@ struct CommandLineOptions {
         Option(names: ["--timeout"], value: "SECONDS", help: "per-request timeout for URLs, 1 to 86400 (default 10)"),
         Option(names: ["--public-only"], value: nil,
                help: "refuse URLs (and redirects) to loopback, private, link-local and other non-public addresses, checked on the address connected"),
+        Option(names: ["--allow"], value: "CIDR", help: "with --public-only, allow this block all the same (10.8.0.0/16, or one address); may be repeated"),
         Option(names: ["--cacert"], value: "FILE", help: "trust the certificate authorities in this PEM file for https instead of the system's"),
         Option(names: ["--raw-names"], value: nil,
                help: "print names as they are in text and --format output, not with control characters escaped"),
@@ -175,6 +181,10 @@ struct CommandLineOptions {
                 case "--animation": options.scan.mode = .animation
                 case "--no-seek": options.seek = false
                 case "--public-only": options.publicOnly = true
+                case "--allow":
+                    let block = try text(argument)
+                    guard AddressRange(block) != nil else { throw UsageError("--allow takes an address block such as 10.8.0.0/16, not '\(block)'") }
+                    options.allow.append(block)
                 case "--raw-names": options.rawNames = true
                 case "--cacert": options.certificateAuthorities = try text(argument)
                 case "--completion":

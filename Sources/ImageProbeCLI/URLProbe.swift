@@ -18,6 +18,9 @@ final class URLProber: Sendable {
     init(options: CommandLineOptions) {
         var configuration = FetchConfiguration()
         configuration.scanOptions = options.scan
+        // --max-bytes bounds what comes off the network (heads and framing included), and
+        // the scanner with it: above the default it lets a longer header through.
+        configuration.maxBytes = options.scan.maxBytes
         configuration.maxConcurrentRequests = options.jobs
         configuration.requestTimeout = options.timeout
         // A probe may take a few requests; a longer request timeout must not be cut by the default.
@@ -26,7 +29,7 @@ final class URLProber: Sendable {
         // ended before the repeat started (concurrent repeats share one fetch anyway). Bounded:
         // memory per URL stays O(1).
         configuration.cacheCapacity = 64
-        if options.publicOnly { configuration.addressPolicy = .publicOnly }
+        if options.publicOnly { configuration.addressPolicy = .publicOnly(allowing: options.allow.compactMap(AddressRange.init)) }
         configuration.certificateAuthorities = options.certificateAuthorities.map { URL(fileURLWithPath: $0) }
         fetcher = ImageProbeFetcher(configuration: configuration)
         mode = options.scan.mode

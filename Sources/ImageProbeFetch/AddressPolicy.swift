@@ -1,22 +1,25 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif
+import ImageProbe
 
 /// Which addresses a fetcher may connect to. SPEC.md §6.4.
 ///
 /// The check is on the address actually connected, after name resolution, for every
 /// connection (redirects included), before any byte is sent: a filter on the URL's text is
 /// bypassed by DNS names that resolve to private addresses (DNS rebinding included) and by
-/// numeric spellings (`2130706433`, `127.1`, `0x7f.1`, `[::ffff:127.0.0.1]`).
+/// numeric spellings (`2130706433`, `127.1`, `0x7f.1`, `[::ffff:127.0.0.1]`). The rule itself
+/// is the core's (`AddressPolicyRule`), shared with the C interface, JavaScript and Python.
 public struct AddressPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Publicly routable unicast addresses only.
     let publicOnly: Bool
     /// Addresses allowed even though `publicOnly` would refuse them.
     let exceptions: [AddressRange]
+    /// `exceptions` as the core reads them: CIDR texts separated by commas.
+    private let exceptionText: String
+
+    private init(publicOnly: Bool, exceptions: [AddressRange]) {
+        self.publicOnly = publicOnly
+        self.exceptions = exceptions
+        exceptionText = exceptions.map(\.description).joined(separator: ",")
+    }
 
     /// Any address (the default): a probe goes wherever the URL and its redirects lead, like
     /// any HTTP client. Right for apps and tools that probe URLs their user chose.
@@ -44,138 +47,93 @@ public struct AddressPolicy: Sendable, Hashable, CustomStringConvertible {
         return exceptions.isEmpty ? "publicOnly" : "publicOnly(allowing: \(exceptions.map(\.description)))"
     }
 
-    /// Why connecting to `address` is refused, or nil when it is allowed.
-    func refusal(_ address: IPAddress) -> String? {
+    /// Why connecting to `address` (4 or 16 bytes) is refused, or nil when it is allowed.
+    func refusal(_ address: [UInt8]) -> String? {
         guard publicOnly else { return nil }
-        if exceptions.contains(where: { $0.contains(address) }) { return nil }
-        if let embedded = address.embeddedIPv4, exceptions.contains(where: { $0.contains(embedded) }) { return nil }
-        guard let block = address.nonPublicBlock else { return nil }
-        return "\(address) is \(block); the address policy allows public addresses only"
+        guard address.count == 4 || address.count == 16 else {
+            return "not an IP address; the address policy allows public addresses only"
+        }
+        var allow = exceptionText
+        return address.withUnsafeBytes { bytes in
+            allow.withUTF8 { text in
+                AddressPolicyRule.refusal(bytes, allowing: UnsafeRawBufferPointer(text)).map {
+                    "\(AddressRange.text(address)) \(AddressPolicyRule.refusalMessage(bytes, $0))"
+                }
+            }
+        }
+    }
+
+    /// Why connecting to the numeric address `text` (`203.0.113.9`, `[::1]`, `fe80::1%en0`) is
+    /// refused, or nil when it is allowed.
+    func refusal(numeric text: String) -> String? {
+        guard let address = AddressRange.parse(text) else {
+            return publicOnly ? "the address connected to is not an IP address: \(text)" : nil
+        }
+        return refusal(address)
     }
 }
 
 /// An address block in CIDR notation: `10.1.0.0/16`, `fd12:3456::/32`, or one address.
 public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
-    let network: IPAddress
+    let network: [UInt8]
     let prefixLength: Int
 
     /// Nil when `text` is not an IPv4 or IPv6 address with an optional `/prefix` that fits it.
     public init?(_ text: String) {
+        var checked = text
+        guard !text.contains(","), !text.contains(" "),
+              checked.withUTF8({ AddressPolicyRule.validExceptions(UnsafeRawBufferPointer($0)) }) else { return nil }
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let address = IPAddress(numeric: String(parts[0])) else { return nil }
-        let bits = address.bytes.count * 8
-        var length = bits
-        if parts.count == 2 {
-            guard let value = Int(parts[1]), parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value <= bits else { return nil }
-            length = value
-        }
+        guard let address = Self.parse(String(parts[0])) else { return nil }
         network = address
-        prefixLength = length
+        prefixLength = parts.count == 2 ? Int(parts[1]) ?? 0 : address.count * 8
     }
 
-    public var description: String { "\(network)/\(prefixLength)" }
-
-    func contains(_ address: IPAddress) -> Bool {
-        guard address.bytes.count == network.bytes.count else { return false }
-        return IPAddress.prefix(address.bytes, network.bytes, bits: prefixLength)
-    }
-}
-
-/// An IPv4 (4 bytes) or IPv6 (16 bytes) address, network byte order.
-struct IPAddress: Hashable, Sendable, CustomStringConvertible {
-    let bytes: [UInt8]
-
-    init?(bytes: [UInt8]) {
-        guard bytes.count == 4 || bytes.count == 16 else { return nil }
-        self.bytes = bytes
-    }
-
-    /// A numeric address in its standard form only (`inet_pton`): `127.0.0.1`, `::1`.
-    init?(numeric text: String) {
-        var v4 = [UInt8](repeating: 0, count: 4)
-        var v6 = [UInt8](repeating: 0, count: 16)
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            bytes = v4
-        } else if inet_pton(AF_INET6, text, &v6) == 1 {
-            bytes = v6
-        } else {
-            return nil
+    /// The bytes of a numeric address (the spellings a resolver accepts, brackets and zone
+    /// allowed), or nil.
+    static func parse(_ text: String) -> [UInt8]? {
+        var text = text
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = text.withUTF8 { source in
+            bytes.withUnsafeMutableBytes { AddressText.parse(UnsafeRawBufferPointer(source), into: $0) }
         }
+        return count == 0 ? nil : Array(bytes[0..<count])
     }
 
-    var description: String {
-        var text = [CChar](repeating: 0, count: 64)
-        let family = bytes.count == 4 ? AF_INET : AF_INET6
-        guard inet_ntop(family, bytes, &text, socklen_t(text.count)) != nil else { return "?" }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    public var description: String { "\(Self.text(network))/\(prefixLength)" }
 
-    static func prefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
-        var left = bits
-        for index in 0..<a.count where left > 0 {
-            let mask: UInt8 = left >= 8 ? 0xFF : ~(0xFF >> UInt8(left))
-            if a[index] & mask != b[index] & mask { return false }
-            left -= 8
+    /// The standard spelling of 4 or 16 bytes (RFC 5952: IPv4-mapped with its IPv4 address).
+    static func text(_ bytes: [UInt8]) -> String {
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        if bytes.count == 16 && bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return "::ffff:" + bytes[12..<16].map(String.init).joined(separator: ".")
         }
-        return true
+        return bytes.count == 16 ? ipv6Text(bytes) : "?"
     }
 
-    private func starts(with block: [UInt8], bits: Int) -> Bool {
-        Self.prefix(bytes, block + [UInt8](repeating: 0, count: bytes.count - block.count), bits: bits)
-    }
-
-    /// The IPv4 address an IPv6 address stands for, where a translation or tunnel mechanism
-    /// would deliver to it: IPv4-mapped, IPv4-compatible, NAT64 well-known prefix, 6to4.
-    var embeddedIPv4: IPAddress? {
-        guard bytes.count == 16 else { return nil }
-        if starts(with: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF], bits: 96)
-            || starts(with: [], bits: 96)
-            || starts(with: [0x00, 0x64, 0xFF, 0x9B], bits: 96) {
-            return IPAddress(bytes: Array(bytes[12..<16]))
+    /// RFC 5952's spelling of 16 bytes.
+    static func ipv6Text(_ bytes: [UInt8]) -> String {
+        let groups = stride(from: 0, to: 16, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+        var best = (start: -1, length: 1)
+        var index = 0
+        while index < 8 {
+            var length = 0
+            while index + length < 8 && groups[index + length] == 0 { length += 1 }
+            if length > best.length { best = (index, length) }
+            index += max(1, length)
         }
-        if starts(with: [0x20, 0x02], bits: 16) { return IPAddress(bytes: Array(bytes[2..<6])) }
-        return nil
-    }
-
-    /// The name of the non-public block holding this address, or nil for a public address.
-    var nonPublicBlock: String? {
-        if bytes.count == 4 { return Self.ipv4Block(bytes) }
-        if let v4 = embeddedIPv4 {
-            if bytes[0..<12].allSatisfy({ $0 == 0 }) && bytes[12..<16].allSatisfy({ $0 == 0 }) { return "unspecified" }
-            if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return "loopback" }
-            return Self.ipv4Block(v4.bytes).map { "\($0) (as \(v4) inside IPv6)" }
+        var text = ""
+        index = 0
+        while index < 8 {
+            if index == best.start {
+                text += index == 0 ? "::" : ":"
+                index += best.length
+                continue
+            }
+            text += String(groups[index], radix: 16)
+            index += 1
+            if index < 8 { text += ":" }
         }
-        let blocks: [(prefix: [UInt8], bits: Int, name: String)] = [
-            ([0xFC], 7, "unique local (private)"),
-            ([0xFE, 0x80], 10, "link-local"),
-            ([0xFE, 0xC0], 10, "site-local"),
-            ([0xFF], 8, "multicast"),
-            ([0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01], 48, "local-use NAT64"),
-            ([0x20, 0x01, 0x0D, 0xB8], 32, "documentation"),
-            ([0x3F, 0xFF], 20, "documentation"),
-            ([0x20, 0x01], 23, "IETF protocol assignments (Teredo, benchmarking, ORCHID)"),
-        ]
-        for block in blocks where starts(with: block.prefix, bits: block.bits) { return block.name }
-        // Everything outside global unicast: ::, ::1, discard-only 100::/64, and unassigned space.
-        guard bytes[0] & 0xE0 == 0x20 else { return "not global unicast" }
-        return nil
-    }
-
-    private static func ipv4Block(_ b: [UInt8]) -> String? {
-        switch (b[0], b[1], b[2]) {
-        case (0, _, _): return "unspecified (0.0.0.0/8)"
-        case (10, _, _): return "private (10.0.0.0/8)"
-        case (100, 64...127, _): return "shared address space (CGNAT, 100.64.0.0/10)"
-        case (127, _, _): return "loopback"
-        case (169, 254, _): return "link-local (169.254.0.0/16)"
-        case (172, 16...31, _): return "private (172.16.0.0/12)"
-        case (192, 0, 0): return "IETF protocol assignments (192.0.0.0/24)"
-        case (192, 0, 2), (198, 51, 100), (203, 0, 113): return "documentation"
-        case (192, 168, _): return "private (192.168.0.0/16)"
-        case (198, 18...19, _): return "benchmarking (198.18.0.0/15)"
-        case (224...239, _, _): return "multicast"
-        case (240...255, _, _): return "reserved or broadcast (240.0.0.0/4)"
-        default: return nil
-        }
+        return text
     }
 }

@@ -50,7 +50,7 @@ public struct FetchConfiguration: Sendable {
     /// The HTTP stack.
     public var transport = Transport.platform
     /// The User-Agent header sent with every request.
-    public var userAgent = "ImageProbe/0.1"
+    public var userAgent = String(decoding: RangePlanner.userAgent.utf8Bytes, as: UTF8.self)
     /// A DNS-over-HTTPS resolver for libcurl, in place of the system's. For tests: a resolver
     /// that never answers.
     var dnsOverHTTPS: URL? = nil

@@ -1,13 +1,12 @@
 import Foundation
 import ImageProbe
 
-/// One probe of one URL: the core's `RangePlanner` (SPEC.md §6.1) driven by a transport's
-/// callbacks. Each exchange's end asks the planner for the next request and starts it from the
-/// transport's own thread or queue. No thread and no task of its own, so a busy dispatch pool
-/// or cooperative pool doesn't hold a transfer up; only the final result goes back to the
-/// caller. What needs text or a clock stays here: URLs and `Location`, the first response's
-/// validators sent back as `If-Range`, and the probe's deadline.
-final class ProbeRun: @unchecked Sendable {
+/// One probe of one URL: the core's `RangePlanner` (SPEC.md §6.1), which owns every rule of the
+/// exchange, driven through a transport. This is only the transport's glue: it sends the
+/// request the planner makes, passes on what the transport reports, enforces the deadlines,
+/// and turns the planner's failure into a `FetchError`. No thread or task of its own: each
+/// exchange's end starts the next from the transport's thread or queue.
+final class ProbeRun: ResponseHandler, @unchecked Sendable {
     struct Outcome {
         var info: ImageInfo
         var finalURL: URL
@@ -20,17 +19,9 @@ final class ProbeRun: @unchecked Sendable {
     // and completion on the transport's. `lock` orders the hand-overs.
     private let lock = NSLock()
     private var planner: RangePlanner
-    private var current: URL
-    /// The first 206 of the resource: its `ETag` or `Last-Modified` is sent as `If-Range`.
-    private var firstHead: HTTPResponseHead? = nil
-    /// The last response's head (a redirect's `Location`).
-    private var lastHead: HTTPResponseHead? = nil
-    /// The transport's own error, when an exchange failed there.
-    private var transportError: FetchError? = nil
-    /// Bytes of the channel already reported to the planner.
-    private var counted = 0
+    /// The transport's words for its last failure, for the message.
+    private var detail: String? = nil
     private var probeDeadline = Deadline.now
-
     private var completion: (@Sendable (Result<Outcome, FetchError>) -> Void)?
     private var cancelled = false
     private var onCancel: (@Sendable () -> Void)? = nil
@@ -38,8 +29,7 @@ final class ProbeRun: @unchecked Sendable {
     init(url: URL, configuration: FetchConfiguration, channel: ProbeChannel) {
         self.configuration = configuration
         self.channel = channel
-        current = url
-        planner = RangePlanner(configuration: Self.plannerConfiguration(configuration), startHash: Self.hash(url))
+        planner = RangePlanner(configuration: Self.plannerConfiguration(configuration), url: url.absoluteString)
     }
 
     static func plannerConfiguration(_ configuration: FetchConfiguration) -> RangePlanner.Configuration {
@@ -56,24 +46,15 @@ final class ProbeRun: @unchecked Sendable {
         return planned
     }
 
-    /// A URL's identity for the planner's loop check.
-    static func hash(_ url: URL) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in url.absoluteString.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return hash
-    }
-
-    var bytesReceived: Int { channel.bytesReceived }
+    var bytesReceived: Int { lock.locked { Int(clamping: planner.bytesReceived) } }
     var requests: Int { channel.requests }
 
     /// Starts the probe; `completion` is called once, on the transport's thread (or this one).
     func begin(_ completion: @escaping @Sendable (Result<Outcome, FetchError>) -> Void) {
-        let already = lock.locked {
+        lock.locked {
             self.completion = completion
-            return cancelled
+            probeDeadline = Deadline.now.adding(configuration.probeTimeout)
         }
-        if already { return finish(.failure(FetchError(.cancelled, "cancelled"))) }
-        probeDeadline = Deadline.now.adding(configuration.probeTimeout)
         step()
     }
 
@@ -86,6 +67,7 @@ final class ProbeRun: @unchecked Sendable {
         }
         channel.cancel()
         action?()
+        step()
     }
 
     /// Something to do on cancellation (leave a queue); at once if already cancelled.
@@ -98,137 +80,77 @@ final class ProbeRun: @unchecked Sendable {
         if now { action() }
     }
 
-    private func finish(_ result: Result<Outcome, FetchError>) {
-        let (completion, wasCancelled) = lock.locked {
-            defer {
-                self.completion = nil
-                onCancel = nil  // nothing to leave once ended
-            }
-            return (self.completion, cancelled)
-        }
-        // A cancel can end a read as if the body ended; never report (or cache) that.
-        completion?(wasCancelled ? .failure(FetchError(.cancelled, "cancelled")) : result)
-    }
-
-    /// Asks the planner what's next and does it: a request, a redirect, or the end.
+    /// Asks the planner what's next and does it: a request, or the end.
     private func step() {
-        while true {
-            if lock.locked({ cancelled }) { return finish(.failure(FetchError(.cancelled, "cancelled"))) }
-            let action = lock.locked { planner.next() }
-            switch action {
-            case .done(let info):
-                return finish(.success(Outcome(info: info, finalURL: current)))
-            case .failed(let failure):
-                return finish(.failure(fetchError(failure)))
-            case .followRedirect:
-                let (location, status) = lock.locked { (lastHead?.header("location"), lastHead?.status) }
-                guard let location, let next = Redirect.target(location, from: current) else {
-                    lock.locked { planner.fail(.other) }
-                    transportError = FetchError(.invalidResponse, "redirect without a usable Location", status: status)
-                    continue
-                }
-                let scheme = next.scheme?.lowercased()
-                lock.locked {
-                    planner.redirect(to: Self.hash(next), isHTTP: scheme == "http" || scheme == "https")
-                    current = next
-                    firstHead = nil
-                }
-            case .send(let request):
-                let now = Deadline.now
-                if now >= probeDeadline {
-                    lock.locked { planner.fail(.timeout) }
-                    continue
-                }
-                return send(request, until: min(probeDeadline, now.adding(configuration.requestTimeout)))
+        let next: (HTTPRequest, Deadline)? = lock.locked {
+            guard completion != nil else { return nil }
+            if cancelled { planner.fail(.cancelled) }
+            let now = Deadline.now
+            if case .send = planner.next(), now >= probeDeadline {
+                detail = nil
+                planner.fail(.timeout)
             }
+            guard case .send = planner.next() else { return nil }
+            let request = HTTPRequest(planner, userAgent: configuration.userAgent, byteBudget: max(0, configuration.maxBytes))
+            return (request, min(probeDeadline, now.adding(configuration.requestTimeout)))
         }
-    }
-
-    private func send(_ request: RangePlanner.Request, until deadline: Deadline) {
-        let validator: String? = lock.locked {
-            switch request.ifRange {
-            case .entityTag: firstHead?.header("etag")
-            case .lastModified: firstHead?.header("last-modified")
-            case nil: nil
-            }
-        }
-        let http = HTTPRequest(url: current, range: (request.first, request.last), ifRange: validator,
-                               userAgent: configuration.userAgent, byteBudget: max(0, configuration.maxBytes))
-        let reader = PlannerReader(run: self, asked: request)
-        channel.start(http, until: deadline, reader) { [self] result in
+        guard let (request, deadline) = next else { return finish() }
+        channel.start(request, until: deadline, self) { [self] result in
             lock.locked {
-                count(channel.bytesReceived)
                 switch result {
-                case .success(let exchange):
-                    switch exchange.end {
-                    case .complete: planner.end(.complete)
-                    case .stopped: planner.end(.stopped)
-                    case .closed: planner.end(.closed)
-                    }
+                case .success(let end): planner.end(end)
                 case .failure(let error):
-                    transportError = error
-                    switch error.code {
-                    case .timeout: planner.fail(.timeout)
-                    case .limitExceeded: planner.fail(.limitExceeded)
-                    default: planner.fail(.other)
-                    }
+                    detail = error.detail
+                    planner.fail(error.kind)
                 }
             }
             step()
         }
     }
 
-    /// Reports the channel's bytes since the last report to the planner. With `lock` held.
-    private func count(_ total: Int) {
-        if total > counted {
-            _ = planner.received(UInt64(total - counted))
-            counted = total
+    /// Calls the completion with the planner's answer or failure (once).
+    private func finish() {
+        let (completion, result): ((@Sendable (Result<Outcome, FetchError>) -> Void)?, Result<Outcome, FetchError>) = lock.locked {
+            defer {
+                self.completion = nil
+                onCancel = nil
+            }
+            let finalURL = URL(string: planner.requestURL) ?? URL(fileURLWithPath: "/")
+            // A cancel can end a read as if the body ended; never report (or cache) that.
+            if cancelled { return (self.completion, .failure(FetchError(.cancelled, "cancelled"))) }
+            switch planner.next() {
+            case .done(let info): return (self.completion, .success(Outcome(info: info, finalURL: finalURL)))
+            case .failed(let failure): return (self.completion, .failure(fetchError(failure)))
+            case .send: return (nil, .failure(FetchError(.cancelled, "cancelled")))
+            }
         }
+        completion?(result)
     }
 
-    // The reader's calls, on the transport's thread.
-
-    fileprivate func head(_ head: HTTPResponseHead, asked: RangePlanner.Request) -> Bool {
-        var fields = ResponseFields()
-        for (name, value) in head.headers { fields.take(name: name, value: value) }
-        return lock.locked {
-            lastHead = head
-            if head.status == 206 && asked.first == 0 { firstHead = head }
-            count(channel.bytesReceived)
-            return planner.head(status: head.status, fields: fields)
-        }
-    }
-
-    fileprivate func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool {
-        lock.locked {
-            count(received)
-            return planner.body(bytes)
-        }
-    }
-
-    /// The planner's failure as a `FetchError`; the transport's own error where it failed there.
+    /// The planner's failure as a `FetchError`, with the transport's words where it failed there.
     private func fetchError(_ failure: RangePlanner.Failure) -> FetchError {
-        if failure.code == .transport || (failure.code == .timeout && transportError?.code == .timeout),
-           let transportError, failure.scanFailure == nil {
-            return transportError
+        var message = failure.message
+        switch failure.code {
+        case .connection, .forbiddenAddress, .invalidResponse, .timeout:
+            if failure.scanFailure == nil, let detail, !detail.isEmpty { message += ": " + detail }
+        default: break
         }
-        var error = FetchError(FetchError.Code(failure.code.name), failure.message, status: failure.status, scanFailure: failure.scanFailure)
+        var error = FetchError(FetchError.Code(failure.code.name), message, status: failure.status, scanFailure: failure.scanFailure)
         error.refusedImage = failure.refusedImage
         return error
     }
-}
 
-/// Hands one response's head and body to the probe's planner, on the transport's thread.
-final class PlannerReader: ResponseHandler, @unchecked Sendable {
-    private weak var run: ProbeRun?
-    private let asked: RangePlanner.Request
+    // The handler's calls, on the transport's thread.
 
-    init(run: ProbeRun, asked: RangePlanner.Request) {
-        self.run = run
-        self.asked = asked
+    func received(_ count: Int) -> Bool { lock.locked { planner.received(UInt64(max(0, count))) } }
+    func headLine(_ line: UnsafeRawBufferPointer) -> Bool { lock.locked { planner.headLine(line) } }
+    func body(_ bytes: UnsafeRawBufferPointer) -> Bool { lock.locked { planner.body(bytes) } }
+    var drainable: Bool { lock.locked { planner.drainable } }
+
+    func head(status: Int, fields: [(String, String)]) -> Bool {
+        lock.locked {
+            for (name, value) in fields { planner.field(name: name, value: value) }
+            return planner.head(status: status)
+        }
     }
-
-    func head(_ head: HTTPResponseHead) -> Bool { run?.head(head, asked: asked) ?? false }
-
-    func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool { run?.body(bytes, received: received) ?? false }
 }

@@ -1,49 +1,66 @@
 import Foundation
+import ImageProbe
 
-/// How a response body ended.
-enum BodyEnd: Sendable {
-    /// All of it arrived.
-    case complete
-    /// The handler asked to stop; the rest was not given to it.
-    case stopped
-    /// The connection closed before the body's declared end.
-    case closed
+/// A request the probe sends, as the planner made it: GET `url` with `headerLines` (Range,
+/// If-Range, Accept-Encoding) and the fetcher's User-Agent.
+struct HTTPRequest: Sendable {
+    var url: String
+    var headerLines: [(name: String, value: String)]
+    var userAgent: String
+    /// The most bytes the probe may receive in all (`FetchConfiguration.maxBytes`): a second
+    /// bound, on the socket, below the HTTP stack's framing (TLS records, HTTP/2).
+    var byteBudget: Int = .max
+
+    init(_ planner: RangePlanner, userAgent: String, byteBudget: Int) {
+        url = planner.requestURL
+        headerLines = planner.requestHeaderLines.split(separator: "\r\n").compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+        }
+        self.userAgent = userAgent
+        self.byteBudget = byteBudget
+    }
 }
 
-/// Receives one response as it arrives, on the transport's own thread or queue, so the
-/// transfer can stop at the very chunk that answers: `head` once (for the final, non-1xx
-/// response), then `body` for each run of bytes until it returns false or the body ends.
-/// Calls never overlap, and all of them happen before the exchange returns.
+/// A transport's failure: its class, for the planner, which gives it its code, and the
+/// stack's own words, kept for the message.
+struct TransportError: Error, Sendable {
+    var kind: RangePlanner.TransportFailure
+    var detail: String
+}
+
+/// Receives one exchange as it arrives, on the transport's own thread or queue, and answers
+/// for the planner: whether to read on. Calls never overlap, and all of them happen before the
+/// exchange's completion.
 protocol ResponseHandler: AnyObject, Sendable {
-    /// Whether to read the body.
-    func head(_ head: HTTPResponseHead) -> Bool
-    /// Takes a run of body bytes; `received` counts every byte of the probe so far (heads
-    /// included), these too. False stops the transfer.
-    func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool
-}
-
-/// One exchange's result.
-struct Exchange: Sendable {
-    var head: HTTPResponseHead
-    var end: BodyEnd
+    /// Bytes off the connection (status lines, heads, framing, bodies): false past the budget.
+    func received(_ count: Int) -> Bool
+    /// One head line with its line ending, as an HTTP stack hands them over (libcurl): false
+    /// to stop.
+    func headLine(_ line: UnsafeRawBufferPointer) -> Bool
+    /// A head parsed by the HTTP stack (URLSession): false not to read the body.
+    func head(status: Int, fields: [(String, String)]) -> Bool
+    /// A run of body bytes: false to stop.
+    func body(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Whether the rest of a response the handler stopped reading is short enough to read
+    /// through, for its connection's sake.
+    var drainable: Bool { get }
 }
 
 /// A probe's use of a transport: its requests go one after another, on one connection where
 /// the server allows it (the Range requests of a probe share one, and the next probe to the
 /// host takes it over).
 protocol ProbeChannel: AnyObject, Sendable {
-    /// Bytes received so far, response heads included (URLSession: bodies only).
-    var bytesReceived: Int { get }
     /// Requests sent so far.
     var requests: Int { get }
     /// Sends `request` and hands the response to `handler` as it arrives; `completion` is
-    /// called once, on the transport's thread or queue, when the exchange has ended. Bytes the
-    /// handler didn't want are not kept: the transfer is dropped, or, when at most
-    /// `TransportLimits.drainLimit` bytes of a response with a known length are left, read
-    /// through and discarded so its connection can carry the next request.
+    /// called once, on the transport's thread or queue, with how the body ended or the class
+    /// of failure. Bytes the handler didn't want are not kept: the transfer is dropped, or,
+    /// when the handler says the rest is short (`drainable`), read through and discarded so
+    /// its connection can carry the next request.
     func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
-               completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void)
-    /// Ends the current exchange, and any later one, with `cancelled`, at once.
+               completion: @escaping @Sendable (Result<RangePlanner.BodyEnd, TransportError>) -> Void)
+    /// Ends the current exchange, and any later one, at once (`cancelled`).
     func cancel()
 }
 
@@ -56,9 +73,6 @@ protocol ProbeTransport: AnyObject, Sendable {
 }
 
 enum TransportLimits {
-    /// The most bytes read through and discarded after the probe stopped caring about a
-    /// response, to keep its connection: more than this, and the connection is dropped.
-    static let drainLimit: UInt64 = 64 * 1024
     /// The longest a drain goes on after the answer was delivered; then the connection is
     /// dropped.
     static let drainTime: TimeInterval = 0.1

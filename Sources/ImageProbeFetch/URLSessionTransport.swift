@@ -1,4 +1,5 @@
 import Foundation
+import ImageProbe
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -119,15 +120,11 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
 final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
     private let transport: URLSessionTransport
     private let lock = NSLock()
-    private var received = 0
     private var sent = 0
 
     init(transport: URLSessionTransport) { self.transport = transport }
 
-    var bytesReceived: Int { lock.locked { received } }
     var requests: Int { lock.locked { sent } }
-
-    fileprivate func count(_ bytes: Int) -> Int { lock.locked { received += bytes; return received } }
 
     private var cancelled = false
     private var current: URLSessionExchange? = nil
@@ -137,21 +134,23 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
             cancelled = true
             return current
         }
-        exchange?.end(.failure(FetchError(.cancelled, "cancelled")))
+        exchange?.end(.failure(TransportError(kind: .cancelled, detail: "")))
     }
 
     func start(_ request: HTTPRequest, until deadline: Deadline, _ handler: ResponseHandler,
-               completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
-        var urlRequest = URLRequest(url: request.url)
+               completion: @escaping @Sendable (Result<RangePlanner.BodyEnd, TransportError>) -> Void) {
+        guard let url = URL(string: request.url) else {
+            return completion(.failure(TransportError(kind: .connection, detail: "URLSession can't read the URL \(request.url)")))
+        }
+        var urlRequest = URLRequest(url: url)
         urlRequest.setValue(request.userAgent, forHTTPHeaderField: "User-Agent")
-        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        if let range = request.range { urlRequest.setValue("bytes=\(range.first)-\(range.last)", forHTTPHeaderField: "Range") }
-        if let validator = request.headerSafeIfRange { urlRequest.setValue(validator, forHTTPHeaderField: "If-Range") }
+        // The planner's header lines, as they are (Range, If-Range, Accept-Encoding).
+        for (name, value) in request.headerLines { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpShouldHandleCookies = false
         // A caller's session may have a cache: every answer must come from the server.
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         let left = deadline.secondsLeft
-        guard left > 0 else { return completion(.failure(FetchError(.timeout, "no response within the timeout"))) }
+        guard left > 0 else { return completion(.failure(TransportError(kind: .timeout, detail: ""))) }
         urlRequest.timeoutInterval = max(0.001, Deadline.clamped(left))
         let policy = transport.router.configuration.addressPolicy
         let task = transport.makeTask(urlRequest)
@@ -161,9 +160,9 @@ final class URLSessionChannel: ProbeChannel, @unchecked Sendable {
             sent += 1
             return cancelled
         }
-        if wasCancelled { return exchange.end(.failure(FetchError(.cancelled, "cancelled"))) }
+        if wasCancelled { return exchange.end(.failure(TransportError(kind: .cancelled, detail: ""))) }
         exchange.armDeadline(left)
-        guard policy.publicOnly, let host = request.url.host else {
+        guard policy.publicOnly, let host = url.host else {
             return exchange.begin(router: transport.router)
         }
         // URLSession offers no hook between name resolution and connecting: the name is
@@ -195,22 +194,22 @@ final class URLSessionExchange: @unchecked Sendable {
     private let handler: ResponseHandler
     private let channel: URLSessionChannel
     private let policy: AddressPolicy
-    private var completion: (@Sendable (Result<Exchange, FetchError>) -> Void)?
+    private var completion: (@Sendable (Result<RangePlanner.BodyEnd, TransportError>) -> Void)?
     /// Set once the exchange has ended; whatever arrives after is dropped on arrival.
     private var ended = false
-    private var head: HTTPResponseHead? = nil
+    private var headSeen = false
     private var stopped = false
     /// The task's result, once known, waiting for the connection check under `publicOnly`.
-    private var outcome: Result<Exchange, FetchError>? = nil
+    private var outcome: Result<RangePlanner.BodyEnd, TransportError>? = nil
     /// Under `publicOnly`: the connection check's verdict, once the metrics came (nil inside:
     /// allowed).
-    private var verdict: FetchError?? = nil
+    private var verdict: TransportError?? = nil
     /// Why the server's certificate was refused, when the trust check refused it: the task
     /// then ends as cancelled, which must not read as the caller's cancel.
-    private var trustFailure: FetchError? = nil
+    private var trustFailure: TransportError? = nil
 
     init(task: URLSessionDataTask, handler: ResponseHandler, channel: URLSessionChannel, policy: AddressPolicy,
-         completion: @escaping @Sendable (Result<Exchange, FetchError>) -> Void) {
+         completion: @escaping @Sendable (Result<RangePlanner.BodyEnd, TransportError>) -> Void) {
         self.task = task
         self.handler = handler
         self.channel = channel
@@ -222,7 +221,7 @@ final class URLSessionExchange: @unchecked Sendable {
     /// an idle one.
     func armDeadline(_ left: TimeInterval) {
         DispatchQueue.global().asyncAfter(deadline: .now() + Deadline.clamped(left)) { [weak self] in
-            self?.end(.failure(FetchError(.timeout, "no response within the timeout")))
+            self?.end(.failure(TransportError(kind: .timeout, detail: "")))
         }
     }
 
@@ -233,8 +232,8 @@ final class URLSessionExchange: @unchecked Sendable {
     }
 
     /// Ends the exchange with `result` (the first call wins) and cancels the task.
-    func end(_ result: Result<Exchange, FetchError>) {
-        let completion: (@Sendable (Result<Exchange, FetchError>) -> Void)? = lock.locked {
+    func end(_ result: Result<RangePlanner.BodyEnd, TransportError>) {
+        let completion: (@Sendable (Result<RangePlanner.BodyEnd, TransportError>) -> Void)? = lock.locked {
             guard !ended else { return nil }
             ended = true
             defer { self.completion = nil }
@@ -246,9 +245,9 @@ final class URLSessionExchange: @unchecked Sendable {
     }
 
     /// The task's result is known: under `publicOnly` it waits for the connection check.
-    private func settle(_ result: Result<Exchange, FetchError>, completed: Bool) {
+    private func settle(_ result: Result<RangePlanner.BodyEnd, TransportError>, completed: Bool) {
         guard policy.publicOnly else { return end(result) }
-        let (known, checked): (Result<Exchange, FetchError>, FetchError??) = lock.locked {
+        let (known, checked): (Result<RangePlanner.BodyEnd, TransportError>, TransportError??) = lock.locked {
             if outcome == nil { outcome = result }
             return (outcome!, verdict)
         }
@@ -258,7 +257,7 @@ final class URLSessionExchange: @unchecked Sendable {
         if completed {
             // No metrics yet: they may still come (Apple promises no order), or never (watchOS 6).
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.metricsGrace) { [weak self] in
-                self?.end(.failure(FetchError(.forbiddenAddress, "the address connected to is unknown (the task reported no connection metrics)")))
+                self?.end(.failure(TransportError(kind: .forbiddenAddress, detail: "the address connected to is unknown (the task reported no connection metrics)")))
             }
         } else {
             task.cancel()
@@ -266,44 +265,33 @@ final class URLSessionExchange: @unchecked Sendable {
     }
 
     func response(_ response: URLResponse) -> Bool {
-        guard lock.locked({ !ended && head == nil }) else { return false }
+        guard lock.locked({ !ended && !headSeen }) else { return false }
         let http = response as? HTTPURLResponse
-        var headers: [String: String] = [:]
-        for (name, value) in http?.allHeaderFields ?? [:] {
-            headers[String(describing: name).lowercased()] = String(describing: value)
-        }
-        if let length = headers["content-length"], HTTPResponseHead.decimal(length) == nil {
-            end(.failure(FetchError(.invalidResponse, "invalid Content-Length", status: http?.statusCode)))
-            return false
-        }
-        let parsed = HTTPResponseHead(status: http?.statusCode ?? 0, headers: headers)
-        lock.locked { head = parsed }
+        let fields = (http?.allHeaderFields ?? [:]).map { (String(describing: $0.key), String(describing: $0.value)) }
+        lock.locked { headSeen = true }
         // URLSession hands over the head parsed: its size on the wire, as HTTP/1.1 writes it
         // ("HTTP/1.1 206 Partial Content" and "Name: value" lines), counts against the budget.
-        _ = channel.count(headers.reduce(32) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 })
-        if handler.head(parsed) { return true }
+        let within = handler.received(fields.reduce(32) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
+        if within && handler.head(status: http?.statusCode ?? 0, fields: fields) { return true }
         lock.locked { stopped = true }
-        settle(.success(Exchange(head: parsed, end: .stopped)), completed: false)
+        settle(within ? .success(.stopped) : .failure(TransportError(kind: .limitExceeded, detail: "")), completed: false)
         return false
     }
 
     func data(_ data: Data) {
         guard lock.locked({ !ended && !stopped }) else { return }
-        let total = channel.count(data.count)
-        let keepGoing = data.withUnsafeBytes { handler.body($0, received: total) }
-        if keepGoing { return }
-        let parsed: HTTPResponseHead? = lock.locked {
-            stopped = true
-            return head
-        }
-        if let parsed { settle(.success(Exchange(head: parsed, end: .stopped)), completed: false) }
+        let within = handler.received(data.count)
+        let keepGoing = data.withUnsafeBytes { handler.body($0) }
+        if keepGoing && within { return }
+        lock.locked { stopped = true }
+        settle(.success(.stopped), completed: false)
     }
 
     /// The connections the task's metrics list (URLSessionTaskTransactionMetrics).
     func connections(_ facts: [ConnectionFacts]) {
         guard policy.publicOnly else { return }
         let refusal = ConnectionCheck.refusal(facts, policy: policy)
-        let known: Result<Exchange, FetchError>? = lock.locked {
+        let known: Result<RangePlanner.BodyEnd, TransportError>? = lock.locked {
             if verdict == nil { verdict = .some(refusal) }
             return outcome
         }
@@ -316,38 +304,39 @@ final class URLSessionExchange: @unchecked Sendable {
 
     /// The server-trust check refused the certificate; the challenge is being cancelled.
     func refuseTrust(_ reason: String) {
-        lock.locked { if trustFailure == nil { trustFailure = FetchError(.connection, reason) } }
+        lock.locked { if trustFailure == nil { trustFailure = TransportError(kind: .connection, detail: reason) } }
     }
 
     func completed(_ error: Error?) {
-        let (parsed, wasStopped, refusedTrust) = lock.locked { (head, stopped, trustFailure) }
+        let (seen, wasStopped, refusedTrust) = lock.locked { (headSeen, stopped, trustFailure) }
         if let refusedTrust { return end(.failure(refusedTrust)) }
-        let result: Result<Exchange, FetchError>
-        if let parsed, wasStopped {
-            result = .success(Exchange(head: parsed, end: .stopped))
+        let result: Result<RangePlanner.BodyEnd, TransportError>
+        if seen && wasStopped {
+            result = .success(.stopped)
         } else if let error {
             let failure = Self.translate(error)
             // A connection lost after the head ends the body early.
-            result = parsed != nil && failure.code == .connection ? .success(Exchange(head: parsed!, end: .closed)) : .failure(failure)
-        } else if let parsed {
-            result = .success(Exchange(head: parsed, end: .complete))
+            result = seen && failure.kind == .connection ? .success(.closed) : .failure(failure)
+        } else if seen {
+            result = .success(.complete)
         } else {
-            result = .failure(FetchError(.connection, "no response"))
+            result = .failure(TransportError(kind: .connection, detail: "no response"))
         }
         settle(result, completed: true)
     }
 
-    static func translate(_ error: Error) -> FetchError {
-        guard let error = error as? URLError else { return FetchError(.connection, "\(error)") }
+    /// URLSession's error as the planner's class of failure.
+    static func translate(_ error: Error) -> TransportError {
+        guard let error = error as? URLError else { return TransportError(kind: .connection, detail: "\(error)") }
         switch error.code {
-        case .timedOut: return FetchError(.timeout, "no response within the timeout")
-        case .cancelled: return FetchError(.cancelled, "cancelled")
-        case .unsupportedURL: return FetchError(.unsupportedURL, error.localizedDescription)
-        case .cannotDecodeContentData, .cannotParseResponse: return FetchError(.invalidResponse, error.localizedDescription)
+        case .timedOut: return TransportError(kind: .timeout, detail: "")
+        case .cancelled: return TransportError(kind: .cancelled, detail: "")
+        case .cannotDecodeContentData, .cannotParseResponse:
+            return TransportError(kind: .invalidResponse, detail: error.localizedDescription)
         case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
              .serverCertificateNotYetValid, .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
-            return FetchError(.connection, "TLS: \(error.localizedDescription)")
-        default: return FetchError(.connection, error.localizedDescription)
+            return TransportError(kind: .connection, detail: "TLS: \(error.localizedDescription)")
+        default: return TransportError(kind: .connection, detail: error.localizedDescription)
         }
     }
 }
@@ -364,23 +353,14 @@ struct ConnectionFacts: Sendable, Hashable {
 /// The check of the address a task actually connected to, under `publicOnly`: a pure function
 /// of what its metrics say, so it is the same on every platform and tested without a network.
 enum ConnectionCheck {
-    static func refusal(_ connections: [ConnectionFacts], policy: AddressPolicy) -> FetchError? {
+    static func refusal(_ connections: [ConnectionFacts], policy: AddressPolicy) -> TransportError? {
         guard policy.publicOnly else { return nil }
-        guard !connections.isEmpty else {
-            return FetchError(.forbiddenAddress, "the address connected to is unknown (no connection in the task's metrics)")
-        }
+        func refused(_ why: String) -> TransportError { TransportError(kind: .forbiddenAddress, detail: why) }
+        guard !connections.isEmpty else { return refused("the address connected to is unknown (no connection in the task's metrics)") }
         for connection in connections {
-            if connection.isProxy {
-                return FetchError(.forbiddenAddress, "the connection went through a proxy, so the server's address is unknown")
-            }
-            guard let text = connection.remoteAddress else {
-                return FetchError(.forbiddenAddress, "the address connected to is unknown (the metrics don't say)")
-            }
-            let bare = text.hasPrefix("[") ? String(text.dropFirst().dropLast()) : text
-            guard let address = IPAddress(numeric: bare.split(separator: "%").first.map(String.init) ?? bare) else {
-                return FetchError(.forbiddenAddress, "the address connected to is not an IP address: \(text)")
-            }
-            if let refusal = policy.refusal(address) { return FetchError(.forbiddenAddress, refusal) }
+            if connection.isProxy { return refused("the connection went through a proxy, so the server's address is unknown") }
+            guard let text = connection.remoteAddress else { return refused("the address connected to is unknown (the metrics don't say)") }
+            if let refusal = policy.refusal(numeric: text) { return refused(refusal) }
         }
         return nil
     }
@@ -461,7 +441,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
             defer { exchanges.removeAll() }
             return Array(exchanges.values)
         }
-        for exchange in all { exchange.end(.failure(FetchError(.cancelled, "the fetcher was released"))) }
+        for exchange in all { exchange.end(.failure(TransportError(kind: .cancelled, detail: "the fetcher was released"))) }
     }
 
     func urlSession(
@@ -539,7 +519,7 @@ final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable
 /// has must be allowed. `getaddrinfo` blocks and can't be cancelled, so it runs on a dispatch
 /// worker; the exchange's own deadline and cancel don't wait for it.
 enum AddressCheck {
-    static func check(_ host: String, policy: AddressPolicy, _ completion: @escaping @Sendable (FetchError?) -> Void) {
+    static func check(_ host: String, policy: AddressPolicy, _ completion: @escaping @Sendable (TransportError?) -> Void) {
         let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         DispatchQueue.global().async {
             switch lookUp(name) {
@@ -547,12 +527,12 @@ enum AddressCheck {
                 completion(error)
             case .success(let addresses):
                 let refusal = addresses.lazy.compactMap { policy.refusal($0) }.first
-                completion(refusal.map { FetchError(.forbiddenAddress, $0) })
+                completion(refusal.map { TransportError(kind: .forbiddenAddress, detail: $0) })
             }
         }
     }
 
-    private static func lookUp(_ name: String) -> Result<[IPAddress], FetchError> {
+    private static func lookUp(_ name: String) -> Result<[[UInt8]], TransportError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -561,9 +541,9 @@ enum AddressCheck {
         hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>? = nil
-        guard getaddrinfo(name, nil, &hints, &list) == 0 else { return .failure(FetchError(.connection, "cannot resolve \(name)")) }
+        guard getaddrinfo(name, nil, &hints, &list) == 0 else { return .failure(TransportError(kind: .connection, detail: "cannot resolve \(name)")) }
         defer { freeaddrinfo(list) }
-        var addresses: [IPAddress] = []
+        var addresses: [[UInt8]] = []
         var entry = list
         while let info = entry {
             entry = info.pointee.ai_next
@@ -572,12 +552,12 @@ enum AddressCheck {
                 let bytes = raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
                     withUnsafeBytes(of: pointer.pointee.sin_addr) { Array($0) }
                 }
-                if let address = IPAddress(bytes: bytes) { addresses.append(address) }
+                addresses.append(bytes)
             } else if info.pointee.ai_family == AF_INET6 {
                 let bytes = raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
                     withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
                 }
-                if let address = IPAddress(bytes: bytes) { addresses.append(address) }
+                addresses.append(bytes)
             }
         }
         return .success(addresses)

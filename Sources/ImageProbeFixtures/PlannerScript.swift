@@ -14,7 +14,7 @@ public enum PlannerScript {
         configuration.maxMetadataRequests = 4
         configuration.maxRedirects = 3
         configuration.maxBytes = 1 << 16
-        var planner = RangePlanner(configuration: configuration, startHash: 1)
+        var planner = RangePlanner(configuration: configuration, url: "http://images.example/a")
         var cursor = 0
         func next() -> UInt8 {
             defer { cursor += 1 }
@@ -30,7 +30,7 @@ public enum PlannerScript {
             case .done, .failed:
                 // Settled: the same answer again, whatever is called after.
                 planner.end(.complete)
-                planner.fail(.other)
+                planner.fail(.connection)
                 switch planner.next() {
                 case .done, .failed: break
                 default: failures.append("the planner left its settled answer")
@@ -38,8 +38,6 @@ public enum PlannerScript {
                 if sent > configuration.maxRequests { failures.append("\(sent) requests, more than maxRequests") }
                 if planner.bytesReceived != given { failures.append("counted \(planner.bytesReceived) of \(given) bytes") }
                 return failures
-            case .followRedirect:
-                planner.redirect(to: UInt64(next() & 7), isHTTP: next() & 15 != 0)
             case .send(let request):
                 sent += 1
                 guard request.first <= request.last else {
@@ -48,20 +46,24 @@ public enum PlannerScript {
                 }
                 let choice = next()
                 let status: Int = [206, 206, 206, 200, 302, 416, 500, 206][Int(choice & 7)]
-                var fields = ResponseFields()
+                var fields: [(String, String)] = []
                 let length = UInt64(next()) * 8
                 let first = choice & 0x08 != 0 ? request.first &+ UInt64(next()) : request.first
                 let last = choice & 0x10 != 0 ? request.last : min(request.last, first &+ max(1, length) &- 1)
                 let total = choice & 0x20 != 0 ? "*" : String(UInt64(image.count) &+ UInt64(next()))
-                if status == 206 { fields.take(name: "Content-Range", value: "bytes \(first)-\(last)/\(total)") }
-                if choice & 0x40 != 0 { fields.take(name: "Content-Length", value: String(length)) }
-                if choice & 0x80 != 0 { fields.take(name: "ETag", value: "\"v\(next() & 3)\"") }
-                if next() & 0x0F == 0 { fields.take(name: "Content-Encoding", value: "gzip") }
-                if status == 302 && next() & 1 == 0 { fields.take(name: "Location", value: "/elsewhere") }
+                if status == 206 { fields.append(("Content-Range", "bytes \(first)-\(last)/\(total)")) }
+                if choice & 0x40 != 0 { fields.append(("Content-Length", String(length))) }
+                if choice & 0x80 != 0 { fields.append(("ETag", "\"v\(next() & 3)\"")) }
+                if next() & 0x0F == 0 { fields.append(("Content-Encoding", "gzip")) }
+                if status == 302 && next() & 1 == 0 {
+                    let kinds = ["/elsewhere", "/a", "ftp://x/", "", "http://other.example/b", "//images.example/../c", "http://:0/", "d e"]
+                    fields.append(("Location", kinds[Int(next() & 7)]))
+                }
                 let head = UInt64(40 + Int(next()))
                 given &+= head
                 _ = planner.received(head)
-                guard planner.head(status: status, fields: fields) else {
+                for (name, value) in fields { planner.field(name: name, value: value) }
+                guard planner.head(status: status) else {
                     planner.end(.stopped)
                     continue
                 }
@@ -86,13 +88,42 @@ public enum PlannerScript {
                 switch next() & 0x1F {
                 case 0: planner.fail(.timeout)
                 case 1: planner.fail(.limitExceeded)
-                case 2: planner.fail(.other)
+                case 2: planner.fail(.connection)
                 case 3: planner.end(.closed)
                 default: planner.end(ended)
                 }
             }
         }
         failures.append("not settled after \(steps) steps (\(sent) requests)")
+        return failures
+    }
+
+    /// The same invariants with the fuzz bytes as raw responses off a socket (`wire`), cut
+    /// into runs the fuzz bytes choose: every byte counted, settled within the limits.
+    public static func wireFailures(_ data: [UInt8]) -> [String] {
+        var configuration = RangePlanner.Configuration()
+        configuration.maxRequests = 8
+        configuration.maxBytes = 1 << 16
+        var planner = RangePlanner(configuration: configuration, url: "http://images.example/a")
+        var given: UInt64 = 0
+        var cursor = 0
+        var sent = 0
+        while true {
+            guard case .send = planner.next() else { break }
+            sent += 1
+            if sent > 64 { return ["not settled after 64 requests"] }
+            var progress = RangePlanner.WireProgress.readMore
+            while progress == .readMore && cursor < data.count {
+                let run = min(data.count - cursor, 1 + Int(data[cursor] & 0x3F))
+                progress = data[cursor..<(cursor + run)].withUnsafeBytes { planner.wire($0) }
+                given &+= UInt64(run)
+                cursor += run
+            }
+            if progress == .readMore { planner.wireClosed() }
+        }
+        var failures: [String] = []
+        if planner.bytesReceived != given { failures.append("counted \(planner.bytesReceived) of \(given) bytes") }
+        if sent > configuration.maxRequests { failures.append("\(sent) requests, more than maxRequests") }
         return failures
     }
 }

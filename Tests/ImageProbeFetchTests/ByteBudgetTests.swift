@@ -59,6 +59,10 @@ import Testing
         defer { server.stop() }
         let (result, elapsed) = await Self.timed(server, Self.configuration())
         Self.expectBounded(result, server, elapsed)
+        // The socket is shut at the budget: libcurl's read loop (100 reads a pass) doesn't run on.
+        if case .failure(let error) = result {
+            #expect(error.bytesTransferred < Self.budget + (256 << 10), "reported \(error.bytesTransferred)")
+        }
     }
 
     @Test func oneByteChunksWithLongSizesCountTheirFraming() async throws {

@@ -62,7 +62,7 @@ struct GuaranteeTests {
         let configuration = Self.configuration { $0.maxBytes = 4 << 20 }
         let result = try await ImageProbeFetcher(configuration: configuration).probe(url)
         #expect(result.info.width == 640 && result.info.partialReason?.code == .limitExceeded)
-        #expect(result.bytesTransferred <= configuration.maxBytes + Int(TransportLimits.drainLimit) + 64 * 1024)
+        #expect(result.bytesTransferred <= configuration.maxBytes + Int(RangePlanner.Limits.drainBytes) + 64 * 1024)
         let log = await server.log(token: token, atLeast: 1)
         // nginx counts what its kernel took: its send buffer (up to 4 MiB) on top of what arrived.
         #expect(log.reduce(0) { $0 + $1.bytesSent } < configuration.maxBytes + (5 << 20))

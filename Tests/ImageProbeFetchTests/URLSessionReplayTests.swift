@@ -26,8 +26,11 @@ import Testing
         private var taken = 0
         init(stopAfter: Int?) { self.stopAfter = stopAfter }
         var bytesTaken: Int { lock.held { taken } }
-        func head(_ head: HTTPResponseHead) -> Bool { true }
-        func body(_ bytes: UnsafeRawBufferPointer, received: Int) -> Bool {
+        func received(_ count: Int) -> Bool { true }
+        func headLine(_ line: UnsafeRawBufferPointer) -> Bool { true }
+        func head(status: Int, fields: [(String, String)]) -> Bool { true }
+        var drainable: Bool { false }
+        func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
             lock.held {
                 taken += bytes.count
                 return stopAfter.map { taken < $0 } ?? true
@@ -44,7 +47,7 @@ import Testing
         let handler: Handler
         let channel: URLSessionChannel
         let exchange: URLSessionExchange
-        private let results = LockedBox<[Result<Exchange, FetchError>]>([])
+        private let results = LockedBox<[Result<RangePlanner.BodyEnd, TransportError>]>([])
 
         init(publicOnly: Bool = false, trust: ServerTrustEvaluating? = nil, stopAfter: Int? = nil) {
             var configuration = FetchConfiguration()
@@ -60,7 +63,7 @@ import Testing
             router.register(exchange, for: task)
         }
 
-        var outcomes: [Result<Exchange, FetchError>] { results.get() }
+        var outcomes: [Result<RangePlanner.BodyEnd, TransportError>] { results.get() }
 
         func respond(status: Int = 206) {
             let response = HTTPURLResponse(url: task.originalRequest!.url!, statusCode: status, httpVersion: "HTTP/1.1",
@@ -82,7 +85,7 @@ import Testing
         }
 
         /// Waits up to `seconds` for the exchange to end.
-        func ended(within seconds: Double = 3) async throws -> Result<Exchange, FetchError>? {
+        func ended(within seconds: Double = 3) async throws -> Result<RangePlanner.BodyEnd, TransportError>? {
             let giveUp = Moment.now + .seconds(seconds)
             while outcomes.isEmpty && Moment.now < giveUp { try await pause(milliseconds: 5) }
             return outcomes.first
@@ -129,7 +132,7 @@ import Testing
     @Test func aCancelIsStillACancel() async throws {
         let replay = Replay()
         // What the channel's cancel does to its current exchange.
-        replay.exchange.end(.failure(FetchError(.cancelled, "cancelled")))
+        replay.exchange.end(.failure(TransportError(kind: .cancelled, detail: "")))
         // Whatever URLSession sends after the cancel is dropped.
         replay.respond()
         replay.data(10)
@@ -182,14 +185,14 @@ import Testing
         let policy = AddressPolicy.publicOnly
         #expect(ConnectionCheck.refusal([Self.publicServer], policy: policy) == nil)
         #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "[2606:2800:21f:cb07:6820:80da:af6b:8b2c]", isProxy: false)], policy: policy) == nil)
-        #expect(ConnectionCheck.refusal([Self.loopback], policy: policy)?.code == .forbiddenAddress)
-        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "fe80::1%en0", isProxy: false)], policy: policy)?.code == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([Self.loopback], policy: policy)?.kind == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "fe80::1%en0", isProxy: false)], policy: policy)?.kind == .forbiddenAddress)
         // A public proxy hides the server's address; a private one would be refused anyway.
-        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "93.184.215.14", isProxy: true)], policy: policy)?.code == .forbiddenAddress)
-        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: nil, isProxy: false)], policy: policy)?.code == .forbiddenAddress)
-        #expect(ConnectionCheck.refusal([], policy: policy)?.code == .forbiddenAddress)
-        #expect(ConnectionCheck.refusal([Self.publicServer, Self.loopback], policy: policy)?.code == .forbiddenAddress)
-        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "not an address", isProxy: false)], policy: policy)?.code == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "93.184.215.14", isProxy: true)], policy: policy)?.kind == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: nil, isProxy: false)], policy: policy)?.kind == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([], policy: policy)?.kind == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([Self.publicServer, Self.loopback], policy: policy)?.kind == .forbiddenAddress)
+        #expect(ConnectionCheck.refusal([ConnectionFacts(remoteAddress: "not an address", isProxy: false)], policy: policy)?.kind == .forbiddenAddress)
         #expect(ConnectionCheck.refusal([], policy: .any) == nil)
     }
 
@@ -260,13 +263,20 @@ import Testing
     // MARK: 4. Location values with bytes a URL may not hold
 
     @Test func locationsArePercentEncoded() throws {
-        let base = try #require(URL(string: "https://images.example/dir/a.png"))
-        #expect(Redirect.target("/x y.png", from: base)?.absoluteString == "https://images.example/x%20y.png")
-        #expect(Redirect.target("/café.png", from: base)?.absoluteString == "https://images.example/caf%C3%A9.png")
-        #expect(Redirect.target("b c.png?q=1 2#f", from: base)?.absoluteString == "https://images.example/dir/b%20c.png?q=1%202#f")
-        #expect(Redirect.target("/already%20encoded.png", from: base)?.absoluteString == "https://images.example/already%20encoded.png")
-        #expect(Redirect.target("https://other.example/{x}|\"<>.png", from: base)?.absoluteString
-                == "https://other.example/%7Bx%7D%7C%22%3C%3E.png")
+        func target(_ location: String) -> String {
+            var planner = RangePlanner(url: "https://images.example/dir/a.png")
+            _ = planner.next()
+            planner.field(name: "Location", value: location)
+            _ = planner.head(status: 302)
+            planner.end(.stopped)
+            guard case .send = planner.next() else { return "(no request)" }
+            return planner.requestURL
+        }
+        #expect(target("/x y.png") == "https://images.example/x%20y.png")
+        #expect(target("/café.png") == "https://images.example/caf%C3%A9.png")
+        #expect(target("b c.png?q=1 2#f") == "https://images.example/dir/b%20c.png?q=1%202")
+        #expect(target("/already%20encoded.png") == "https://images.example/already%20encoded.png")
+        #expect(target("https://other.example/{x}|\"<>.png") == "https://other.example/%7Bx%7D%7C%22%3C%3E.png")
     }
 
     @Test(arguments: [FetchConfiguration.Transport.platform, .urlSession])
@@ -310,14 +320,14 @@ import Testing
     }
 }
 
-extension Result where Success == Exchange, Failure == FetchError {
-    var failureCode: FetchError.Code? {
-        if case .failure(let error) = self { return error.code }
+extension Result where Success == RangePlanner.BodyEnd, Failure == TransportError {
+    var failureCode: RangePlanner.TransportFailure? {
+        if case .failure(let error) = self { return error.kind }
         return nil
     }
 
     var failureMessage: String? {
-        if case .failure(let error) = self { return error.message }
+        if case .failure(let error) = self { return error.detail }
         return nil
     }
 

@@ -1,6 +1,7 @@
 // The range planner through the C interface (imageprobe.h, SPEC.md §6.1), for every file given,
 // against simulated servers: one that honours Range, one that ignores it (200, whole body), one
-// whose second range comes from another version (a changed ETag), and one that redirects first.
+// whose second range comes from another version (a changed ETag), and one that redirects first
+// (the planner resolves the Location itself).
 // The answer must equal the scanner's on the whole file where the server is honest; misuse
 // gives IMAGEPROBE_ERROR_ARGUMENT. Exit 1 on any failure.
 //   cc -Wall -Wextra -Werror -fsanitize=address,undefined -I .build/c/include
@@ -14,7 +15,7 @@
 #include "imageprobe.h"
 
 static alignas(16) unsigned char scanner[1024];
-static alignas(16) unsigned char planner[4096];
+static alignas(16) unsigned char planner[65536];
 
 enum server { RANGES, NO_RANGES, CHANGED, REDIRECT };
 
@@ -25,7 +26,7 @@ static void header(const char *name, const char *value) {
 // Probes `bytes` through the planner against `kind`; returns the final status.
 static int probe(const uint8_t *bytes, size_t length, enum server kind, imageprobe_info *info, int *requests) {
     const char *url = "https://images.example/a";
-    imageprobe_planner_init(planner, NULL, imageprobe_url_hash(url, strlen(url)));
+    imageprobe_planner_init(planner, NULL, url, strlen(url));
     imageprobe_plan_request request;
     int exchanges = 0;
     for (;;) {
@@ -34,14 +35,12 @@ static int probe(const uint8_t *bytes, size_t length, enum server kind, imagepro
             *requests = (int)imageprobe_planner_requests(planner);
             return step;
         }
-        if (step == IMAGEPROBE_PLAN_REDIRECT) {
-            const char *next = "https://images.example/b";
-            imageprobe_planner_redirect(planner, imageprobe_url_hash(next, strlen(next)), 1);
-            continue;
-        }
         if (step != IMAGEPROBE_PLAN_SEND || ++exchanges > 64) return -9;
         char text[96];
         imageprobe_planner_received(planner, 120);  // a head's bytes
+        char target[64];
+        imageprobe_planner_text(planner, IMAGEPROBE_TEXT_URL, target, sizeof target);
+        if (kind == REDIRECT && exchanges > 1 && strcmp(target, "https://images.example/b") != 0) return -8;
         if (kind == REDIRECT && exchanges == 1) {
             header("Location", "/b");
             imageprobe_planner_head(planner, 302);
@@ -82,15 +81,15 @@ static int misuse(void) {
     imageprobe_info info;
     imageprobe_plan_request request;
 #define EXPECT(condition) do { if (!(condition)) { printf("FAIL misuse: %s\n", #condition); failures++; } } while (0)
-    EXPECT(imageprobe_planner_init(NULL, NULL, 0) == IMAGEPROBE_ERROR_ARGUMENT);
-    alignas(16) static unsigned char fresh[4096];
+    EXPECT(imageprobe_planner_init(NULL, NULL, "http://x/", 9) == IMAGEPROBE_ERROR_ARGUMENT);
+    alignas(16) static unsigned char fresh[65536];
     EXPECT(imageprobe_planner_next(fresh, &request, &info) == IMAGEPROBE_ERROR_ARGUMENT);
     EXPECT(imageprobe_planner_head(fresh, 206) == IMAGEPROBE_ERROR_ARGUMENT);
     EXPECT(imageprobe_planner_body(fresh, (const uint8_t *)"x", 1) == IMAGEPROBE_ERROR_ARGUMENT);
     // A scanner is not a planner, nor the other way round.
     imageprobe_init(scanner, NULL);
     EXPECT(imageprobe_planner_next(scanner, &request, &info) == IMAGEPROBE_ERROR_ARGUMENT);
-    imageprobe_planner_init(planner, NULL, 0);
+    imageprobe_planner_init(planner, NULL, "http://x/", 9);
     EXPECT(imageprobe_feed(planner, (const uint8_t *)"x", 1, &info) == IMAGEPROBE_ERROR_ARGUMENT);
     EXPECT(imageprobe_planner_next(planner, NULL, &info) == IMAGEPROBE_ERROR_ARGUMENT);
     EXPECT(imageprobe_planner_body(planner, NULL, 5) == IMAGEPROBE_ERROR_ARGUMENT);
@@ -138,6 +137,10 @@ int main(int argc, char **argv) {
             }
             if (status == -9) {
                 printf("FAIL %s (server %d): no answer within 64 exchanges\n", argv[index], kind);
+                failures++;
+            }
+            if (status == -8) {
+                printf("FAIL %s: the redirect's Location was not followed to /b\n", argv[index]);
                 failures++;
             }
         }

@@ -110,11 +110,13 @@ const b = require(process.argv[1]);
 for (const [name, m] of Object.entries(b.modules)) {
   console.log(`${name}: ${m.output.bytes} bytes, ${m.output.gzipped} gzipped (input ${m.input.bytes}, ${m.input.gzipped} gzipped)${m.note ? " -- " + m.note : ""}`);
 }' "$work/project/node_modules/imageprobe/dist/BUILD.json"
-# The issue's limits, gzipped at level 9 (Node's zlib, a little above GNU gzip -9): 64 KB for
-# the full module, 40 KB for the web one. Both are met and must stay met.
+# The budgets of the developers' guide, gzipped at level 9 (Node's zlib, a little above GNU
+# gzip -9): 72 KiB for the full module, 48 KiB for the web one (the core's HTTP reading, URL
+# resolution and address rule, which every front end shares, took them past the older 64 and
+# 40 KB).
 node -e '
 const b = require(process.argv[1]);
-const limits = { "imageprobe.wasm": 65536, "imageprobe-web.wasm": 40960 };
+const limits = { "imageprobe.wasm": 73728, "imageprobe-web.wasm": 49152 };
 let bad = 0;
 for (const [name, m] of Object.entries(b.modules)) {
   const limit = limits[name] ?? Infinity;

@@ -171,34 +171,12 @@ func plannerFailures(_ data: [UInt8]) -> [String] {
     return PlannerScript.failures(Array(data.reversed()), image: image)
 }
 
-/// The same bytes as an HTTP response head, line by line, through ImageProbeFetch's check (the
-/// lines libcurl's header callback would hand over): it must not trap, and whatever head it
-/// accepts must keep the invariants the probe relies on.
+/// The same bytes as raw HTTP responses off a socket, through the core's own HTTP/1.1 reading
+/// (the planner's `wire`, which Python, JavaScript in Node and the C driver use, and whose
+/// head checks libcurl's lines go through): it must not trap, must count every byte, and must
+/// settle within its limits.
 func headFailures(_ data: [UInt8]) -> [String] {
-    var parser = ResponseHeadParser()
-    var failures: [String] = []
-    var start = 0
-    while start < data.count {
-        var end = start
-        while end < data.count && data[end] != 10 { end += 1 }
-        let line = Array(data[start..<min(end + 1, data.count)])
-        start = end + 1
-        let taken: Result<HTTPResponseHead?, FetchError> = line.withUnsafeBytes { raw in
-            Result { () throws(FetchError) in try parser.take(raw) }
-        }
-        guard case .success(let parsed) = taken else { return failures }
-        guard let head = parsed else { continue }
-        if !(200...999).contains(head.status) { failures.append("head accepted with status \(head.status)") }
-        if let length = head.header("content-length"),
-           head.contentLength == nil || !length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            failures.append("Content-Length \(length) accepted")
-        }
-        if let range = head.contentRange, range.first > range.last || (range.total.map { $0 <= range.last } ?? false) {
-            failures.append("Content-Range \(range) accepted")
-        }
-        return failures
-    }
-    return failures
+    PlannerScript.wireFailures(data)
 }
 
 /// The same bytes as an XMP packet through the core's XMP matcher: fed whole, in two pieces

@@ -203,44 +203,64 @@ uint64_t imageprobe_pending_skip(const void *scanner);
 uint64_t imageprobe_skip(void *scanner, uint64_t count);
 
 /* ---------------------------------------------------------------------------------------
- * The URL probe strategy (SPEC.md §6.1) without I/O: which Range request to send next, and
- * what the responses mean. Drive it with any HTTP client (fetch(), http.client, curl):
+ * The URL probe (SPEC.md §6.1) without I/O: the whole HTTP exchange's rules (which Range
+ * request to send and where, If-Range, redirects, budgets, the head's limits, chunked framing,
+ * the error code of each failure), driven by any transport:
  *
- *     imageprobe_planner_init(planner, NULL, imageprobe_url_hash(url, strlen(url)));
+ *     imageprobe_planner_init(planner, NULL, url, strlen(url));
  *     for (;;) switch (imageprobe_planner_next(planner, &request, &info)) {
- *     case IMAGEPROBE_PLAN_SEND:      // GET url, "Range: bytes=request.first-request.last",
- *                                     // and If-Range when request.if_range says so. Then:
- *         //   imageprobe_planner_received(planner, n) for every byte off the connection;
- *         //   imageprobe_planner_header(...) per header field, imageprobe_planner_head(status);
- *         //   while it returns 1: imageprobe_planner_body(planner, chunk, n);
- *         //   imageprobe_planner_end(planner, how), or imageprobe_planner_fail(planner, what).
- *     case IMAGEPROBE_PLAN_REDIRECT:  // resolve the last Location against url, then
- *         //   imageprobe_planner_redirect(planner, imageprobe_url_hash(next...), is_http)
+ *     case IMAGEPROBE_PLAN_SEND:
+ *         // Over a socket: connect to imageprobe_planner_text(IMAGEPROBE_TEXT_HOST) and
+ *         // request.port (TLS when request.secure), checking each address with
+ *         // imageprobe_address_check under a public-only policy; send the
+ *         // IMAGEPROBE_TEXT_REQUEST_HEAD text, a User-Agent line and a blank line; then hand
+ *         // every byte read to imageprobe_planner_wire until it says the exchange ended, and
+ *         // call imageprobe_planner_wire_closed if the peer closes first.
+ *         // Over an HTTP stack: GET IMAGEPROBE_TEXT_URL with the IMAGEPROBE_TEXT_HEADERS lines,
+ *         // then imageprobe_planner_received for every byte off the connection, the head
+ *         // with imageprobe_planner_head_line per line (or _header per field and _head),
+ *         // _body while it returns 1, and _end or _fail.
+ *         // A deadline passed, or another failure: imageprobe_planner_fail(planner, class).
  *     case IMAGEPROBE_DONE:           // info has the answer (partial when a limit cut it)
  *     case IMAGEPROBE_UNSUPPORTED:    // info.fetch_error, info.message (and info.error, the
- *                                     // scanner's code, for "scan" and "limitExceeded")
+ *                                     // scanner's code, for "scan")
  *     }
  *
- * The planner keeps no text: the caller keeps the first 206 response's ETag and
- * Last-Modified to send back as If-Range, resolves Location, and enforces its deadlines
- * (reporting them with imageprobe_planner_fail). Memory, as for the scanner: the caller's,
- * imageprobe_planner_size() bytes at imageprobe_scanner_align(), never freed.
+ * Memory, as for the scanner: the caller's, imageprobe_planner_size() bytes at
+ * imageprobe_scanner_align(), never freed.
  * ------------------------------------------------------------------------------------- */
 
 enum {
     IMAGEPROBE_PLAN_SEND = 3,        /* send the request in `request` */
-    IMAGEPROBE_PLAN_REDIRECT = 4,    /* follow the last response's Location */
 };
 
-/* imageprobe_plan_request.if_range: which validator of the resource's first 206 response to
-   send back as If-Range. */
+/* imageprobe_plan_request.if_range: which validator of the resource's first 206 response the
+   header lines send back as If-Range. */
 enum { IMAGEPROBE_IF_RANGE_NONE = 0, IMAGEPROBE_IF_RANGE_ETAG = 1, IMAGEPROBE_IF_RANGE_LAST_MODIFIED = 2 };
 
 /* imageprobe_planner_end: how the body ended. */
 enum { IMAGEPROBE_BODY_COMPLETE = 0, IMAGEPROBE_BODY_STOPPED = 1, IMAGEPROBE_BODY_CLOSED = 2 };
 
-/* imageprobe_planner_fail: what went wrong in the transport. */
-enum { IMAGEPROBE_FAIL_TIMEOUT = 0, IMAGEPROBE_FAIL_LIMIT = 1, IMAGEPROBE_FAIL_OTHER = 2 };
+/* imageprobe_planner_fail: the class of the transport's failure; the planner gives each its
+   error code: "timeout", "limitExceeded" (both a partial answer once the size is known),
+   "connection" (no connection, or it closed before a head), "invalidResponse" (the driver's
+   HTTP parser refused the bytes), "forbiddenAddress", "cancelled". */
+enum {
+    IMAGEPROBE_FAIL_TIMEOUT = 0, IMAGEPROBE_FAIL_LIMIT = 1, IMAGEPROBE_FAIL_CONNECTION = 2,
+    IMAGEPROBE_FAIL_INVALID_RESPONSE = 3, IMAGEPROBE_FAIL_FORBIDDEN_ADDRESS = 4, IMAGEPROBE_FAIL_CANCELLED = 5,
+};
+
+/* imageprobe_planner_text: which text of the request to send. */
+enum {
+    IMAGEPROBE_TEXT_URL = 0,           /* the absolute URL */
+    IMAGEPROBE_TEXT_HEADERS = 1,       /* "Range: ...\r\n", If-Range, Accept-Encoding lines */
+    IMAGEPROBE_TEXT_REQUEST_HEAD = 2,  /* "GET target HTTP/1.1\r\nHost: ...\r\n" and the header lines */
+    IMAGEPROBE_TEXT_HOST = 3,          /* the host to resolve (an IPv6 literal without brackets) */
+    IMAGEPROBE_TEXT_USER_AGENT = 4,    /* "ImageProbe/VERSION" (any planner, or NULL) */
+};
+
+/* imageprobe_planner_wire: what to do next. */
+enum { IMAGEPROBE_WIRE_MORE = 0, IMAGEPROBE_WIRE_ENDED = 1, IMAGEPROBE_WIRE_ENDED_REUSABLE = 2 };
 
 /* The strategy's knobs. imageprobe_planner_defaults fills them with SPEC.md §6.1's values;
    a zero is a zero (0 redirects, no growth). */
@@ -259,19 +279,36 @@ typedef struct imageprobe_planner_options {
 typedef struct imageprobe_plan_request {
     uint64_t first, last;            /* Range: bytes=first-last */
     int32_t if_range;                /* IMAGEPROBE_IF_RANGE_* */
+    int32_t port;                    /* the URL's port (80 or 443 when it names none) */
+    int32_t secure;                  /* 1 for https */
 } imageprobe_plan_request;
 
 void imageprobe_planner_defaults(imageprobe_planner_options *options);
 size_t imageprobe_planner_size(void);
 
-/* Starts a probe in `planner`; `options` may be NULL (the defaults); `url_hash` names the
-   first URL for the redirect-loop check (imageprobe_url_hash). IMAGEPROBE_NEED_MORE, or
-   IMAGEPROBE_ERROR_ARGUMENT. */
-int imageprobe_planner_init(void *planner, const imageprobe_planner_options *options, uint64_t url_hash);
+/* Starts a probe of `url` (UTF-8, `url_length` bytes) in `planner`; `options` may be NULL (the
+   defaults). A URL that isn't http or https fails at the first imageprobe_planner_next
+   ("unsupportedURL"). IMAGEPROBE_NEED_MORE, or IMAGEPROBE_ERROR_ARGUMENT. */
+int imageprobe_planner_init(void *planner, const imageprobe_planner_options *options, const char *url, size_t url_length);
 
-/* The next step: IMAGEPROBE_PLAN_SEND (`request` filled), IMAGEPROBE_PLAN_REDIRECT,
-   IMAGEPROBE_DONE or IMAGEPROBE_UNSUPPORTED (`info` filled; final: returned again). */
+/* The next step: IMAGEPROBE_PLAN_SEND (`request` filled), IMAGEPROBE_DONE or
+   IMAGEPROBE_UNSUPPORTED (`info` filled; final: returned again). */
 int imageprobe_planner_next(void *planner, imageprobe_plan_request *request, imageprobe_info *info);
+
+/* A text of the request to send (IMAGEPROBE_TEXT_*) into `out`, NUL-terminated when there is
+   room; returns its full length (copy again with more room when it is >= capacity). */
+size_t imageprobe_planner_text(const void *planner, int32_t which, char *out, size_t capacity);
+
+/* The raw response as read from the socket: returns IMAGEPROBE_WIRE_MORE (read on and call
+   again), or IMAGEPROBE_WIRE_ENDED / IMAGEPROBE_WIRE_ENDED_REUSABLE (the exchange is over;
+   the connection may carry the next request only when REUSABLE). */
+int imageprobe_planner_wire(void *planner, const uint8_t *bytes, size_t length);
+/* The peer closed the connection. */
+int imageprobe_planner_wire_closed(void *planner);
+
+/* One line of the response head from an HTTP stack (status line, field line, blank line, its
+   line ending included): returns 1 to go on, 0 to stop (then end or fail the exchange). */
+int imageprobe_planner_head_line(void *planner, const uint8_t *bytes, size_t length);
 
 /* One header field of the response in flight (any case; value trimmed). */
 int imageprobe_planner_header(void *planner, const char *name, size_t name_length, const char *value, size_t value_length);
@@ -291,15 +328,29 @@ int imageprobe_planner_received(void *planner, uint64_t count);
 int imageprobe_planner_end(void *planner, int32_t how);
 int imageprobe_planner_fail(void *planner, int32_t what);
 
-/* The redirect is followed to a URL with this hash; is_http: its scheme is http or https. */
-int imageprobe_planner_redirect(void *planner, uint64_t url_hash, int32_t is_http);
+/* 1 when the rest of the response in flight is short enough to read through (and discard) for
+   its connection's sake. */
+int imageprobe_planner_drainable(const void *planner);
 
 /* Every byte reported with imageprobe_planner_received, and the requests sent. */
 uint64_t imageprobe_planner_bytes_received(const void *planner);
 uint32_t imageprobe_planner_requests(const void *planner);
 
-/* FNV-1a of `length` bytes: the URL hash the planner's loop check compares. */
-uint64_t imageprobe_url_hash(const char *bytes, size_t length);
+/* ---------------------------------------------------------------------------------------
+ * The address policy (SPEC.md §6.4), one copy for every front end.
+ * ------------------------------------------------------------------------------------- */
+
+/* The address a numeric host spells, as a resolver reads it (127.1, 0x7f.1, 2130706433,
+   0177.0.0.1, ::ffff:127.0.0.1, [::1], fe80::1%eth0): 4 or 16 bytes into `out` (16 bytes of
+   room), returns 4 or 16; 0 when `text` is not a numeric address. */
+int imageprobe_address_parse(const char *text, size_t length, uint8_t *out);
+
+/* Whether a probe under the public-only policy may connect to `address` (4 or 16 bytes):
+   0 when allowed, else the refused block's class (> 0) with the sentence saying why in
+   `message` (NUL-terminated, cut to `capacity`). `allow`: exceptions, CIDR blocks separated by
+   commas or spaces ("10.8.0.0/16, fd00::/8"); IMAGEPROBE_ERROR_ARGUMENT when one isn't. */
+int imageprobe_address_check(const uint8_t *address, size_t length, const char *allow, size_t allow_length,
+                             char *message, size_t capacity);
 
 /* For bindings that don't read this header (JavaScript, Python's ctypes): the offset of each
    field of a struct, in the order the struct declares them, and the struct's size after the

@@ -1,30 +1,35 @@
-/// The strategy for probing a URL with HTTP Range requests (SPEC.md §6.1), as a state machine
-/// without I/O: it says which request to send next, takes the response's facts and body bytes
-/// as a transport hands them over, and answers. Any HTTP stack drives it the same way, so the
-/// jumps, validators, budgets and limits are exactly the same for `ImageProbeFetch` (libcurl,
-/// URLSession), the C interface, the WebAssembly module over `fetch()`, and Python over
-/// `http.client`. Standard library only, allocation-free, a fixed-size value.
+/// The whole HTTP exchange of a URL probe (SPEC.md §6.1) as a state machine without I/O, in the
+/// manner of h11 and quinn-proto: it says which request to send (its URL and header lines),
+/// takes what a transport reports (the head, body bytes, every byte off the wire, how the
+/// exchange ended or which class of failure ended it) and answers. Every rule lives here, so
+/// the Swift fetcher (libcurl, URLSession), the C interface, JavaScript and Python behave alike:
+/// which response is first, validators and `If-Range`, restarts, redirects (`Location` resolved,
+/// percent-encoded, schemes checked, loops and chains refused), the byte and request budgets,
+/// the head's limits, chunked framing, the error code of each failure, partial answers.
+/// Standard library only, allocation-free, a fixed-size value.
 ///
 /// ```swift
-/// var planner = RangePlanner()
+/// var planner = RangePlanner(url: "https://example.com/a.png")
 /// while true {
 ///     switch planner.next() {
-///     case .send(let request):          // GET with Range: bytes=first-last (and If-Range)
-///         // planner.head(status:fields:), then planner.body(_:) per chunk while it says so,
-///         // and planner.received(_:) with every byte off the connection; at the end
-///         // planner.end(_:), or planner.fail(_:) if the exchange failed.
-///     case .followRedirect:             // resolve the last response's Location, then
-///         // planner.redirect(to: hash of the new URL, isHTTP: scheme is http or https)
+///     case .send:
+///         // GET planner.requestURL with planner.requestHeaderLines. Then either hand over
+///         // parsed parts: headLine(_:) per head line (or field(name:value:) then
+///         // head(status:)), body(_:) while it says so, received(_:) with every byte off the
+///         // connection, and end(_:) or fail(_:); or hand over the raw bytes: wire(_:) and
+///         // wireClosed().
 ///     case .done(let info): return info
 ///     case .failed(let failure): throw failure
 ///     }
 /// }
 /// ```
 ///
-/// The driver keeps what needs text or a clock: it resolves `Location` against the URL, sends
-/// the first response's `ETag` or `Last-Modified` back as `If-Range` when a request asks for
-/// it, enforces deadlines, and reports a timeout with `fail(.timeout)`.
+/// The driver keeps only what needs a clock or a socket: it enforces deadlines and reports a
+/// timeout with `fail(.timeout)`, and checks the addresses it connects to (`AddressPolicyRule`).
 public struct RangePlanner: Sendable {
+    /// The User-Agent every front end sends by default: the package's version, in one place.
+    public static let userAgent: StaticString = "ImageProbe/0.2.0"
+
     /// The strategy's knobs, with SPEC.md §6.1's measured defaults.
     public struct Configuration: Sendable {
         /// The scanner's mode and limits. `inputLength` is filled in from the server's answer.
@@ -51,13 +56,32 @@ public struct RangePlanner: Sendable {
         public init() {}
     }
 
-    /// A request to send: `GET` with `Range: bytes=first-last`.
+    /// The head's limits (SPEC.md §6.1): longer heads and lines, and more interim responses,
+    /// are refused as `invalidResponse`.
+    public enum Limits {
+        /// A response head, interim heads included.
+        public static let headBytes = 32 * 1024
+        /// One line of a head (its line ending included).
+        public static let lineBytes = LineText.capacity
+        /// Interim (1xx) responses before the real one.
+        public static let interimResponses = 4
+        /// The longest URL the planner keeps (the first one, or a redirect's target).
+        public static let urlBytes = URLText.capacity &- 1
+        /// The longest validator sent back as `If-Range`; a longer one is not sent.
+        public static let validatorBytes = ValidatorText.capacity
+        /// A response the planner stopped reading is read through for its connection's sake
+        /// only when at most this much of it is left.
+        public static let drainBytes: UInt64 = 64 * 1024
+    }
+
+    /// A request to send: `GET` the planner's `requestURL` with its `requestHeaderLines`.
     public struct Request: Sendable, Hashable {
         /// The first byte asked for.
         public var first: UInt64
         /// The last byte asked for (inclusive).
         public var last: UInt64
-        /// Which of the first response's validators to send back as `If-Range`, if any.
+        /// Which of the first response's validators goes back as `If-Range`, if any (the
+        /// header lines carry it).
         public var ifRange: Validator?
     }
 
@@ -71,12 +95,8 @@ public struct RangePlanner: Sendable {
 
     /// What to do next.
     public enum Action: Sendable {
-        /// Send this request.
+        /// Send this request (to `requestURL`, with `requestHeaderLines`).
         case send(Request)
-        /// The last response was a redirect: resolve its `Location` against the URL that
-        /// answered and call `redirect(to:isHTTP:)`, or `fail(.invalidResponse)` if it
-        /// can't be resolved.
-        case followRedirect
         /// The answer (partial when a limit ended the metadata search, §1.6).
         case done(ImageInfo)
         /// No answer.
@@ -93,15 +113,24 @@ public struct RangePlanner: Sendable {
         case closed
     }
 
-    /// A transport's failure, for `fail(_:)`.
-    public enum TransportFailure: Sendable {
-        /// A deadline passed.
+    /// A transport's failure, by class, for `fail(_:)`: the planner gives each its code.
+    public enum TransportFailure: UInt8, Sendable {
+        /// A deadline passed: `timeout` (or a partial answer once the size is known).
         case timeout
-        /// The transport's own byte budget ran out.
+        /// The driver stopped at the byte budget (`received` said so): `limitExceeded` (or a
+        /// partial answer once the size is known).
         case limitExceeded
-        /// Anything else (connection, TLS, cancelled, refused address, a broken head): the
-        /// probe fails with the driver's own error.
-        case other
+        /// No connection (name resolution, refused, TLS), or it closed before a response
+        /// head: `connection`.
+        case connection
+        /// The bytes broke HTTP where the driver's own parser saw it (a status line, a head
+        /// field, chunk framing, HTTP/0.9): `invalidResponse`.
+        case invalidResponse
+        /// Every address the host resolved to is refused by the address policy:
+        /// `forbiddenAddress`.
+        case forbiddenAddress
+        /// The caller cancelled: `cancelled`.
+        case cancelled
     }
 
     /// Why a probe failed.
@@ -109,25 +138,26 @@ public struct RangePlanner: Sendable {
         /// The code; its `name` is `FetchError`'s and the CLI's JSON `error`.
         public var code: Code
         /// A sentence for people: the scanner's message when the scanner failed, else the
-        /// planner's own. Kept as a reason code, so a failure (and every `Action`) is a
-        /// trivial value: copied as bytes, with nothing to retain or release.
-        public var message: String { reason.map { String(decoding: $0.textUTF8, as: UTF8.self) } ?? scanFailure?.message ?? "" }
+        /// planner's own.
+        public var message: String {
+            if let reason { return String(decoding: reason.text.utf8Bytes, as: UTF8.self) }
+            return scanFailure?.message ?? ""
+        }
 
-        /// The planner's own message's UTF-8, in static memory (empty when the scanner's failure
-        /// explains it): what the C interface copies, with no String built, where it has no
-        /// `scanFailure` to fill in.
-        package var reasonUTF8: UnsafeRawBufferPointer { reason?.textUTF8 ?? UnsafeRawBufferPointer(start: nil, count: 0) }
+        /// The planner's own message's UTF-8, in static memory (empty when the scanner's
+        /// failure explains it): what the C interface copies.
+        package var reasonUTF8: UnsafeRawBufferPointer { reason?.text.utf8Bytes ?? UnsafeRawBufferPointer(start: nil, count: 0) }
         /// The planner's own explanation; nil when the scanner's failure explains it.
         let reason: Reason?
         /// The HTTP status, for `httpStatus` (and where a response caused the failure).
         public var status: Int?
-        /// The scanner's failure, for `scan` and `limitExceeded`.
+        /// The scanner's failure, for `scan` and the scanner's own `limitExceeded`.
         public var scanFailure: ScanFailure?
         /// The image a limit refused (`ScanFailure.Code.tooManyPixels`): its format and size.
         public var refusedImage: ImageInfo?
 
-        /// The failure codes (`FetchError.Code` has the same names), in `nameUTF8`'s order.
-        public enum Code: UInt8, Sendable, Hashable {
+        /// The failure codes (`FetchError.Code` has the same names).
+        public enum Code: UInt8, Sendable, Hashable, CaseIterable {
             /// The server answered with an error status (4xx, 5xx).
             case httpStatus
             /// More redirects than `maxRedirects`.
@@ -138,42 +168,48 @@ public struct RangePlanner: Sendable {
             case badContentRange
             /// The body has a content coding other than `identity`.
             case contentEncoded
-            /// A response the planner can't use: a conflicting `Content-Length`, a redirect without
-            /// `Location`, an unexpected status, no body.
+            /// A response that breaks HTTP or that the planner can't use: a bad status line,
+            /// head field or chunk framing, a head too long, a conflicting `Content-Length`, a
+            /// redirect without a usable `Location`, an unexpected status, no body.
             case invalidResponse
             /// A byte or time budget ran out before the answer.
             case limitExceeded
             /// The resource changed between ranges (its validator differs).
             case resourceChanged
-            /// A redirect to a URL that isn't HTTP or HTTPS.
+            /// Not an http or https URL (the first one, or a redirect's).
             case unsupportedURL
             /// The scanner failed on the bytes (`scanFailure` says why).
             case scan
-            /// The transport's deadline passed.
+            /// A deadline passed.
             case timeout
-            /// The transport failed (connection, TLS, DNS).
-            case transport
+            /// No connection, or it closed before a response.
+            case connection
+            /// The address policy refused every address of the host.
+            case forbiddenAddress
+            /// The caller cancelled.
+            case cancelled
 
             /// The code's name, as `FetchError.Code.name`.
-            public var name: String { String(decoding: nameUTF8, as: UTF8.self) }
+            public var name: String { String(decoding: text.utf8Bytes, as: UTF8.self) }
 
-            /// `name`'s UTF-8 in static memory, for the C interface: line `rawValue` of one
-            /// literal, the names in the cases' order (a table, not a switch).
-            package var nameUTF8: UnsafeRawBufferPointer {
-                StaticLines("""
-                    httpStatus
-                    tooManyRedirects
-                    redirectLoop
-                    badContentRange
-                    contentEncoded
-                    invalidResponse
-                    limitExceeded
-                    resourceChanged
-                    unsupportedURL
-                    scan
-                    timeout
-                    transport
-                    """).line(Int(rawValue))
+            /// The name as a literal (what the C interface copies).
+            public var text: StaticString {
+                switch self {
+                case .httpStatus: "httpStatus"
+                case .tooManyRedirects: "tooManyRedirects"
+                case .redirectLoop: "redirectLoop"
+                case .badContentRange: "badContentRange"
+                case .contentEncoded: "contentEncoded"
+                case .invalidResponse: "invalidResponse"
+                case .limitExceeded: "limitExceeded"
+                case .resourceChanged: "resourceChanged"
+                case .unsupportedURL: "unsupportedURL"
+                case .scan: "scan"
+                case .timeout: "timeout"
+                case .connection: "connection"
+                case .forbiddenAddress: "forbiddenAddress"
+                case .cancelled: "cancelled"
+                }
             }
         }
 
@@ -192,56 +228,56 @@ public struct RangePlanner: Sendable {
             self.scanFailure = scanFailure
         }
 
-        /// The planner's explanations, in `textUTF8`'s order.
-        enum Reason: UInt8, Sendable {
-            case moreRequestsThanMaxRequests
-            case invalidContentLength
-            case redirectWithoutLocation
-            case contentEncoded
-            case resourceChanged
-            case noContentRange
-            case contentRangeMismatch
-            case lengthChanged
-            case contentLengthDisagrees
-            case bodyLongerThanRange
-            case resourceChangedTwice
-            case errorStatus
-            case unexpectedStatus
-            case noBody
-            case responseEndedBeforeHeader
-            case moreThanMaxBytes
-            case timeLimit
-            case transferFailed
-            case redirectLoop
-            case moreRedirectsThanMaxRedirects
-            case redirectToNonHTTP
+        /// The planner's explanations.
+        enum Reason: UInt8, Sendable, CaseIterable {
+            case moreRequestsThanMaxRequests, invalidContentLength, redirectWithoutLocation, contentEncoded
+            case resourceChanged, noContentRange, contentRangeMismatch, lengthChanged, contentLengthDisagrees
+            case bodyLongerThanRange, resourceChangedTwice, errorStatus, unexpectedStatus, noBody
+            case responseEndedBeforeHeader, moreThanMaxBytes, timeLimit, redirectLoop, moreRedirectsThanMaxRedirects
+            case redirectToNonHTTP, redirectToUnusableURL, notHTTPURL, unusableURL
+            case headTooLong, headLineTooLong, notAStatusLine, malformedField, tooManyInterimResponses, switchedProtocols
+            case unsupportedTransferCoding, invalidFraming, invalidResponse, closedBeforeHead, connectionFailed
+            case addressRefused, cancelled
 
-            /// The message's UTF-8, in static memory: line `rawValue` of one literal, the
-            /// messages in the cases' order, so a size build carries a table, not a switch.
-            var textUTF8: UnsafeRawBufferPointer {
-                StaticLines("""
-                    more requests than maxRequests without an answer
-                    invalid or conflicting Content-Length
-                    redirect without a Location
-                    the body is content-encoded, not the image's bytes
-                    the resource changed during the probe (ETag or Last-Modified differs)
-                    206 response without a valid Content-Range
-                    the Content-Range doesn't answer the request
-                    the resource's length changed during the probe
-                    Content-Length disagrees with Content-Range
-                    the body is longer than its Content-Range
-                    the resource changed twice during the probe (ETag or Last-Modified differs)
-                    the server answered with an error status
-                    unexpected status
-                    no body
-                    the response ended before the header
-                    more than maxBytes received without an answer
-                    no answer within the time limit
-                    the transfer failed
-                    redirect loop
-                    more redirects than maxRedirects
-                    redirect to a non-HTTP URL
-                    """).line(Int(rawValue))
+            var text: StaticString {
+                switch self {
+                case .moreRequestsThanMaxRequests: "more requests than maxRequests without an answer"
+                case .invalidContentLength: "invalid or conflicting Content-Length"
+                case .redirectWithoutLocation: "redirect without a Location"
+                case .contentEncoded: "the body is content-encoded, not the image's bytes"
+                case .resourceChanged: "the resource changed during the probe (ETag or Last-Modified differs)"
+                case .noContentRange: "206 response without a valid Content-Range"
+                case .contentRangeMismatch: "the Content-Range doesn't answer the request"
+                case .lengthChanged: "the resource's length changed during the probe"
+                case .contentLengthDisagrees: "Content-Length disagrees with Content-Range"
+                case .bodyLongerThanRange: "the body is longer than its Content-Range"
+                case .resourceChangedTwice: "the resource changed twice during the probe (ETag or Last-Modified differs)"
+                case .errorStatus: "the server answered with an error status"
+                case .unexpectedStatus: "unexpected status"
+                case .noBody: "no body"
+                case .responseEndedBeforeHeader: "the response ended before the header"
+                case .moreThanMaxBytes: "more than maxBytes off the network without an answer"
+                case .timeLimit: "no answer within the time limit"
+                case .redirectLoop: "redirect loop"
+                case .moreRedirectsThanMaxRedirects: "more redirects than maxRedirects"
+                case .redirectToNonHTTP: "redirect to a non-HTTP URL"
+                case .redirectToUnusableURL: "redirect to an unusable URL"
+                case .notHTTPURL: "not an http or https URL"
+                case .unusableURL: "an unusable URL"
+                case .headTooLong: "a head over 32 KiB"
+                case .headLineTooLong: "a head line over 8 KiB"
+                case .notAStatusLine: "not an HTTP status line"
+                case .malformedField: "malformed header field"
+                case .tooManyInterimResponses: "too many 1xx responses"
+                case .switchedProtocols: "the server switched protocols"
+                case .unsupportedTransferCoding: "Transfer-Encoding not chunked"
+                case .invalidFraming: "invalid chunked framing"
+                case .invalidResponse: "the response breaks HTTP"
+                case .closedBeforeHead: "closed before the response head"
+                case .connectionFailed: "the connection failed"
+                case .addressRefused: "address refused by the policy"
+                case .cancelled: "cancelled"
+                }
             }
         }
     }
@@ -250,7 +286,7 @@ public struct RangePlanner: Sendable {
 
     /// Where the planner is in the exchange cycle.
     enum Phase: UInt8, Sendable {
-        case idle, awaitingHead, readingBody, bodyIgnored, redirecting, finished
+        case idle, awaitingHead, readingBody, bodyIgnored, finished
     }
 
     let configuration: Configuration
@@ -258,6 +294,9 @@ public struct RangePlanner: Sendable {
     /// The answer or failure, once settled (`.done` or `.failed`); returned by every later
     /// `next()`.
     package internal(set) var settled: Action? = nil
+
+    /// The URL requests go to: the first, or the last redirect's target. Absolute, checked.
+    var url = URLText()
 
     // What has been learnt of the resource; reset by a redirect or a fresh start.
     /// The scan of the resource, valid while `scanning`: kept in place rather than as an
@@ -268,6 +307,8 @@ public struct RangePlanner: Sendable {
     var want: UInt64
     var totalLength: UInt64? = nil
     var ifRange: Validator? = nil
+    /// The text sent back as `If-Range` (the first 206's strong ETag or Last-Modified).
+    var validator = ValidatorText()
     var firstEntityTag: UInt64? = nil
     var firstLastModified: UInt64? = nil
     var sizeKnownAtRequest: Int? = nil
@@ -278,7 +319,7 @@ public struct RangePlanner: Sendable {
     var restarts = 0
     /// Every byte received, as `received(_:)` reported them.
     public private(set) var bytesReceived: UInt64 = 0
-    /// URLs visited (hashes given to `redirect(to:)`), for loops.
+    /// URLs visited (hashes of `url`), for loops.
     var visited = VisitedURLs()
 
     // The exchange in flight.
@@ -287,38 +328,135 @@ public struct RangePlanner: Sendable {
     var rangeLength: UInt64 = 0
     /// Body bytes still allowed (a 206's range); nil for no bound (a 200).
     var left: UInt64? = nil
-    /// The refusal of the exchange in flight, which `end` turns into the answer: three small
-    /// values rather than a `Failure`, whose optional image made each test of it a copy.
+    /// Body bytes handed over for this exchange.
+    var bodyBytes: UInt64 = 0
+    /// The refusal of the exchange in flight, which `end` turns into the answer.
     var refusal: (code: Failure.Code, reason: Failure.Reason, status: Int)? = nil
+    /// The head in flight: its fields, its bytes so far, the interim heads before it, and the
+    /// status line's code (0 until a head line gave one).
+    var fields = ResponseFields()
+    var headBytes = 0
+    var interimResponses = 0
+    var headStatus = 0
+    /// The head's `Location`, `ETag` and `Last-Modified` text (a longer `Location` than a URL
+    /// may be sets `locationTooLong`).
+    var location = URLText()
+    var locationTooLong = false
+    var entityTagText = ValidatorText()
+    var lastModifiedText = ValidatorText()
+    /// A head line being assembled from raw bytes (`wire`), and scratch space for resolving a
+    /// redirect.
+    var line = LineText()
+    /// The raw response's framing (`wire`).
+    var wire = WireState.head
+    var wireLeft: UInt64 = 0
+    var wireDigits = 0
+    var keepAlive = true
+    /// Bytes of a response the planner stopped reading that a socket-level driver may read
+    /// through (`drainable`, `wire`), to keep its connection.
+    var discardLeft: UInt64 = 0
 
-    /// A planner with `configuration`; `startHash` names the first URL, for loop detection.
-    public init(configuration: Configuration = Configuration(), startHash: UInt64 = 0) {
+    /// A planner for the URL in `urlBytes` (UTF-8). A URL that isn't http or https, or can't be
+    /// requested, makes a planner whose `next()` fails (`unsupportedURL`).
+    public init(configuration: Configuration = Configuration(), url urlBytes: UnsafeRawBufferPointer) {
         self.configuration = configuration
         scanner = HeaderScanner(options: configuration.scanOptions)
         want = max(1, configuration.initialRangeLength)
-        visited.insert(startHash)
+        var resolved = URLText()
+        switch HTTPURL.resolve(urlBytes, base: nil, scratch: &line, into: &resolved) {
+        case .resolved:
+            url = resolved
+            visited.insert(url.hash)
+        case .notHTTP:
+            settleFailed(.unsupportedURL, .notHTTPURL)
+        case .unusable:
+            settleFailed(.unsupportedURL, .unusableURL)
+        }
+        line.removeAll()
     }
 
     /// Requests sent so far.
     public var requestCount: Int { requests }
 
+    /// The URL of the request to send (and, once settled, the last one requested), for the
+    /// duration of `body`.
+    public func withRequestURL<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result { url.withBytes(body) }
+
+    /// The request's header lines, each `Name: value` and CRLF, for the duration of `body`:
+    /// `Range`, `If-Range` when the first response had a strong validator (never one with
+    /// control characters), and `Accept-Encoding: identity`. A driver sends them as they are,
+    /// and adds its `User-Agent`.
+    public func withRequestHeaderLines<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var text = LineText()
+        writeHeaderLines(into: &text)
+        return text.withBytes(body)
+    }
+
+    /// The header lines into `text`.
+    func writeHeaderLines<Storage>(into text: inout FixedText<Storage>) {
+        text.append("Range: bytes=")
+        text.append(decimal: asked.first)
+        text.append(0x2D)
+        text.append(decimal: asked.last)
+        text.append("\r\n")
+        if asked.ifRange != nil && !validator.isEmpty {
+            text.append("If-Range: ")
+            validator.withBytes { _ = text.append($0) }
+            text.append("\r\n")
+        }
+        text.append("Accept-Encoding: identity\r\n")
+    }
+
+    /// The request line and `Host`, for a driver that writes to the socket itself: the header
+    /// lines follow, then the driver's `User-Agent` and its own fields, then the blank line.
+    func writeRequestLine<Storage>(into text: inout FixedText<Storage>) {
+        url.withBytes { bytes in
+            guard let origin = HTTPURL.origin(bytes) else { return }
+            text.append("GET ")
+            _ = text.append(UnsafeRawBufferPointer(rebasing: bytes[origin.target]))
+            text.append(" HTTP/1.1\r\nHost: ")
+            _ = text.append(UnsafeRawBufferPointer(rebasing: bytes[origin.authority]))
+            text.append("\r\n")
+        }
+    }
+
+    /// The texts of the request to send, by the C interface's numbers (`IMAGEPROBE_TEXT_*`):
+    /// 0 the URL, 1 the header lines, 2 the request head, 3 the host to connect to.
+    package mutating func withText<Result>(_ which: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if which == 1 || which == 2 {
+            var text = LineText()
+            if which == 2 { writeRequestLine(into: &text) }
+            writeHeaderLines(into: &text)
+            return text.withBytes(body)
+        }
+        return url.withBytes { bytes in
+            guard which == 0 || which == 3 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            guard which == 3, let origin = HTTPURL.origin(bytes) else { return body(which == 0 ? bytes : UnsafeRawBufferPointer(start: nil, count: 0)) }
+            return body(UnsafeRawBufferPointer(rebasing: bytes[origin.host]))
+        }
+    }
+
+    /// The request's port and scheme.
+    package var origin: (port: UInt16, secure: Bool)? {
+        url.withBytes { bytes in HTTPURL.origin(bytes).map { ($0.port, $0.secure) } }
+    }
+
     // MARK: - The cycle
 
-    /// The next thing to do. Call it to start, and after each `end`, `fail` or `redirect`.
+    /// The next thing to do. Call it to start, and after each exchange ended (`end`, `fail`,
+    /// or `wire` saying so).
     public mutating func next() -> Action {
-        // One tail: planning only changes the state, and the answer is read from it once,
-        // rather than each settling branch returning (and copying) its own action.
         if let request = nextRequest() { return .send(request) }
-        return settled ?? .followRedirect  // settled exactly when finished
+        return settled ?? .failed(Failure(.invalidResponse, .invalidResponse))  // settled exactly when finished
     }
 
     /// `next()`'s work, for the C interface, which reads `settled` in place rather than an
     /// `Action` copied out: plans from `.idle`, then gives the request to send, or nil when
-    /// the planner awaits a redirect or has settled.
+    /// the planner has settled.
     package mutating func nextRequest() -> Request? {
         if phase == .idle { plan() }
         switch phase {
-        case .redirecting, .finished: return nil
+        case .finished: return nil
         case .idle, .awaitingHead, .readingBody, .bodyIgnored: return asked  // in flight (or just planned)
         }
     }
@@ -348,24 +486,82 @@ public struct RangePlanner: Sendable {
         status = 0
         rangeLength = 0
         left = nil
+        bodyBytes = 0
         refusal = nil
+        fields = ResponseFields()
+        headBytes = 0
+        interimResponses = 0
+        headStatus = 0
+        location.removeAll()
+        locationTooLong = false
+        entityTagText.removeAll()
+        lastModifiedText.removeAll()
+        line.removeAll()
+        wire = .head
+        wireLeft = 0
+        wireDigits = 0
+        keepAlive = true
+        discardLeft = 0
     }
 
-    /// The response head: its status and fields. Returns whether to read the body; when not,
-    /// the driver stops the transfer (or reads it through for the connection's sake) and calls
-    /// `end(.stopped)`.
-    public mutating func head(status: Int, fields: ResponseFields) -> Bool {
+    /// One header field of the response in flight, parsed by the driver's HTTP stack (name in
+    /// any case, value trimmed here). Counted against the head's limits.
+    public mutating func field(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        guard phase == .awaitingHead else { return }
+        headBytes &+= name.count &+ value.count &+ 4
+        if headBytes > Limits.headBytes { return failInvalid(.headTooLong) }
+        if name.count &+ value.count &+ 4 > Limits.lineBytes { return failInvalid(.headLineTooLong) }
+        takeField(name: name, value: ResponseFields.trimmed(value))
+    }
+
+    /// A field, checked and counted: kept in `fields`, with the text the planner sends back or
+    /// resolves.
+    mutating func takeField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        fields.take(name: name, value: value)
+        if ResponseFields.equals(name, "location") {
+            location.removeAll()
+            locationTooLong = !location.append(value)
+        } else if ResponseFields.equals(name, "etag") {
+            entityTagText.removeAll()
+            if !entityTagText.append(value) { entityTagText.removeAll() }
+        } else if ResponseFields.equals(name, "last-modified") {
+            lastModifiedText.removeAll()
+            if !lastModifiedText.append(value) { lastModifiedText.removeAll() }
+        }
+    }
+
+    /// The response head is complete (its fields given with `field` or `headLine`). Returns
+    /// whether to read the body; when not, the driver stops the transfer (or reads it through
+    /// for the connection's sake) and calls `end(.stopped)`. An interim (1xx) head returns
+    /// true: the real head follows.
+    public mutating func head(status: Int) -> Bool {
         guard phase == .awaitingHead else { return false }
+        if status < 200 {
+            if status == 101 { failInvalid(.switchedProtocols); return false }
+            interimResponses &+= 1
+            if interimResponses > Limits.interimResponses { failInvalid(.tooManyInterimResponses); return false }
+            fields = ResponseFields()
+            location.removeAll()
+            locationTooLong = false
+            entityTagText.removeAll()
+            lastModifiedText.removeAll()
+            headStatus = 0
+            return true
+        }
         self.status = status
         phase = .bodyIgnored
         if fields.isMalformed {
             refuse(.invalidResponse, .invalidContentLength, status: status)
             return false
         }
+        if fields.hasOtherTransferCoding {
+            refuse(.invalidResponse, .unsupportedTransferCoding, status: status)
+            return false
+        }
         switch status {
         case 200, 206: break
         case 301, 302, 303, 307, 308:
-            if !fields.hasLocation { refuse(.invalidResponse, .redirectWithoutLocation, status: status) }
+            if !fields.hasLocation || location.isEmpty { refuse(.invalidResponse, .redirectWithoutLocation, status: status) }
             return false
         default:
             return false
@@ -410,9 +606,18 @@ public struct RangePlanner: Sendable {
         }
         if totalLength == nil { totalLength = range.total }
         if position == 0 && !scanning {
+            // The resource's first 206: its validators name the version later ranges must be.
             firstEntityTag = fields.entityTag
             firstLastModified = fields.lastModified
-            ifRange = fields.entityTag != nil && fields.entityTagIsStrong ? .entityTag : fields.lastModified != nil ? .lastModified : nil
+            ifRange = nil
+            validator.removeAll()
+            if fields.entityTag != nil && fields.entityTagIsStrong && Self.sendable(entityTagText) {
+                ifRange = .entityTag
+                validator.set(entityTagText)
+            } else if fields.lastModified != nil && Self.sendable(lastModifiedText) {
+                ifRange = .lastModified
+                validator.set(lastModifiedText)
+            }
         }
         left = rangeLength
         if !scanning { startScan(length: range.total) }
@@ -420,11 +625,18 @@ public struct RangePlanner: Sendable {
         return true
     }
 
+    /// Whether a validator can go back in a header: not empty, no control characters (a
+    /// server can't use its own ETag to inject headers into later requests).
+    static func sendable(_ text: ValidatorText) -> Bool {
+        !text.isEmpty && text.withBytes { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x7F } }
+    }
+
     /// A run of body bytes. Returns whether to go on reading: false at the answer, at a body
     /// longer than its range, or past the byte budget.
     public mutating func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard phase == .readingBody else { return false }
         let count = UInt64(bytes.count)
+        bodyBytes &+= count
         if let left {
             guard count <= left else {
                 refuse(.badContentRange, .bodyLongerThanRange, status: 206)
@@ -439,18 +651,33 @@ public struct RangePlanner: Sendable {
         return bytesReceived <= configuration.maxBytes
     }
 
-    /// Bytes received off the connection (heads, framing, bodies), as the transport counts
-    /// them. Returns whether the probe is still within `maxBytes`; when not, the driver stops
-    /// the exchange and calls `end(.stopped)` or `fail(.limitExceeded)`.
+    /// Bytes received off the connection (status lines, heads, interim responses, framing,
+    /// chunk extensions, trailers, bodies), as the transport counts them. Returns whether the
+    /// probe is still within `maxBytes`; when not, the driver stops the exchange and calls
+    /// `end(.stopped)` or `fail(.limitExceeded)`.
     public mutating func received(_ count: UInt64) -> Bool {
         let (sum, overflow) = bytesReceived.addingReportingOverflow(count)
         bytesReceived = overflow ? .max : sum
         return bytesReceived <= configuration.maxBytes
     }
 
+    /// Whether the rest of the response in flight is short enough (a known length, at most
+    /// `Limits.drainBytes` left) to read through for its connection's sake. A socket-level
+    /// driver asks after `wire` ended the exchange, and hands the rest to `wire` (with a short
+    /// deadline) until it ends again, reusable or not.
+    public var drainable: Bool {
+        if discardLeft > 0 { return true }
+        guard phase != .finished, let length = fields.contentLength, length >= bodyBytes else { return false }
+        return length &- bodyBytes <= Limits.drainBytes
+    }
+
     /// The exchange ended.
     public mutating func end(_ how: BodyEnd) {
-        guard phase == .readingBody || phase == .bodyIgnored else { return }
+        guard phase == .readingBody || phase == .bodyIgnored else {
+            // Ended before a head: the connection closed.
+            if phase == .awaitingHead { settleFailed(.connection, .closedBeforeHead) }
+            return
+        }
         if let refusal {
             if refusal.code == .resourceChanged {
                 // Another version: start afresh from byte 0, once.
@@ -468,8 +695,7 @@ public struct RangePlanner: Sendable {
         }
         switch status {
         case 301, 302, 303, 307, 308:
-            phase = .redirecting
-            return
+            return followRedirect()
         case 416:
             // Nothing at or after `position`: the resource ends there.
             return conclude(ended: true)
@@ -512,10 +738,10 @@ public struct RangePlanner: Sendable {
         phase = .idle
     }
 
-    /// The exchange failed in the transport. Once the size is known, a timeout or the byte
-    /// budget ends only the metadata search (§6.1): `next()` gives a partial answer; otherwise
-    /// it gives a failure, for which the driver reports its own error (`.other`) or this
-    /// planner's (`timeout`, `limitExceeded`).
+    /// The exchange failed in the transport, by class. Once the size is known, a timeout or
+    /// the byte budget ends only the metadata search (§6.1): `next()` gives a partial answer;
+    /// every other class, and those before the size, is the probe's failure, one code per
+    /// class.
     public mutating func fail(_ failure: TransportFailure) {
         guard phase != .finished else { return }  // finished exactly when settled
         switch failure {
@@ -524,22 +750,38 @@ public struct RangePlanner: Sendable {
             settleFailed(.timeout, .timeLimit)
         case .limitExceeded:
             overBudgetFailure()
-        case .other:
-            settleFailed(.transport, .transferFailed)
+        case .connection:
+            settleFailed(.connection, phase == .awaitingHead && headBytes > 0 ? .closedBeforeHead : .connectionFailed)
+        case .invalidResponse:
+            settleFailed(.invalidResponse, phase == .readingBody ? .invalidFraming : .invalidResponse, status: status == 0 ? nil : status)
+        case .forbiddenAddress:
+            settleFailed(.forbiddenAddress, .addressRefused)
+        case .cancelled:
+            settleFailed(.cancelled, .cancelled)
         }
     }
 
-    /// The redirect is followed: `hash` names the new URL (loops are refused), `isHTTP` says
-    /// whether its scheme is http or https.
-    public mutating func redirect(to hash: UInt64, isHTTP: Bool) {
-        guard phase == .redirecting else { return }
+    /// The last response redirected: its `Location` resolved against `url`, then checked for
+    /// loops, the redirect limit and the scheme; followed by starting over there.
+    mutating func followRedirect() {
         redirects &+= 1
-        if visited.contains(hash) { return settleFailed(.redirectLoop, .redirectLoop, status: status) }
+        var target = URLText()
+        let outcome = locationTooLong ? .unusable
+            : location.withBytes { HTTPURL.resolve($0, base: url, scratch: &line, into: &target) }
+        line.removeAll()
+        if case .resolved = outcome, visited.contains(target.hash) {
+            return settleFailed(.redirectLoop, .redirectLoop, status: status)
+        }
         guard redirects <= min(15, max(0, configuration.maxRedirects)) else {
             return settleFailed(.tooManyRedirects, .moreRedirectsThanMaxRedirects, status: status)
         }
-        guard isHTTP else { return settleFailed(.unsupportedURL, .redirectToNonHTTP, status: status) }
-        visited.insert(hash)
+        switch outcome {
+        case .notHTTP: return settleFailed(.unsupportedURL, .redirectToNonHTTP, status: status)
+        case .unusable: return settleFailed(.invalidResponse, .redirectToUnusableURL, status: status)
+        case .resolved: break
+        }
+        url = target
+        visited.insert(url.hash)
         // Another URL may be another resource: start over there.
         resetResource()
         restarts = 0
@@ -563,6 +805,7 @@ public struct RangePlanner: Sendable {
         want = max(1, configuration.initialRangeLength)
         totalLength = nil
         ifRange = nil
+        validator.removeAll()
         firstEntityTag = nil
         firstLastModified = nil
         sizeKnownAtRequest = nil
@@ -577,10 +820,7 @@ public struct RangePlanner: Sendable {
     }
 
     /// Settles with the answer the input ending here would give, marked partial with
-    /// `reason`; false (nothing settled) while the size is unknown. Built in place in
-    /// `settled` rather than returned, which cost copies of the image. Out of line: three
-    /// callers share it.
-    @inline(never)
+    /// `reason`; false (nothing settled) while the size is unknown.
     mutating func settlePartial(_ reason: ScanFailure) -> Bool {
         guard scanning, case .needMore = scanner.status else { return false }
         var copy = scanner
@@ -622,15 +862,15 @@ public struct RangePlanner: Sendable {
             settle(.failed(refusal))
         case .needMore:
             settle(.failed(Failure(.scan, .responseEndedBeforeHeader,
-                                          scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))))
+                                   scanFailure: ScanFailure(.truncated, .inputEndedInsideTheHeader))))
         }
     }
 
     /// The byte budget is spent: after the size is known, that ends only the metadata search.
+    /// Before, it is the network's limit, not the scanner's.
     mutating func overBudgetFailure() {
         if settlePartial(Self.transferLimit) { return }
-        settle(.failed(Failure(.limitExceeded, .moreThanMaxBytes,
-                               scanFailure: ScanFailure(.limitExceeded, .headerNotFoundWithinMaxBytes))))
+        settleFailed(.limitExceeded, .moreThanMaxBytes)
     }
 
     mutating func settle(_ action: Action) {
@@ -638,15 +878,18 @@ public struct RangePlanner: Sendable {
         phase = .finished
     }
 
-    /// Ends the probe with the planner's own failure. Out of line, as `refuse`: each caller
-    /// passes three small values instead of building the failure in place.
-    @inline(never)
+    /// Ends the probe with the planner's own failure.
     mutating func settleFailed(_ code: Failure.Code, _ reason: Failure.Reason, status: Int? = nil) {
         settle(.failed(Failure(code, reason, status: status)))
     }
 
+    /// Ends the probe with `invalidResponse`: the head or framing broke HTTP.
+    mutating func failInvalid(_ reason: Failure.Reason) {
+        guard phase != .finished else { return }
+        settleFailed(.invalidResponse, reason, status: status == 0 ? (headStatus == 0 ? nil : headStatus) : status)
+    }
+
     /// Refuses the response in flight: `end` turns the refusal into the answer.
-    @inline(never)
     mutating func refuse(_ code: Failure.Code, _ reason: Failure.Reason, status: Int) {
         refusal = (code, reason, status)
     }
@@ -672,11 +915,9 @@ struct VisitedURLs: Sendable {
     func contains(_ hash: UInt64) -> Bool {
         var index = 0
         while index < count {
-            if self[index] == hash { return true }
+            if hashes[index] == hash { return true }
             index &+= 1
         }
         return false
     }
-
-    subscript(index: Int) -> UInt64 { hashes[index] }
 }

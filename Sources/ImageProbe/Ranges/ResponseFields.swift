@@ -1,6 +1,6 @@
 /// The facts of an HTTP response head that the range strategy uses (SPEC.md §6.1), taken one
 /// header field at a time as bytes, so any HTTP stack can hand them over: libcurl's header
-/// lines, URLSession's dictionary, `fetch()`'s `Headers`, `http.client`'s message. Parsing is
+/// lines, URLSession's dictionary, `fetch()`'s `Headers`, the planner's own head parser. Parsing is
 /// strict and allocation-free: numbers are digits only (RFC 9110), validators are kept as
 /// hashes, so two responses can be compared without keeping their text.
 public struct ResponseFields: Sendable {
@@ -20,7 +20,17 @@ public struct ResponseFields: Sendable {
     /// Whether the body has a content coding other than `identity`: not the image's bytes.
     public private(set) var isContentEncoded = false
 
-    /// Whether there is a `Location` field (the driver resolves it).
+    /// Whether the body is chunked (`Transfer-Encoding` ending in `chunked`).
+    public private(set) var isChunked = false
+
+    /// Whether a `Transfer-Encoding` other than exactly `chunked` came: its bytes are not the
+    /// image's (RFC 9112 §6.1), and the response is refused.
+    public private(set) var hasOtherTransferCoding = false
+
+    /// Whether the server will close the connection after this response (`Connection: close`).
+    public private(set) var closesConnection = false
+
+    /// Whether there is a `Location` field (the planner resolves it).
     public private(set) var hasLocation = false
 
     /// Hash of the `ETag` value, when present; `entityTagIsStrong` says whether it may be sent
@@ -74,6 +84,18 @@ public struct ResponseFields: Sendable {
             lastModified = Self.hash(value)
         } else if Self.equals(name, "location") {
             hasLocation = true
+        } else if Self.equals(name, "transfer-encoding") {
+            // Codings are listed in order, each field adding to the list: only `chunked`, alone
+            // and once, is the image's bytes.
+            if Self.equals(value, "chunked") && !isChunked && !hasOtherTransferCoding {
+                isChunked = true
+            } else {
+                hasOtherTransferCoding = true
+            }
+        } else if Self.equals(name, "connection") {
+            // Anything but plain keep-alive ("close", or a list) ends the connection after this
+            // response: reusing it is only an optimisation.
+            if !Self.equals(value, "keep-alive") { closesConnection = true }
         }
     }
 

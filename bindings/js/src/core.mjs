@@ -5,10 +5,15 @@
 import { INFO_FIELDS, OPTIONS_FIELDS, PLANNER_OPTIONS_FIELDS, PLAN_REQUEST_FIELDS } from './fields.mjs';
 
 // imageprobe.h's numbers.
-const NEED_MORE = 0, DONE = 1, UNSUPPORTED = 2, PLAN_SEND = 3, PLAN_REDIRECT = 4;
-const IF_RANGE_ETAG = 1, IF_RANGE_LAST_MODIFIED = 2;
+const NEED_MORE = 0, DONE = 1, UNSUPPORTED = 2, PLAN_SEND = 3;
 const BODY_COMPLETE = 0, BODY_STOPPED = 1, BODY_CLOSED = 2;
-const FAIL_TIMEOUT = 0, FAIL_LIMIT = 1, FAIL_OTHER = 2;
+/** The classes of a transport's failure (imageprobe_planner_fail): the planner gives each its code. */
+export const FAIL = { timeout: 0, limit: 1, connection: 2, invalidResponse: 3, forbiddenAddress: 4, cancelled: 5 };
+const TEXT_URL = 0, TEXT_HEADERS = 1, TEXT_USER_AGENT = 4;
+/** imageprobe_planner_text's texts, for a socket transport. */
+export const TEXT = { url: 0, headers: 1, requestHead: 2, host: 3 };
+/** imageprobe_planner_wire's answers. */
+export const WIRE = { more: 0, ended: 1, endedReusable: 2 };
 const MODES = { full: 0, dimensionsOnly: 1, animation: 2 };
 
 /** Bytes copied into the module per call: the size of the one input area. */
@@ -154,6 +159,7 @@ class Runtime {
     if (at > memory.buffer.byteLength) memory.grow(Math.ceil((at - memory.buffer.byteLength) / 65536));
     this.bytes = new Uint8Array(memory.buffer);
     this.view = new DataView(memory.buffer);
+    this.userAgent = this.string(this.INPUT, e.imageprobe_planner_text(0, TEXT_USER_AGENT, this.INPUT, 256) + 1);
     this.residentScanner = null;
     this.residentPlanner = null;
     this.readers = INFO_FIELDS.map(([name, kind, js, group], index) => {
@@ -395,8 +401,82 @@ function headBytes(response) {
   return total;
 }
 
-/** Whether `value` may go back as If-Range: no control characters (SPEC.md §6.1). */
-const sendable = (value) => typeof value === 'string' && value.length > 0 && !/[\u0000-\u001f\u007f]/.test(value);
+/**
+ * The transport where only fetch() is (browsers, Workers, Deno Deploy): the planner's request
+ * sent with fetch(), the head's fields and the body's bytes handed back. fetch() hides the wire:
+ * a head counts as its status line and `name: value\r\n` per field, a body as its bytes (chunk
+ * framing can't be seen), and the per-request deadline bounds the rest (README).
+ */
+function fetchTransport(fetcher, extraHeaders) {
+  // Browsers hide a redirect's Location from fetch() (an opaque redirect): there, redirects are
+  // followed by fetch() itself, each time.
+  let redirect = 'manual';
+  return {
+    async exchange(planner, until, signal) {
+      const headers = new Headers(extraHeaders);
+      for (const line of planner.text(TEXT_HEADERS).split('\r\n')) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers.set(line.slice(0, colon), line.slice(colon + 1).trim());
+      }
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, Math.max(1, until - now()));
+      const abort = () => controller.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      const failure = (error) => {
+        if (signal?.aborted) return { kind: FAIL.cancelled, detail: '' };
+        if (timedOut) return { kind: FAIL.timeout, detail: '' };
+        const cause = error?.cause ?? error;
+        return { kind: FAIL.connection, detail: String(cause?.message ?? cause) };
+      };
+      let reader = null;
+      try {
+        const url = planner.text(TEXT_URL);
+        let response;
+        try {
+          response = await fetcher(url, { headers, signal: controller.signal, redirect, cache: 'no-store' });
+          if (response.type === 'opaqueredirect' && redirect === 'manual') {
+            redirect = 'follow';
+            response = await fetcher(url, { headers, signal: controller.signal, redirect, cache: 'no-store' });
+          }
+        } catch (error) {
+          throw failure(error);
+        }
+        if (!planner.received(headBytes(response))) throw { kind: FAIL.limit, detail: '' };
+        for (const [name, value] of response.headers) planner.field(name, value);
+        if (!planner.head(response.status)) return planner.end(BODY_STOPPED);
+        if (!response.body) return planner.end(BODY_COMPLETE);
+        reader = response.body.getReader();
+        for (;;) {
+          let step;
+          try {
+            step = await reader.read();
+          } catch (error) {
+            if (signal?.aborted || timedOut) throw failure(error);
+            reader = null;
+            return planner.end(BODY_CLOSED);
+          }
+          if (step.done) {
+            reader = null;
+            return planner.end(BODY_COMPLETE);
+          }
+          const chunk = byteView(step.value);
+          const within = planner.received(chunk.length);
+          if (!planner.body(chunk) || !within) return planner.end(BODY_STOPPED);
+        }
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+        // The rest of the body is not read: the transfer stops here, its connection with it.
+        if (reader) {
+          Promise.resolve().then(() => reader.cancel()).catch(noop);
+          controller.abort();
+        }
+      }
+    },
+    close() {},
+  };
+}
 
 /**
  * The package's API over one module (the full one or the web one): `locate()` gives the module's
@@ -538,12 +618,13 @@ export function createApi({ locate, host = null }) {
     }
   }
 
-  /** The range planner (SPEC.md §6.1) in the module, its state kept like a Scanner's. */
+  /** The URL probe's planner (SPEC.md §6.1) in the module, its state kept like a Scanner's. */
   class Planner {
-    constructor(rt, options, urlHash) {
+    constructor(rt, options, url) {
       this.runtime = rt;
       this.planner = true;
       this.state = new Uint8Array(rt.plannerSize);
+      const urlBytes = encoder.encode(url).subarray(0, INPUT_SIZE);
       rt.call(this, (e, slot) => {
         const at = rt.POPTIONS;
         const o = rt.plannerOptions.offsets;
@@ -554,7 +635,8 @@ export function createApi({ locate, host = null }) {
         if (maxBytes !== undefined) rt.view.setBigUint64(at + o.max_bytes, u64(maxBytes, 'maxBytes'), true);
         if (options.maxRequests !== undefined) rt.view.setUint32(at + o.max_requests, u32(options.maxRequests, 'maxRequests'), true);
         if (options.maxRedirects !== undefined) rt.view.setUint32(at + o.max_redirects, u32(options.maxRedirects, 'maxRedirects'), true);
-        e.imageprobe_planner_init(slot, at, urlHash);
+        rt.bytes.set(urlBytes, rt.INPUT);
+        e.imageprobe_planner_init(slot, at, rt.INPUT, urlBytes.length);
       });
     }
 
@@ -566,11 +648,9 @@ export function createApi({ locate, host = null }) {
         switch (code) {
           case PLAN_SEND: return {
             kind: 'send',
-            first: rt.view.getBigUint64(rt.REQUEST + r.first, true),
-            last: rt.view.getBigUint64(rt.REQUEST + r.last, true),
-            ifRange: rt.view.getInt32(rt.REQUEST + r.if_range, true),
+            port: rt.view.getInt32(rt.REQUEST + r.port, true),
+            secure: rt.view.getInt32(rt.REQUEST + r.secure, true) === 1,
           };
-          case PLAN_REDIRECT: return { kind: 'redirect' };
           case DONE: return { kind: 'done', info: rt.readInfo() };
           case UNSUPPORTED: {
             const error = rt.readFailure();
@@ -578,12 +658,44 @@ export function createApi({ locate, host = null }) {
             error.status = rt.field.http_status(rt) || null;
             return { kind: 'failed', error };
           }
-          default: throw new ImageProbeError('argument', 'the range planner refused the call');
+          default: throw new ImageProbeError('argument', 'the URL planner refused the call');
         }
       });
     }
 
-    header(name, value) {
+    /** A text of the request to send (TEXT_*). */
+    text(which) {
+      const rt = this.runtime;
+      return rt.call(this, (e, slot) => {
+        const length = e.imageprobe_planner_text(slot, which, rt.INPUT, INPUT_SIZE);
+        return decoder.decode(rt.bytes.subarray(rt.INPUT, rt.INPUT + Math.min(length, INPUT_SIZE - 1)));
+      });
+    }
+
+    /** Bytes off the socket: WIRE.more until the exchange ended. */
+    wire(bytes) {
+      const rt = this.runtime;
+      return rt.call(this, (e, slot) => {
+        let code = WIRE.more;
+        for (let offset = 0; offset < bytes.length; offset += INPUT_SIZE) {
+          const take = Math.min(INPUT_SIZE, bytes.length - offset);
+          rt.bytes.set(bytes.subarray(offset, offset + take), rt.INPUT);
+          code = e.imageprobe_planner_wire(slot, rt.INPUT, take);
+          if (code !== WIRE.more && offset + take < bytes.length) {
+            // Bytes after the exchange's end came off the wire too.
+            rt.bytes.set(bytes.subarray(offset + take, Math.min(bytes.length, offset + take + INPUT_SIZE)), rt.INPUT);
+            e.imageprobe_planner_received(slot, BigInt(bytes.length - offset - take));
+            return WIRE.ended;
+          }
+        }
+        return code;
+      });
+    }
+
+    wireClosed() { this.runtime.call(this, (e, slot) => e.imageprobe_planner_wire_closed(slot)); }
+    get drainable() { return this.runtime.call(this, (e, slot) => e.imageprobe_planner_drainable(slot)) === 1; }
+
+    field(name, value) {
       const rt = this.runtime;
       const nameBytes = encoder.encode(name).subarray(0, INPUT_SIZE / 2);
       const valueBytes = encoder.encode(value).subarray(0, INPUT_SIZE / 2);
@@ -612,16 +724,35 @@ export function createApi({ locate, host = null }) {
     received(amount) { return this.runtime.call(this, (e, slot) => e.imageprobe_planner_received(slot, BigInt(amount))) === 1; }
     end(how) { this.runtime.call(this, (e, slot) => e.imageprobe_planner_end(slot, how)); }
     fail(what) { this.runtime.call(this, (e, slot) => e.imageprobe_planner_fail(slot, what)); }
-    redirect(hash, isHTTP) { this.runtime.call(this, (e, slot) => e.imageprobe_planner_redirect(slot, hash, isHTTP ? 1 : 0)); }
     get bytesReceived() { return count(this.runtime.call(this, (e, slot) => BigInt.asUintN(64, e.imageprobe_planner_bytes_received(slot)))); }
     get requests() { return this.runtime.call(this, (e, slot) => e.imageprobe_planner_requests(slot) >>> 0); }
   }
 
-  function urlHash(rt, text) {
-    const bytes = encoder.encode(text);
-    if (bytes.length > INPUT_SIZE) return BigInt.asIntN(64, 0xCBF29CE484222325n ^ BigInt(bytes.length));
-    rt.bytes.set(bytes, rt.INPUT);
-    return rt.e.imageprobe_url_hash(rt.INPUT, bytes.length);
+  /**
+   * The core's address rule (SPEC.md §6.4) for a socket transport: `check(text)` gives why the
+   * numeric address is refused, or null; `parse(text)` whether a host is a numeric address.
+   */
+  function addressRule(rt, allow) {
+    const allowBytes = encoder.encode([].concat(allow ?? []).join(','));
+    if (allowBytes.length > 2048) throw new RangeError('imageprobe: allow lists too many blocks');
+    const MESSAGE = rt.INPUT + 4096;
+    const parse = (text) => {
+      const bytes = encoder.encode(String(text)).subarray(0, 1024);
+      rt.bytes.set(bytes, rt.INPUT);
+      const length = rt.e.imageprobe_address_parse(rt.INPUT, bytes.length, rt.INPUT + 2048);
+      return length ? rt.bytes.slice(rt.INPUT + 2048, rt.INPUT + 2048 + length) : null;
+    };
+    const check = (text) => {
+      const address = parse(text);
+      if (!address) return `${text} is not an IP address; the address policy allows public addresses only`;
+      rt.bytes.set(address, rt.INPUT);
+      rt.bytes.set(allowBytes, rt.INPUT + 16);
+      const refused = rt.e.imageprobe_address_check(rt.INPUT, address.length, rt.INPUT + 16, allowBytes.length, MESSAGE, 256);
+      if (refused < 0) throw new RangeError(`imageprobe: allow: not a list of CIDR blocks: ${[].concat(allow).join(', ')}`);
+      return refused === 0 ? null : `${text} ${rt.string(MESSAGE, 256)}`;
+    };
+    check('0.0.0.0');  // a bad allow list fails now, not at the first connection
+    return { check, parse };
   }
 
   const memoryReader = (bytes) => (position) => {
@@ -698,168 +829,57 @@ export function createApi({ locate, host = null }) {
   }
 
   /**
-   * Probes an http(s) URL with Range requests over fetch(), the strategy of SPEC.md §6.1 driven
-   * by the core's planner. Every byte received is reported to the planner: with fetch(), only
-   * bodies are visible, so a head counts as its status line and `name: value\r\n` per field.
+   * Probes an http(s) URL with Range requests (SPEC.md §6.1). The core's planner owns every rule
+   * of the exchange; this only carries it: in Node over sockets of its own (every byte off the
+   * wire counted, `publicOnly` checked on each address), elsewhere over fetch().
    */
   async function probeURL(url, options = {}) {
-    const { fetch: fetchOption, signal, headers: extraHeaders, timeout = 10_000, probeTimeout,
-      redirect: redirectOption, ...plannerOptions } = options;
-    const fetcher = fetchOption ?? globalThis.fetch;
-    if (typeof fetcher !== 'function') throw new TypeError('imageprobe: probeURL() needs fetch() (pass options.fetch)');
+    const { fetch: fetchOption, signal, headers: extraHeaders, timeout = 10_000, probeTimeout, redirect: _redirect,
+      publicOnly = false, allow, ...plannerOptions } = options;
     if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError('imageprobe: timeout must be a positive number of milliseconds');
     const rt = await ready();
-    let current;
-    try {
-      current = new URL(String(url));
-    } catch {
-      throw new ImageProbeError('unsupportedURL', 'not a valid URL', { bytesTransferred: 0, requests: 0 });
+    const useSockets = !fetchOption && host?.socketTransport;
+    if (publicOnly && !useSockets) {
+      throw new ImageProbeError('unsupportedRuntime', 'imageprobe: publicOnly needs Node\'s sockets: through fetch() the ' +
+        'address connected to can\'t be checked', { bytesTransferred: 0, requests: 0 });
     }
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
-      throw new ImageProbeError('unsupportedURL', `not an http or https URL: ${current.protocol}`, { bytesTransferred: 0, requests: 0 });
-    }
-    const planner = new Planner(rt, plannerOptions, urlHash(rt, current.href));
+    const fetcher = fetchOption ?? globalThis.fetch;
+    if (!useSockets && typeof fetcher !== 'function') throw new TypeError('imageprobe: probeURL() needs fetch() (pass options.fetch)');
+    const planner = new Planner(rt, plannerOptions, String(url));
+    const transport = useSockets
+      ? host.socketTransport({ rule: publicOnly ? addressRule(rt, allow) : null, userAgent: rt.userAgent, headers: extraHeaders })
+      : fetchTransport(fetcher, extraHeaders);
     const deadline = now() + (probeTimeout ?? Math.max(30_000, timeout * 3));
-    // Browsers hide a redirect's Location from fetch() (an opaque redirect): there, redirects are
-    // followed by fetch() itself, and later ranges go to the URL the response came from.
-    let redirect = redirectOption ?? 'manual';
-    let firstHead = null;
-    let lastHead = null;
-    let transportError = null;
-    const costs = () => ({ bytesTransferred: planner.bytesReceived, requests: planner.requests });
-
-    const exchange = async (request) => {
-      const headers = new Headers(extraHeaders);
-      headers.set('range', `bytes=${request.first}-${request.last}`);
-      headers.set('accept-encoding', 'identity');
-      headers.delete('if-range');
-      const validator = request.ifRange === IF_RANGE_ETAG ? firstHead?.etag
-        : request.ifRange === IF_RANGE_LAST_MODIFIED ? firstHead?.lastModified : null;
-      if (sendable(validator)) headers.set('if-range', validator);
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, Math.max(1, Math.min(timeout, deadline - now())));
-      const abort = () => controller.abort();
-      signal?.addEventListener('abort', abort, { once: true });
-      let body = null;
-      const failed = (error) => {
-        if (signal?.aborted) throw cancelledError(signal);
-        if (timedOut) {
-          transportError = new ImageProbeError('timeout', `no answer within ${timeout} ms`);
-          planner.fail(FAIL_TIMEOUT);
-        } else {
-          const cause = error?.cause ?? error;
-          transportError = new ImageProbeError('connection', String(cause?.message ?? cause), { cause: error });
-          planner.fail(FAIL_OTHER);
+    let detail = '';
+    try {
+      for (;;) {
+        const step = planner.next();
+        const costs = { bytesTransferred: planner.bytesReceived, requests: planner.requests };
+        if (step.kind === 'done') {
+          const { bytesRead, bytesSkipped, ...info } = step.info;
+          return { ...info, ...costs, url: planner.text(TEXT_URL) };
         }
-      };
-      try {
-        let response;
-        try {
-          response = await fetcher(current.href, { headers, signal: controller.signal, redirect, cache: 'no-store' });
-          if (response.type === 'opaqueredirect' && redirect === 'manual') {
-            redirect = 'follow';
-            response = await fetcher(current.href, { headers, signal: controller.signal, redirect, cache: 'no-store' });
+        if (step.kind === 'failed') {
+          const error = step.error;
+          delete error.bytesRead;
+          delete error.bytesSkipped;
+          if (detail && (error.fetchError === 'connection' || error.fetchError === 'forbiddenAddress')) error.message += `: ${detail}`;
+          throw Object.assign(error, costs);
+        }
+        if (signal?.aborted) planner.fail(FAIL.cancelled);
+        else if (now() >= deadline) planner.fail(FAIL.timeout);
+        else {
+          try {
+            await transport.exchange(planner, Math.min(deadline, now() + timeout), signal, step);
+          } catch (failure) {
+            if (failure instanceof Error) throw failure;
+            detail = failure.detail;
+            planner.fail(failure.kind);
           }
-        } catch (error) {
-          return failed(error);
-        }
-        body = response.body;
-        if (response.redirected && response.url) current = new URL(response.url);
-        if (!planner.received(headBytes(response))) {
-          planner.fail(FAIL_LIMIT);
-          return;
-        }
-        for (const [name, value] of response.headers) planner.header(name, value);
-        lastHead = { status: response.status, location: response.headers.get('location'),
-          etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
-        if (response.status === 206 && request.first === 0n) firstHead = lastHead;
-        if (!planner.head(response.status)) {
-          planner.end(BODY_STOPPED);
-          return;
-        }
-        if (!body) {
-          planner.end(BODY_COMPLETE);
-          return;
-        }
-        const reader = body.getReader();
-        body = reader;
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) {
-              body = null;
-              planner.end(BODY_COMPLETE);
-              return;
-            }
-            const chunk = byteView(value);
-            if (!planner.received(chunk.length)) {
-              planner.fail(FAIL_LIMIT);
-              return;
-            }
-            if (!planner.body(chunk)) {
-              planner.end(BODY_STOPPED);
-              return;
-            }
-          }
-        } catch (error) {
-          if (signal?.aborted || timedOut) return failed(error);
-          body = null;
-          planner.end(BODY_CLOSED);
-        }
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', abort);
-        // Whatever is left of the body is not read: the transfer stops here, the connection
-        // with it (as libcurl drops it), so the server stops sending at once.
-        if (body) {
-          controller.abort();
-          Promise.resolve().then(() => body.cancel()).catch(noop);
         }
       }
-    };
-
-    for (;;) {
-      if (signal?.aborted) throw cancelledError(signal);
-      const step = planner.next();
-      if (step.kind === 'done') {
-        const { bytesRead, bytesSkipped, ...info } = step.info;
-        return { ...info, ...costs(), url: current.href };
-      }
-      if (step.kind === 'failed') {
-        const error = step.error;
-        const useTransport = transportError && error.detectedFormat === null &&
-          (error.fetchError === 'transport' || (error.fetchError === 'timeout' && transportError.code === 'timeout'));
-        const final = useTransport ? transportError : error;
-        delete final.bytesRead;
-        delete final.bytesSkipped;
-        final.fetchError ??= final.code;
-        final.status ??= null;
-        Object.assign(final, costs());
-        throw final;
-      }
-      if (step.kind === 'redirect') {
-        let next = null;
-        try {
-          if (lastHead?.location) next = new URL(lastHead.location, current);
-        } catch { next = null; }
-        if (!next) {
-          planner.fail(FAIL_OTHER);
-          transportError = new ImageProbeError('invalidResponse', 'redirect without a usable Location', { status: lastHead?.status ?? null });
-          continue;
-        }
-        next.hash = '';
-        planner.redirect(urlHash(rt, next.href), next.protocol === 'http:' || next.protocol === 'https:');
-        current = next;
-        firstHead = null;
-        continue;
-      }
-      if (now() >= deadline) {
-        transportError = new ImageProbeError('timeout', 'the probe took longer than its deadline');
-        planner.fail(FAIL_TIMEOUT);
-        continue;
-      }
-      await exchange(step);
+    } finally {
+      transport.close();
     }
   }
 

@@ -70,7 +70,7 @@ export interface ImageInfo {
 
 /** probeURL()'s answer: the facts, what the probe cost, and the URL answered from (after redirects). */
 export interface URLImageInfo extends Omit<ImageInfo, 'bytesRead' | 'bytesSkipped'> {
-  /** Every byte received: bodies as read, heads as their status line and `name: value\r\n` per field. */
+  /** Every byte received: in Node every byte off the socket; over fetch() bodies as read, heads as their status line and `name: value\r\n` per field. */
   bytesTransferred: Count;
   /** Requests sent. */
   requests: number;
@@ -87,7 +87,7 @@ export type ScanResult =
 export type ErrorCode =
   | 'unknownFormat' | 'malformed' | 'truncated' | 'limitExceeded' | 'unsupportedFeature' | 'tooManyPixels'
   | 'httpStatus' | 'tooManyRedirects' | 'redirectLoop' | 'badContentRange' | 'contentEncoded' | 'invalidResponse'
-  | 'resourceChanged' | 'unsupportedURL' | 'timeout' | 'connection' | 'cancelled'
+  | 'resourceChanged' | 'unsupportedURL' | 'timeout' | 'connection' | 'forbiddenAddress' | 'cancelled'
   | 'io' | 'trap' | 'disposed' | 'notLoaded' | 'unsupportedRuntime' | 'argument';
 
 /** Every failure of the package. */
@@ -142,17 +142,21 @@ export interface URLOptions extends Omit<ScanOptions, 'inputLength'> {
   timeout?: number;
   /** For the whole probe, in milliseconds (default the larger of 30,000 and 3 × timeout). */
   probeTimeout?: number;
-  /** Every byte received, heads included (default 16 MiB); also the scanner's limit. */
+  /** Every byte received, heads, interim responses and chunk framing included in Node (default 16 MiB); also the scanner's limit. */
   maxBytes?: number | bigint;
   /** Requests a probe may send (default 32). */
   maxRequests?: number;
   /** Redirects followed (default 5). */
   maxRedirects?: number;
-  /** "manual" (default: the planner follows redirects) or "follow" (fetch() does; browsers, where Location is hidden). */
+  /** Node only: connect to public addresses only, checked on every address and redirect (SPEC.md §6.4); elsewhere "unsupportedRuntime". */
+  publicOnly?: boolean;
+  /** With publicOnly: blocks allowed all the same ("10.8.0.0/16", "fd00::/8", one address). */
+  allow?: string[];
+  /** Ignored: the planner follows redirects (browsers, where fetch() hides Location, follow them in fetch()). */
   redirect?: 'manual' | 'follow';
 }
 
-/** Probes an http(s) URL with Range requests over fetch() (SPEC.md §6.1's strategy, driven by the core's planner). */
+/** Probes an http(s) URL with Range requests (SPEC.md §6.1's strategy, driven by the core's planner): in Node over its own sockets, elsewhere over fetch(). */
 export declare function probeURL(url: string | URLLike, options?: URLOptions): Promise<URLImageInfo>;
 
 /** Probes a file, seeking over skips as the Swift command does (Node only). */

@@ -1,7 +1,7 @@
 // node-host.mjs: what the package needs from Node (the "node" export condition only): reading
 // the module from a file: URL, and probeFile. node:fs is imported dynamically (or taken with
 // process.getBuiltinModule for the synchronous first load), never on the default path.
-import { driveSeekable, ImageProbeError, READ_SIZE } from './core.mjs';
+import { driveSeekable, FAIL, ImageProbeError, READ_SIZE, TEXT, WIRE } from './core.mjs';
 
 const builtin = (name) => globalThis.process?.getBuiltinModule?.(name) ?? null;
 
@@ -19,7 +19,159 @@ function ioError(message, cause) {
   return new ImageProbeError('io', message, { cause, bytesRead: 0, bytesSkipped: 0 });
 }
 
+/** How long the rest of a short response is read after the answer, to keep its connection. */
+const DRAIN_TIME = 100;
+
+/**
+ * probeURL's transport in Node: sockets of its own (node:net, node:tls), every byte read handed
+ * to the core's planner (imageprobe_planner_wire), which reads HTTP/1.1 and keeps every rule.
+ * Under `publicOnly` (`rule`), each address is checked before connecting (the socket's lookup,
+ * and numeric hosts here), and the address connected to once more, on every redirect.
+ */
+function socketTransport({ rule, userAgent, headers }) {
+  const net = builtin('node:net');
+  const tls = builtin('node:tls');
+  const dns = builtin('node:dns');
+  if (!net || !tls || !dns) throw new ImageProbeError('unsupportedRuntime', 'imageprobe: Node\'s net, tls and dns are not there');
+  const extra = Object.entries(headers instanceof Headers ? Object.fromEntries(headers) : headers ?? {})
+    .filter(([name]) => !/^(range|if-range|accept-encoding|host|user-agent|connection)$/i.test(name))
+    .map(([name, value]) => `${name}: ${String(value).replace(/[\r\n]/g, ' ')}\r\n`).join('');
+  let idle = null;  // { socket, origin }: the last response ended exactly, and the connection may carry the next
+  const refusal = (message) => Object.assign(new Error(message), { code: 'EIMAGEPROBEREFUSED' });
+  // Resolves like dns.lookup, without the refused addresses; none left is the policy's refusal.
+  const lookup = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, list) => {
+      if (error) return callback(error);
+      const refused = list.map(({ address }) => rule.check(address));
+      const allowed = list.filter((_, index) => refused[index] === null);
+      if (allowed.length === 0) return callback(refusal(refused[0] ?? `${hostname}: no address`));
+      if (options?.all) return callback(null, allowed);
+      return callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+
+  function connect(host, port, secure, signal) {
+    return new Promise((resolve, reject) => {
+      if (rule && rule.parse(host)) {
+        // A numeric host skips the lookup: checked here, before any connection.
+        const why = rule.check(host);
+        if (why) return reject({ kind: FAIL.forbiddenAddress, detail: why });
+      }
+      const options = { host, port, ...(rule ? { lookup } : {}), highWaterMark: 16 * 1024 };
+      const socket = secure
+        ? tls.connect({ ...options, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+        : net.connect(options);
+      const failed = (error) => {
+        socket.destroy();
+        reject(error?.code === 'EIMAGEPROBEREFUSED' ? { kind: FAIL.forbiddenAddress, detail: error.message }
+          : { kind: FAIL.connection, detail: String(error?.message ?? error) });
+      };
+      socket.once('error', failed);
+      socket.once(secure ? 'secureConnect' : 'connect', () => {
+        socket.off('error', failed);
+        // The address actually connected to, checked once more.
+        const why = rule ? rule.check(socket.remoteAddress ?? '') : null;
+        if (why) return failed(refusal(why));
+        resolve(socket);
+      });
+      signal?.addEventListener('abort', () => failed(new Error('cancelled')), { once: true });
+    });
+  }
+
+  return {
+    async exchange(planner, until, signal, step) {
+      const host = planner.text(TEXT.host);
+      const origin = `${step.secure ? 'https' : 'http'}://${host}:${step.port}`;
+      let socket = idle?.origin === origin ? idle.socket : null;
+      if (!socket) idle?.socket.destroy();
+      idle = null;
+      const reused = socket !== null;
+      const timer = { id: null };
+      let abort = null;
+      try {
+        const deadline = new Promise((_, reject) => {
+          timer.id = setTimeout(() => reject({ kind: FAIL.timeout, detail: '' }), Math.max(1, until - performance.now()));
+        });
+        deadline.catch(() => {});
+        if (!socket) socket = await Promise.race([connect(host, step.port, step.secure, signal), deadline]);
+        const head = `${planner.text(TEXT.requestHead)}User-Agent: ${userAgent}\r\n${extra}\r\n`;
+        const outcome = await Promise.race([deadline, new Promise((resolve, reject) => {
+          let got = 0;
+          const done = (value) => { socket.off('data', data); socket.off('end', closed); socket.off('error', broken); resolve(value); };
+          const data = (chunk) => {
+            got += chunk.length;
+            const progress = planner.wire(chunk);
+            if (progress !== WIRE.more) done(progress);
+          };
+          const closed = () => {
+            if (reused && got === 0) return done('retry');
+            planner.wireClosed();
+            done(WIRE.ended);
+          };
+          const broken = (error) => {
+            if (reused && got === 0) return done('retry');
+            socket.off('data', data);
+            socket.off('end', closed);
+            reject({ kind: FAIL.connection, detail: String(error?.message ?? error) });
+          };
+          abort = () => reject({ kind: FAIL.cancelled, detail: '' });
+          signal?.addEventListener('abort', abort, { once: true });
+          socket.on('data', data);
+          socket.once('end', closed);
+          socket.once('error', broken);
+          socket.resume();
+          socket.write(head);
+        })]);
+        if (outcome === 'retry') {
+          socket.destroy();
+          socket = null;
+          clearTimeout(timer.id);
+          return this.exchange(planner, until, signal, step);
+        }
+        let progress = outcome;
+        if (progress === WIRE.ended && planner.drainable) progress = await drain(planner, socket);
+        if (progress === WIRE.endedReusable) {
+          socket.pause();
+          socket.on('error', () => {});
+          idle = { socket, origin };
+          socket = null;
+        }
+      } finally {
+        clearTimeout(timer.id);
+        if (abort) signal?.removeEventListener('abort', abort);
+        socket?.destroy();
+      }
+    },
+    close() {
+      idle?.socket.destroy();
+      idle = null;
+    },
+  };
+}
+
+/** Reads the rest of a short response the planner stopped reading, for at most DRAIN_TIME. */
+function drain(planner, socket) {
+  return new Promise((resolve) => {
+    const finish = (progress) => {
+      clearTimeout(timer);
+      socket.off('data', data);
+      socket.off('end', ended);
+      resolve(progress);
+    };
+    const data = (chunk) => {
+      const progress = planner.wire(chunk);
+      if (progress !== WIRE.more) finish(progress);
+    };
+    const ended = () => finish(WIRE.ended);
+    const timer = setTimeout(() => finish(WIRE.ended), DRAIN_TIME);
+    socket.on('data', data);
+    socket.once('end', ended);
+  });
+}
+
 export const nodeHost = {
+  socketTransport,
+
   async readFile(url) {
     const fs = await import('node:fs/promises');
     return fs.readFile(url);

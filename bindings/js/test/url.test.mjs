@@ -4,6 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -191,4 +192,52 @@ test('timeouts, cancellation and URLs that aren\'t http(s)', async () => {
     fetch: async () => new Response(new Uint8Array([71, 73, 70, 56, 57, 97, 3, 0, 2, 0, 0, 0, 0, 0x3B]), { status: 200 }),
   });
   assert.deepEqual([injected.format, injected.width, injected.height], ['gif', 3, 2]);
+});
+
+test('publicOnly (Node): every loopback spelling refused with forbiddenAddress, and no connection made', async () => {
+  let connections = 0;
+  const server = net.createServer((socket) => { connections += 1; socket.destroy(); });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
+  try {
+    for (const host of ['127.0.0.1', '127.1', '0x7f.1', '0x7f000001', '2130706433', '017700000001', '0177.0.0.1', '[::1]',
+      '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', 'localhost', '0.0.0.0', '127.0.0.2']) {
+      const error = await probeURL(`http://${host}:${port}/a.png`, { publicOnly: true }).then(() => null, (e) => e);
+      assert.equal(error?.code, 'forbiddenAddress', `${host}: ${error}`);
+      assert.equal(error.requests, 1);
+      assert.equal(Number(error.bytesTransferred), 0);
+    }
+    assert.equal(connections, 0, 'no connection under the guard');
+    // An allowed block is allowed; the redirect's target is checked again.
+    const allowed = await probeURL(`http://127.0.0.1:${port}/a.png`, { publicOnly: true, allow: ['127.0.0.1/32'] }).then(() => null, (e) => e);
+    assert.notEqual(allowed?.code, 'forbiddenAddress');
+    await assert.rejects(probeURL(`http://127.0.0.1:${port}/a.png`, { publicOnly: true, allow: ['not a block'] }), RangeError);
+  } finally {
+    server.close();
+  }
+});
+
+test('Node counts every byte off the socket: an endless chunk extension ends at maxBytes, on one connection', async () => {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections += 1;
+    socket.on('error', () => {});
+    socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;');
+    const flood = Buffer.alloc(16384, 97);
+    const pour = () => { while (!socket.destroyed && socket.write(flood)); };
+    socket.on('drain', pour);
+    pour();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const started = Date.now();
+    const error = await probeURL(`http://127.0.0.1:${server.address().port}/a.png`, { maxBytes: 1 << 20 }).then(() => null, (e) => e);
+    assert.equal(error?.code, 'limitExceeded', String(error));
+    assert.ok(Number(error.bytesTransferred) <= (1 << 20) + 65536, `${error.bytesTransferred} bytes`);
+    assert.ok(Date.now() - started < 3000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(connections, 1, 'no extra connection after the abort');
+  } finally {
+    server.close();
+  }
 });

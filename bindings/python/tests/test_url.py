@@ -361,3 +361,34 @@ def test_probe_urls_reuses_connections(nginx: Nginx, files: List[Path]) -> None:
     entries = nginx.entries()
     connections = {entry[3] for entry in entries}
     assert len(connections) < len(entries) / 2, (len(connections), len(entries))
+
+
+# --- Chunk framing, read by the core as the command reads it ------------------------------------
+
+def test_invalid_chunk_sizes_are_invalid_responses(scripted: List[ScriptedServer]) -> None:
+    """``-1`` and 20 hex digits, which http.client accepted: ``invalidResponse``, an I/O
+    failure, as in the command and JavaScript (SPEC.md §6.6)."""
+    data = jpeg(640, 480, padding=200)
+    for size in (b"-1", b"F" * 20):
+        server = serve(scripted, lambda request, size=size: b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       + size + b"\r\n" + data + b"\r\n0\r\n\r\n")
+        failure = imageprobe.probe_url(server.url("/a.jpg"))
+        assert not failure.ok and failure.error == "invalidResponse", (size, failure)
+
+
+def test_an_answer_had_is_kept_whatever_framing_follows(scripted: List[ScriptedServer]) -> None:
+    """The answer in the first chunk, then a chunk-size line that never ends: the answer."""
+    data = jpeg(640, 480, padding=200)
+    server = serve(scripted, lambda request: b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   + f"{len(data):x}\r\n".encode() + data + b"\r\n" + b"f" * 70000)
+    info = imageprobe.probe_url(server.url("/a.jpg"), mode="dimensions_only")
+    assert info.ok and (info.width, info.height) == (640, 480), info
+
+
+def test_framing_counts_against_max_bytes(scripted: List[ScriptedServer]) -> None:
+    """1-byte chunks padded 20:1: the budget counts the framing, not only the body."""
+    body = b"".join(b"00000001;pad=padpad\r\n" + bytes([byte]) + b"\r\n" for byte in b"\xff\xd8\xff\xe1\xff\xff" + bytes(20000))
+    server = serve(scripted, lambda request: b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+    failure = imageprobe.probe_url(server.url("/a.jpg"), max_bytes=100_000)
+    assert not failure.ok and failure.error == "limitExceeded", failure
+    assert failure.bytes_transferred is not None and failure.bytes_transferred <= 100_000 + 16 * 1024

@@ -21,7 +21,6 @@ DONE = 1
 UNSUPPORTED = 2
 ERROR_ARGUMENT = -1
 PLAN_SEND = 3
-PLAN_REDIRECT = 4
 
 MODES = {"full": 0, "dimensions_only": 1, "animation": 2}
 
@@ -35,7 +34,20 @@ BODY_CLOSED = 2
 
 FAIL_TIMEOUT = 0
 FAIL_LIMIT = 1
-FAIL_OTHER = 2
+FAIL_CONNECTION = 2
+FAIL_INVALID_RESPONSE = 3
+FAIL_FORBIDDEN_ADDRESS = 4
+FAIL_CANCELLED = 5
+
+TEXT_URL = 0
+TEXT_HEADERS = 1
+TEXT_REQUEST_HEAD = 2
+TEXT_HOST = 3
+TEXT_USER_AGENT = 4
+
+WIRE_MORE = 0
+WIRE_ENDED = 1
+WIRE_ENDED_REUSABLE = 2
 
 
 class Kind:
@@ -200,7 +212,10 @@ skip = _declare("imageprobe_skip", _u64, _p, _u64)
 
 planner_defaults = _declare("imageprobe_planner_defaults", None, _p)
 planner_size = _declare("imageprobe_planner_size", _size)
-planner_init = _declare("imageprobe_planner_init", _int, _p, _p, _u64)
+planner_init = _declare("imageprobe_planner_init", _int, _p, _p, ctypes.c_char_p, _size)
+planner_text = _declare("imageprobe_planner_text", _size, _p, _i32, ctypes.c_char_p, _size)
+planner_wire = _declare("imageprobe_planner_wire", _int, _p, ctypes.c_char_p, _size)
+planner_wire_closed = _declare("imageprobe_planner_wire_closed", _int, _p)
 planner_next = _declare("imageprobe_planner_next", _int, _p, _p, _p)
 planner_header = _declare("imageprobe_planner_header", _int, _p, ctypes.c_char_p, _size, ctypes.c_char_p, _size)
 planner_head = _declare("imageprobe_planner_head", _int, _p, _i32)
@@ -208,11 +223,12 @@ planner_body = _declare("imageprobe_planner_body", _int, _p, _p, _size)
 planner_received = _declare("imageprobe_planner_received", _int, _p, _u64)
 planner_end = _declare("imageprobe_planner_end", _int, _p, _i32)
 planner_fail = _declare("imageprobe_planner_fail", _int, _p, _i32)
-planner_redirect = _declare("imageprobe_planner_redirect", _int, _p, _u64, _i32)
 planner_bytes_received = _declare("imageprobe_planner_bytes_received", _u64, _p)
 planner_requests = _declare("imageprobe_planner_requests", _u32, _p)
-url_hash = _declare("imageprobe_url_hash", _u64, ctypes.c_char_p, _size)
-
+planner_drainable = _declare("imageprobe_planner_drainable", _int, _p)
+address_parse = _declare("imageprobe_address_parse", _int, ctypes.c_char_p, _size, ctypes.c_char_p)
+address_check = _declare("imageprobe_address_check", _int, ctypes.c_char_p, _size, ctypes.c_char_p, _size,
+                         ctypes.c_char_p, _size)
 info_layout = _declare("imageprobe_info_layout", _u32, _u32)
 options_layout = _declare("imageprobe_options_layout", _u32, _u32)
 planner_options_layout = _declare("imageprobe_planner_options_layout", _u32, _u32)
@@ -249,7 +265,23 @@ PLAN_REQUEST = Layout("imageprobe_plan_request", plan_request_layout, [
     ("first", U64),
     ("last", U64),
     ("if_range", I32),
+    ("port", I32),
+    ("secure", I32),
 ])
+
+
+def text(planner: int | None, which: int) -> bytes:
+    """A text of the planner's request (TEXT_*), as bytes."""
+    size = 4096
+    while True:
+        buffer = ctypes.create_string_buffer(size)
+        length = planner_text(planner, which, buffer, size)
+        if length < size:
+            return buffer.raw[:length]
+        size = length + 1
+
+
+USER_AGENT: str = text(None, TEXT_USER_AGENT).decode("ascii")
 
 
 def aligned(size: int) -> tuple[Any, int]:

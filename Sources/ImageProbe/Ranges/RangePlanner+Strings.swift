@@ -1,0 +1,32 @@
+// The planner's text as Strings, for Swift callers (ImageProbeFetch, tests). Left out of the C
+// library and the WebAssembly modules (IMAGEPROBE_C_SINGLE_MODULE), whose callers read bytes
+// (imageprobe_planner_text): String's machinery would cost the modules kilobytes.
+#if !IMAGEPROBE_C_SINGLE_MODULE
+extension RangePlanner {
+    /// A planner for `url` (see `init(configuration:url:)` with bytes).
+    public init(configuration: Configuration = Configuration(), url: String) {
+        var text = url
+        self = text.withUTF8 { RangePlanner(configuration: configuration, url: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The URL of the request to send (and, once settled, the last one requested).
+    public var requestURL: String { withRequestURL { String(decoding: $0, as: UTF8.self) } }
+
+    /// The request's header lines (`withRequestHeaderLines`).
+    public var requestHeaderLines: String { withRequestHeaderLines { String(decoding: $0, as: UTF8.self) } }
+
+    /// One header field given as text.
+    public mutating func field(name: String, value: String) {
+        var name = name
+        var value = value
+        name.withUTF8 { name in value.withUTF8 { value in field(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value)) } }
+    }
+}
+
+extension AddressPolicyRule {
+    /// The refusal's words after the address, as text.
+    public static func refusalMessage(_ address: UnsafeRawBufferPointer, _ kind: AddressClass) -> String {
+        withRefusal(address, kind) { String(decoding: $0, as: UTF8.self) }
+    }
+}
+#endif
