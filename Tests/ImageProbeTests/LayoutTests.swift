@@ -24,7 +24,7 @@ import Testing
         var slot = ParserSlot()
         let stored = slot.store(GIFParser())
         #expect(stored)
-        #expect(slot.occupant == SlotOccupant(.gif))
+        #expect(slot.occupant == .parser(.gif))
         let asGIF = slot.withParser(GIFParser.self) { $0.facts.format }
         let asPNG = slot.withParser(PNGParser.self) { $0.facts.format }
         #expect(asGIF == .gif && asPNG == nil)
