@@ -154,25 +154,34 @@ def swift(table):
     out.append("}")
     out.append("")
     out.append("/// Every parser, one case each: which one the scanner's slot holds (SPEC.md §1.8).")
+    out.append("@usableFromInline")
     out.append("enum ParserKind: UInt8, Sendable, CaseIterable {")
     for name, _ in parsers(table):
         out.append(f"    case {case_name(name)}")
     out.append("}")
     out.append("")
     out.append("extension ParserKind {")
-    out.append("    /// The parser whose format's two-byte signature (formats.tsv) the input starts with.")
+    out.append("    /// The parser whose format's two-byte signature (formats.tsv) the input starts with:")
+    out.append("    /// a switch on the first byte, then on the second.")
     out.append("    static func signature(_ first: UInt8, _ second: UInt8) -> ParserKind? {")
-    out.append("        switch (first, second) {")
+    out.append("        switch first {")
+    by_first = {}
     for row in table:
         for sig in row["signature"] or []:
-            if sig[0] != "bytes":
-                continue
-            first, (low, high) = sig[1], sig[2]
+            if sig[0] == "bytes":
+                by_first.setdefault(sig[1], []).append((sig[2], row))
+    for first in sorted(by_first):
+        cases = by_first[first]
+        out.append(f"        case 0x{first:02X}:")
+        out.append("            switch second {")
+        for (low, high), row in sorted(cases, key=lambda c: c[0]):
             second = f"0x{low:02X}" if low == high else f"0x{low:02X}...0x{high:02X}"
             text = bytes([first, low]).decode("latin-1")
-            note = f"  // \"{text}\"" if text.isprintable() and text.isascii() else ""
-            out.append(f"        case (0x{first:02X}, {second}): .{case_name(row['parser'])}{note or ''}")
-    out.append("        default: nil")
+            note = f"  // {row['name']}" + (f", \"{text}\"" if text.isprintable() and text.isascii() else "")
+            out.append(f"            case {second}: return .{case_name(row['parser'])}{note}")
+        out.append("            default: return nil")
+        out.append("            }")
+    out.append("        default: return nil")
     out.append("        }")
     out.append("    }")
     out.append("")

@@ -78,17 +78,19 @@ struct PendingFrames: Sendable {
 }
 
 /// What an animation-mode scan has counted so far, frame by frame.
+@usableFromInline
 struct FrameTally: Sendable {
-    var frames: UInt32 = 0
+    @usableFromInline var frames: UInt32 = 0
     /// The sums of the declared and the played delays, in microseconds (each delay rounded).
-    var durationMicros: UInt64 = 0
-    var playbackMicros: UInt64 = 0
+    @usableFromInline var durationMicros: UInt64 = 0
+    @usableFromInline var playbackMicros: UInt64 = 0
     /// The largest frame rectangle by area; the first of equal areas.
-    var largestX: UInt32 = 0
-    var largestY: UInt32 = 0
-    var largestWidth: UInt32 = 0
-    var largestHeight: UInt32 = 0
+    @usableFromInline var largestX: UInt32 = 0
+    @usableFromInline var largestY: UInt32 = 0
+    @usableFromInline var largestWidth: UInt32 = 0
+    @usableFromInline var largestHeight: UInt32 = 0
 
+    @inlinable
     init() {}
 
     /// Counts `frame`, unless that makes more frames than `maxEntries`: then the failure

@@ -1,89 +1,28 @@
 /// The facts beyond size and orientation that full mode gathers from the same headers: colour
-/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos: two words.
-/// A parser that reports them keeps one in its state and hands it to its `ImageInfo`;
-/// dimensions-only mode never sets them.
+/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos. A parser
+/// that reports them keeps one in its state and hands it to its `ImageInfo`; dimensions-only
+/// mode never sets them.
 struct ExtraFacts: Hashable, Sendable {
-    /// Dots per inch, rounded to the nearest integer (0 when the file states none): x in the
-    /// low 32 bits, y in the high 32.
-    var resolution: UInt64 = 0
-    /// CICP (ITU-T H.273) in the low 32 bits: colour primaries in bits 0–7, transfer
-    /// characteristics in 8–15, matrix coefficients in 16–23, the full-range flag in bit 24 and
-    /// "present" in bit 25. Above them, two bits each (0 unknown, 1 false, 2 true): ICC profile
-    /// at 32, gain map at 34, interlaced at 36, motion photo at 38. Two words, so that copying
-    /// an answer costs two moves.
-    var colour: UInt64 = 0
-
-    var dpiX: UInt32 {
-        get { UInt32(truncatingIfNeeded: resolution) }
-        set { resolution = resolution & ~0xFFFF_FFFF | UInt64(newValue) }
-    }
-
-    var dpiY: UInt32 {
-        get { UInt32(truncatingIfNeeded: resolution >> 32) }
-        set { resolution = resolution & 0xFFFF_FFFF | UInt64(newValue) << 32 }
-    }
-
-    var cicpBits: UInt32 {
-        get { UInt32(truncatingIfNeeded: colour) }
-        set { colour = colour & ~0xFFFF_FFFF | UInt64(newValue) }
-    }
+    /// Dots per inch, rounded to the nearest integer; 0 when the file states none.
+    var dpiX: UInt32 = 0
+    var dpiY: UInt32 = 0
+    /// CICP (ITU-T H.273), when the file declares it.
+    var cicp: CICP? = nil
+    /// An ICC profile is embedded.
+    var hasICCProfile: Bool? = nil
+    /// A gain map accompanies the image (Ultra HDR, ISO 21496-1, Apple's, AVIF `tmap`).
+    var hasGainMap: Bool? = nil
+    /// PNG Adam7, a GIF's first image interlaced.
+    var isInterlaced: Bool? = nil
+    /// An embedded video follows the image (Google and Samsung motion photos).
+    var isMotionPhoto: Bool? = nil
 
     init() {}
 
-    func flag(at shift: UInt64) -> Bool? {
-        switch (colour >> (32 &+ shift)) & 3 {
-        case 1: false
-        case 2: true
-        default: nil
-        }
-    }
-
-    mutating func setFlag(_ value: Bool?, at shift: UInt64) {
-        let bits: UInt64 = value.map { $0 ? 2 : 1 } ?? 0
-        colour = colour & ~(3 << (32 &+ shift)) | bits << (32 &+ shift)
-    }
-
-    /// An ICC profile is embedded.
-    var hasICCProfile: Bool? {
-        get { flag(at: 0) }
-        set { setFlag(newValue, at: 0) }
-    }
-
-    /// A gain map accompanies the image (Ultra HDR, ISO 21496-1, Apple's, AVIF `tmap`).
-    var hasGainMap: Bool? {
-        get { flag(at: 2) }
-        set { setFlag(newValue, at: 2) }
-    }
-
-    /// PNG Adam7, a GIF's first image interlaced.
-    var isInterlaced: Bool? {
-        get { flag(at: 4) }
-        set { setFlag(newValue, at: 4) }
-    }
-
-    /// An embedded video follows the image (Google and Samsung motion photos).
-    var isMotionPhoto: Bool? {
-        get { flag(at: 6) }
-        set { setFlag(newValue, at: 6) }
-    }
-
-    var cicp: CICP? {
-        get {
-            guard cicpBits & (1 << 25) != 0 else { return nil }
-            return CICP(
-                colourPrimaries: UInt8(truncatingIfNeeded: cicpBits),
-                transferCharacteristics: UInt8(truncatingIfNeeded: cicpBits >> 8),
-                matrixCoefficients: UInt8(truncatingIfNeeded: cicpBits >> 16),
-                isFullRange: cicpBits & (1 << 24) != 0)
-        }
-        set {
-            guard let newValue else {
-                cicpBits = 0
-                return
-            }
-            cicpBits = UInt32(newValue.colourPrimaries) | UInt32(newValue.transferCharacteristics) << 8
-                | UInt32(newValue.matrixCoefficients) << 16 | (newValue.isFullRange ? 1 << 24 : 0) | 1 << 25
-        }
+    /// Takes `other`'s resolution.
+    mutating func takeResolution(of other: ExtraFacts) {
+        dpiX = other.dpiX
+        dpiY = other.dpiY
     }
 
     /// Sets the resolution from `x` and `y` pixels per `micrometres` (1,000,000 for PNG's

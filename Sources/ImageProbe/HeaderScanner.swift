@@ -21,22 +21,28 @@ public struct HeaderScanner: Sendable {
     /// The widest field the scanner ever copies: fields that straddle chunks go through a
     /// fixed buffer of this size, and nothing else is kept.
     public static let carryCapacity = Carry.capacity
-    var reader: FieldReader
+    @usableFromInline var reader: FieldReader
+    /// A field that straddles two chunks, as far as it has come.
+    @usableFromInline var carry: Carry
+    /// The sniffer, which runs first and decides which parser to start.
+    @usableFromInline var sniffer: Sniffer
     /// The running parser, in place; its occupant is the scanner's state.
-    var slot: ParserSlot
+    @usableFromInline var slot: ParserSlot
     /// The sticky answer, once the slot's occupant is `finished`.
-    var answer: ScanStatus
+    @usableFromInline var answer: ScanStatus
     /// Animation mode: the frames counted so far.
-    var frames: FrameTally
+    @usableFromInline var frames: FrameTally
 
-    /// A scanner at the start of an input.
+    /// A scanner at the start of an input. Inlinable, so that it is built in place.
+    @inlinable
     public init(options: ScanOptions = ScanOptions()) {
         self.options = options
         self.reader = FieldReader(firstWidth: Sniffer.firstWidth)
+        self.carry = Carry()
+        self.sniffer = Sniffer()
+        self.slot = ParserSlot()
         self.answer = .needMore(1)
         self.frames = FrameTally()
-        self.slot = ParserSlot()
-        _ = slot.store(Sniffer())
     }
 
     /// Consumes `bytes`, the next part of the input, and says what is known.
@@ -45,7 +51,7 @@ public struct HeaderScanner: Sendable {
     /// the header ended. After a terminal status it consumes nothing.
     @inlinable
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> ScanStatus {
-        consume(bytes) { _ in }
+        consume(bytes) { _ in } ? answer : .needMore(neededCount)
     }
 
     /// Consumes `bytes` as `feed(_:)` does, and in animation mode passes each frame the scan
@@ -56,7 +62,7 @@ public struct HeaderScanner: Sendable {
     /// a caller that wants the frames stores them itself.
     @inlinable
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, onFrame: (FrameInfo) -> Void) -> ScanStatus {
-        consume(bytes, onFrame)
+        consume(bytes, onFrame) ? answer : .needMore(neededCount)
     }
 
     /// Signals the end of the input and returns the final answer.
@@ -69,7 +75,7 @@ public struct HeaderScanner: Sendable {
         case .finished:
             break
         case .sniffer:
-            conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
+            fail(ScanFailure(.truncated, .inputEndedInsideTheHeader))
         case .parser(let kind):
             var nothing = InputCursor(UnsafeRawBufferPointer(start: nil, count: 0))
             _ = perform(.end, on: kind, &nothing) { _ in }
@@ -119,8 +125,8 @@ public struct HeaderScanner: Sendable {
 
     /// `needMore`'s count: the rest of the current step, but never past the byte at which
     /// `maxBytes` stops the scan.
-    var neededCount: Int {
-        let needed = min(reader.needed, reader.byteBudget(options))
+    @usableFromInline var neededCount: Int {
+        let needed = min(reader.needed(carried: carry.count), reader.byteBudget(options))
         return Int(clamping: max(1, needed))
     }
 }

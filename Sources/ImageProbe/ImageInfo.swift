@@ -1,21 +1,26 @@
-/// The facts every format reports, packed into two words and a byte: parsers keep one in
-/// their state while they scan, and each `feed` moves that state, so its size is speed.
+/// The facts every format reports. Parsers keep one in their state while they scan;
 /// `ImageInfo` wraps it.
 struct ImageFacts: Hashable, Sendable {
-    /// Width in the low 32 bits, height in the high 32.
-    var size: UInt64 = 0
-    /// Frame count in bits 0–31, bit depth in 32–47, EXIF orientation (1...8, 0 for none) in
-    /// 48–55, and in 56–63 two bits each for hasAlpha, isProgressive and isAnimated (0
-    /// unknown, 1 false, 2 true), bit 62 for "frame count is known" and bit 63 for "loop
-    /// count is known".
-    var packed: UInt64 = 0
-    /// The loop count as stored, when bit 63 of `packed` is set. Kept in what was padding.
-    var loop: UInt32 = 0
+    /// The stored size, as the file states it (32 bits: no format but BigTIFF states more,
+    /// and larger sizes are refused).
+    var storedWidth: UInt32 = 0
+    var storedHeight: UInt32 = 0
+    /// The frame or entry count, as stored.
+    var storedFrameCount: UInt32? = nil
+    /// The loop count, as stored.
+    var storedLoopCount: UInt32? = nil
+    /// Bits per sample, never 0.
+    var storedBitDepth: UInt16? = nil
+    var orientation: Orientation? = nil
+    var hasAlpha: Bool? = nil
+    var isProgressive: Bool? = nil
+    var isAnimated: Bool? = nil
     var format: ImageFormat
 
     init(format: ImageFormat, width: Int = 0, height: Int = 0) {
         self.format = format
-        self.size = UInt64(UInt32(clamping: width)) | UInt64(UInt32(clamping: height)) << 32
+        self.storedWidth = UInt32(clamping: width)
+        self.storedHeight = UInt32(clamping: height)
     }
 
     // The `Int` views saturate at `Int.max` where `Int` is 32 bits (SPEC.md §1.10); the
@@ -30,45 +35,13 @@ struct ImageFacts: Hashable, Sendable {
         set { storedHeight = UInt32(clamping: newValue) }
     }
 
-    var storedWidth: UInt32 {
-        get { UInt32(truncatingIfNeeded: size) }
-        set { size = size & ~0xFFFF_FFFF | UInt64(newValue) }
-    }
-
-    var storedHeight: UInt32 {
-        get { UInt32(truncatingIfNeeded: size >> 32) }
-        set { size = size & 0xFFFF_FFFF | UInt64(newValue) << 32 }
-    }
-
-    var orientation: Orientation? {
-        get {
-            let raw = UInt8(truncatingIfNeeded: packed >> 48)
-            return raw == 0 ? nil : Orientation(unchecked: raw)
-        }
-        set { packed = packed & ~(0xFF << 48) | UInt64(newValue?.rawValue ?? 0) << 48 }
-    }
-
+    /// Bits per sample; 0 (or less) reads back as unknown.
     var bitDepth: Int? {
-        get {
-            let raw = UInt16(truncatingIfNeeded: packed >> 32)
-            return raw == 0 ? nil : Int(raw)
+        get { storedBitDepth.map { Int($0) } }
+        set {
+            let depth = UInt16(clamping: newValue ?? 0)
+            storedBitDepth = depth == 0 ? nil : depth
         }
-        set { packed = packed & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue ?? 0)) << 32 }
-    }
-
-    var hasAlpha: Bool? {
-        get { flag(at: 56) }
-        set { setFlag(newValue, at: 56) }
-    }
-
-    var isProgressive: Bool? {
-        get { flag(at: 58) }
-        set { setFlag(newValue, at: 58) }
-    }
-
-    var isAnimated: Bool? {
-        get { flag(at: 60) }
-        set { setFlag(newValue, at: 60) }
     }
 
     var frameCount: Int? {
@@ -79,35 +52,6 @@ struct ImageFacts: Hashable, Sendable {
     var loopCount: Int? {
         get { storedLoopCount.map { Int(clamping: $0) } }
         set { storedLoopCount = newValue.map { UInt32(clamping: $0) } }
-    }
-
-    var storedFrameCount: UInt32? {
-        get { packed & (1 << 62) == 0 ? nil : UInt32(truncatingIfNeeded: packed) }
-        set {
-            packed = packed & ~(0xFFFF_FFFF | 1 << 62)
-            if let newValue { packed |= UInt64(newValue) | 1 << 62 }
-        }
-    }
-
-    var storedLoopCount: UInt32? {
-        get { packed & (1 << 63) == 0 ? nil : loop }
-        set {
-            packed = packed & ~(1 << 63) | (newValue == nil ? 0 : 1 << 63)
-            loop = newValue ?? 0
-        }
-    }
-
-    func flag(at shift: UInt64) -> Bool? {
-        switch (packed >> shift) & 3 {
-        case 1: false
-        case 2: true
-        default: nil
-        }
-    }
-
-    mutating func setFlag(_ value: Bool?, at shift: UInt64) {
-        let bits: UInt64 = value.map { $0 ? 2 : 1 } ?? 0
-        packed = packed & ~(3 << shift) | bits << shift
     }
 }
 

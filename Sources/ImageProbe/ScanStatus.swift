@@ -35,16 +35,24 @@ public enum ScanStatus: Hashable, Sendable {
 }
 
 extension ScanStatus {
-    /// The answer once a parser has ended the scan: `info` complete when `failure` is nil, or
-    /// made partial by it; `failure` alone when no size is known. A size beyond the limits is
-    /// refused whatever else is known.
-    static func settled(_ info: ImageInfo?, _ failure: ScanFailure?, _ options: ScanOptions) -> ScanStatus {
-        guard var info else { return .unsupported(failure ?? HeaderScanner.missingParser) }
-        info.partialReason = failure
+    /// The answer once a parser has ended the scan with `info`: complete when `failure` is
+    /// nil, else made partial by it, with animation mode's `frames` counted in when
+    /// `countsFrames`. A size beyond
+    /// the limits is refused whatever else is known.
+    @inline(__always)  // built straight into the scanner's answer, not copied there
+    static func settled(
+        _ info: ImageInfo, _ failure: ScanFailure?, _ frames: FrameTally, countsFrames: Bool, _ options: ScanOptions
+    ) -> ScanStatus {
         guard options.admits(width: UInt64(info.facts.storedWidth), height: UInt64(info.facts.storedHeight)) else {
             return .unsupported(.tooLarge(info.format))
         }
-        guard options.admits(pixels: info.pixelCount) else {
+        // Most answers are the parser's as it stands: nothing to add, no pixel limit to check.
+        guard failure != nil || countsFrames || options.maxPixels != nil else { return .done(info) }
+        var info = info
+        info.partialReason = failure
+        if countsFrames { frames.apply(to: &info) }
+        // The pixel count (with animation mode's frames) is computed only under a limit.
+        guard options.maxPixels == nil || options.admits(pixels: info.pixelCount) else {
             return .refused(info, ScanFailure(.tooManyPixels, .imageHasMorePixelsThanMaxPixels, format: info.format))
         }
         return .done(info)

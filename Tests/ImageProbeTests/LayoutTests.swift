@@ -35,13 +35,13 @@ import Testing
 
     @Test func theScannerStaysSmall() {
         // Created per probe: a few hundred bytes written in place, not a kilobyte copied: the
-        // 256-byte slot, the field reader, the answer and the frame tally.
-        #expect(MemoryLayout<HeaderScanner>.size <= 552, "\(MemoryLayout<HeaderScanner>.size)")
-        #expect(MemoryLayout<ScanOptions>.size == 40)
+        // 256-byte slot, the carry, the sniffer, the field reader, the answer and the frame
+        // tally. (On wasm32 the same scanner is under 640 bytes: Tests/wasm32/replay.mjs.)
+        #expect(MemoryLayout<HeaderScanner>.size <= 608, "\(MemoryLayout<HeaderScanner>.size)")
+        #expect(MemoryLayout<ScanOptions>.size <= 48)
         #expect(MemoryLayout<ScanFailure>.size <= 4)
-        // Two words, the loop count and the format: the answer stays at 80 bytes.
-        #expect(MemoryLayout<ImageFacts>.size <= 21)
-        #expect(MemoryLayout<ImageInfo>.size <= 96, "\(MemoryLayout<ImageInfo>.size)")
+        #expect(MemoryLayout<ImageFacts>.size <= 32)
+        #expect(MemoryLayout<ImageInfo>.size <= 112, "\(MemoryLayout<ImageInfo>.size)")
         #expect(MemoryLayout<FrameTally>.size <= 40)
     }
 

@@ -138,71 +138,91 @@ struct InputCursor {
         return taken
     }
 
-    /// Copies `count` bytes (count <= remaining) to the end of the carry.
-    mutating func copy(_ count: Int, into carry: inout Carry) {
-        assert(count > 0 && count <= remaining && Int(carry.count) + count <= Carry.capacity)
+    /// Copies `count` bytes (count <= remaining) to `destination`.
+    mutating func copy(_ count: Int, to destination: UnsafeMutableRawPointer) {
+        assert(count > 0 && count <= remaining)
+        // SAFETY: count <= remaining keeps the source inside the caller's buffer; the caller
+        // (`Carry.Gathering`) checked the destination's room.
         let source = base.unsafelyUnwrapped + index
-        let offset = Int(carry.count)
-        withUnsafeMutableBytes(of: &carry.storage) { storage in
-            // SAFETY: count <= remaining keeps the source inside the caller's buffer;
-            // offset + count <= capacity (the field width limit, asserted here and checked by
-            // the driver) keeps the destination inside the 64-byte storage.
-            let destination = storage.baseAddress.unsafelyUnwrapped.advanced(by: offset)
-            if count < 8 {
-                // A few bytes (a chunk of one byte, say) cost less copied in line than through
-                // a call to memcpy.
-                var byte = 0
-                while byte < count {
-                    destination.storeBytes(of: source.load(fromByteOffset: byte, as: UInt8.self), toByteOffset: byte, as: UInt8.self)
-                    byte &+= 1
-                }
-            } else {
-                destination.copyMemory(from: source, byteCount: count)
+        if count < 8 {
+            // A few bytes (a chunk of one byte, say) cost less copied in line than through a
+            // call to memcpy.
+            var byte = 0
+            while byte < count {
+                destination.storeBytes(of: source.load(fromByteOffset: byte, as: UInt8.self), toByteOffset: byte, as: UInt8.self)
+                byte &+= 1
             }
+        } else {
+            destination.copyMemory(from: source, byteCount: count)
         }
-        carry.count &+= UInt8(truncatingIfNeeded: count)
         index &+= count
     }
 }
 
 /// The fixed buffer that holds a field which straddles two chunks. Nothing else is ever kept.
+@usableFromInline
 struct Carry: Sendable {
     /// The widest field any parser may request.
     static let capacity = 64
 
-    var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0)
-    var count: UInt8 = 0
+    @usableFromInline var storage: Words8
+    /// How many bytes of the field being gathered it holds.
+    @usableFromInline var count: UInt8
 
-    init() {}
+    @inlinable
+    init() {
+        storage = (0, 0, 0, 0, 0, 0, 0, 0)
+        count = 0
+    }
 
-    /// Runs `body` with the carried bytes as a field of `width` bytes (width == count).
-    mutating func withField<Result>(width: Int, _ body: (FieldBytes) -> Result) -> Result {
-        assert(width == Int(count))
-        return withUnsafeBytes(of: &storage) { storage in
-            // SAFETY: the storage is 64 bytes and width <= capacity; the pointer does not
-            // escape `body`, which is a parser's `parse` call.
-            body(FieldBytes(base: storage.baseAddress.unsafelyUnwrapped, count: width))
+    /// The carry during one run of the field loop: its bytes through one pointer, so that a
+    /// field is a `FieldBytes` whether it lies in the chunk or in the carry.
+    struct Gathering {
+        let bytes: UnsafeMutableRawPointer
+        var count: Int
+
+        /// Copies bytes of `input` into the carry until it holds `width`: then the gathered
+        /// field (and the carry is empty again), else nil (the chunk is used up). `width` is
+        /// 1...capacity and more than `count`. `copied` is how many bytes it took.
+        mutating func gather(_ width: Int, from input: inout InputCursor, copied: inout Int) -> FieldBytes? {
+            assert(width <= Carry.capacity && count < width)
+            copied = min(width &- count, input.remaining)
+            if copied > 0 {
+                // SAFETY: count + copied <= width <= capacity, the storage's size.
+                input.copy(copied, to: bytes + count)
+            }
+            count &+= copied
+            guard count == width else { return nil }
+            count = 0
+            return FieldBytes(base: UnsafeRawPointer(bytes), count: width)
         }
     }
-}
 
-extension InputCursor {
-    /// Runs `body` on the next field of `width` bytes: the carry's, when it holds the field
-    /// (it is then emptied), or else the next `width` bytes of the chunk, in place.
-    mutating func withField<Result>(width: Int, carry: inout Carry, _ body: (FieldBytes) -> Result) -> Result {
-        if carry.count == 0 { return body(take(width)) }
-        defer { carry.count = 0 }
-        return carry.withField(width: width, body)
+    /// Runs `body` with the carry's bytes reachable through one pointer, which does not
+    /// escape `body`.
+    mutating func gathering<Result>(_ body: (inout Gathering) -> Result) -> Result {
+        var held = Int(count)
+        let result = withUnsafeMutableBytes(of: &storage) { storage in
+            // SAFETY: the 64-byte storage outlives `body`, and `Gathering` writes only below
+            // its capacity.
+            var gathering = Gathering(bytes: storage.baseAddress.unsafelyUnwrapped, count: held)
+            let result = body(&gathering)
+            held = gathering.count
+            return result
+        }
+        count = UInt8(truncatingIfNeeded: held)
+        return result
     }
 }
 
 /// Fixed, untyped storage for one value of a trivial type: the parser slot's. 256 bytes,
 /// which the largest parser (HEIF's, with its journal and its track) fits; `SlotTests` checks
 /// every parser.
+@usableFromInline
 struct ParserStorage: Sendable {
-    private var words: (Words8, Words8, Words8, Words8)
+    @usableFromInline var words: (Words8, Words8, Words8, Words8)
 
+    @inlinable
     init() {
         let zero: Words8 = (0, 0, 0, 0, 0, 0, 0, 0)
         words = (zero, zero, zero, zero)
@@ -245,6 +265,7 @@ struct ParserStorage: Sendable {
 }
 
 /// Sixty-four bytes.
+@usableFromInline
 typealias Words8 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
 /// 120 bytes, read and written by offset: `RecordJournal`'s storage. In 4-byte words, so that

@@ -10,7 +10,8 @@
 
 /// What the engine does with the running parser, through the registry's switch.
 enum ParserOperation {
-    /// Start the parser the sniffer decided on, with what the sniffer read.
+    /// Start the parser the sniffer decided on, with what the sniffer read, and run it over
+    /// the rest of the chunk.
     case start(Sniffed)
     /// Run it over the chunk.
     case run
@@ -20,9 +21,10 @@ enum ParserOperation {
 
 extension HeaderScanner {
     /// Feeds a chunk to the sniffer and then to the parser it starts, until the chunk is used
-    /// up or the scan ends: the body of `feed`.
+    /// up or the scan ends: the body of `feed`. Returns whether the scan has ended; the answer
+    /// is then `answer`, which the caller reads in place.
     @usableFromInline
-    mutating func consume(_ bytes: UnsafeRawBufferPointer, _ onFrame: (FrameInfo) -> Void) -> ScanStatus {
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, _ onFrame: (FrameInfo) -> Void) -> Bool {
         var input = InputCursor(bytes)
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
         // consumed maxBytes without an answer.
@@ -30,12 +32,12 @@ extension HeaderScanner {
         while true {
             switch slot.occupant {
             case .finished:
-                return answer
+                return true
             case .sniffer:
-                guard let decision = sniff(&input) else { return status }
-                _ = perform(.start(decision.sniffed), on: decision.kind, &input, onFrame)
+                guard let decision = sniff(&input) else { return hasEnded }
+                guard perform(.start(decision.sniffed), on: decision.kind, &input, onFrame) else { return false }
             case .parser(let kind):
-                guard perform(.run, on: kind, &input, onFrame) else { return status }
+                guard perform(.run, on: kind, &input, onFrame) else { return false }
             }
         }
     }
@@ -43,59 +45,59 @@ extension HeaderScanner {
     /// Runs the sniffer over the chunk: the parser to start once it has decided, nil when it
     /// needs more input or the scan ended.
     mutating func sniff(_ input: inout InputCursor) -> Sniffer.Decision? {
-        let options = self.options
         var noFrames = FrameTally()
-        let result = slot.withParser(Sniffer.self) { sniffer in
-            reader.run(&sniffer, &input, options, &noFrames) { _ in }
-        }
-        switch result {
-        case .done?:
-            if let decision = slot.withParser(Sniffer.self, { $0.decision }) { return decision }
-            conclude(nil, Self.missingParser)
-        case .needMore?:
+        switch reader.run(&sniffer, &input, &carry, options, &noFrames, { _ in }) {
+        case .done:
+            if let decision = sniffer.decision { return decision }
+            fail(Self.missingParser)  // defensive: `done` comes with a decision
+        case .needMore:
             if reader.byteBudget(options) != 0 { return nil }
-            conclude(nil, FieldReader.byteLimitFailure(nil))
-        case .failed(let failure)?:
-            conclude(nil, failure)
-        case nil:
-            conclude(nil, Self.missingParser)
+            fail(FieldReader.byteLimitFailure(nil))
+        case .failed(let failure):
+            fail(failure)
         }
         return nil
     }
 
     /// `operation` on the parser of type `Parser`. Returns whether the scan has ended.
+    @inline(__always)  // into the registry's switch: one call from `consume` to the parser's run
     mutating func perform<Parser: FormatParser>(
         _ operation: ParserOperation, _ type: Parser.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
         switch operation {
         case .start(let sniffed):
-            return start(Parser(sniffed: sniffed))
+            return start(Parser.self, sniffed) || run(Parser.self, &input, onFrame)
         case .run:
             return run(Parser.self, &input, onFrame)
         case .end:
             guard let (info, format) = slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
-                conclude(nil, ScanFailure(.truncated, .inputEndedInsideTheHeader))
+                fail(ScanFailure(.truncated, .inputEndedInsideTheHeader))
                 return true
             }
-            conclude(counted(Parser.self, info), ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+            let truncated = ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format)
+            guard let info else {
+                fail(truncated)
+                return true
+            }
+            slot.occupant = .finished
+            answer = ScanStatus.settled(info, truncated, frames, countsFrames: Parser.emitsFrames && options.animation, options)
             return true
         }
     }
 
-    /// Puts `parser` in the slot, where the sniffer was, and sets up its first step. A parser
-    /// may fail before reading anything: that ends the scan.
-    mutating func start<Parser: FormatParser>(_ parser: Parser) -> Bool {
-        guard slot.store(parser) else {
-            conclude(nil, Self.missingParser)
+    /// Puts the parser in the slot and sets up its first step. A parser may fail before
+    /// reading anything: that ends the scan. Returns whether the scan has ended.
+    mutating func start<Parser: FormatParser>(_ type: Parser.Type, _ sniffed: Sniffed) -> Bool {
+        guard slot.store(Parser(sniffed: sniffed)), let step = slot.withParser(Parser.self, { $0.firstStep }) else {
+            fail(Self.missingParser)
             return true
         }
-        let step = parser.firstStep
         if case .failed(let failure) = step {
-            conclude(nil, failure)
+            fail(failure)
             return true
         }
         if let failure = reader.apply(step) {
-            conclude(nil, failure)
+            fail(failure)
             return true
         }
         return false
@@ -106,45 +108,50 @@ extension HeaderScanner {
         _ type: Parser.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
     ) -> Bool {
         let options = self.options
-        let ended = slot.withParser(Parser.self) { parser -> (ImageInfo?, ScanFailure?)? in
-            switch reader.run(&parser, &input, options, &frames, onFrame) {
+        let ended = slot.withParser(Parser.self) { parser -> Bool in
+            let failure: ScanFailure?
+            switch reader.run(&parser, &input, &carry, options, &frames, onFrame) {
             case .needMore:
                 // maxBytes consumed and still no answer: the byte limit ends the scan.
-                guard reader.byteBudget(options) == 0 else { return nil }
-                return (parser.infoAtEndOfInput(), FieldReader.byteLimitFailure(parser.format))
+                guard reader.byteBudget(options) == 0 else { return false }
+                failure = FieldReader.byteLimitFailure(parser.format)
             case .done:
-                return (parser.info, nil)
-            case .failed(let failure):
+                failure = nil
+            case .failed(let reason):
                 // Once the size is known, a later failure only ends the metadata search.
-                return (parser.infoAtEndOfInput(), failure)
+                failure = reason
             }
-        }
-        guard let ended else {
-            conclude(nil, Self.missingParser)
+            let counts = Parser.emitsFrames && options.animation
+            if failure == nil {
+                answer = ScanStatus.settled(parser.info, nil, frames, countsFrames: counts, options)
+            } else if let known = parser.infoAtEndOfInput() {
+                answer = ScanStatus.settled(known, failure, frames, countsFrames: counts, options)
+            } else {
+                answer = .unsupported(failure ?? Self.missingParser)
+            }
             return true
         }
-        guard let (info, failure) = ended else { return false }
-        conclude(counted(Parser.self, info), failure)
-        return true
+        switch ended {
+        case true?:
+            slot.occupant = .finished
+            return true
+        case false?:
+            return false
+        case nil:
+            fail(Self.missingParser)
+            return true
+        }
     }
 
-    /// `info` with what animation mode counted, for parsers that walk frames.
-    func counted<Parser: FormatParser>(_ type: Parser.Type, _ info: ImageInfo?) -> ImageInfo? {
-        guard Parser.emitsFrames && options.animation, var info else { return info }
-        frames.apply(to: &info)
-        return info
-    }
-
-    /// Ends the scan: with `info` (complete when `failure` is nil, else partial), or with
-    /// `failure` alone when no size is known.
-    mutating func conclude(_ info: ImageInfo?, _ failure: ScanFailure?) {
+    /// Ends the scan with `failure`, no size being known.
+    mutating func fail(_ failure: ScanFailure) {
         slot.occupant = .finished
-        answer = ScanStatus.settled(info, failure, options)
+        answer = .unsupported(failure)
     }
 
     /// Ends the scan of a format this build leaves out (`IMAGEPROBE_SELECT_FORMATS`).
     mutating func concludeLeftOut(_ kind: ParserKind) -> Bool {
-        conclude(nil, ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
+        fail(ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
         return true
     }
 

@@ -23,18 +23,19 @@ enum RunResult: Sendable {
 
 /// Turns chunks into the fields parsers ask for: in place when a field lies inside the chunk,
 /// through the fixed carry when it straddles two, and counts skipped bytes down without
-/// looking at them. Holds every byte counter.
+/// looking at them. Holds the field asked for and every byte counter.
+@usableFromInline
 struct FieldReader: Sendable {
-    var carry = Carry()
     /// Width of the field being assembled.
-    var width: Int
+    @usableFromInline var width: Int
     /// Bytes still to discard before that field.
-    var skipRemaining: UInt64 = 0
+    @usableFromInline var skipRemaining: UInt64 = 0
     /// Bytes consumed through `feed`, examined or discarded by counting.
-    var fed: UInt64 = 0
+    @usableFromInline var fed: UInt64 = 0
     /// Bytes the caller jumped over with `skip(_:)`.
-    var jumped: UInt64 = 0
+    @usableFromInline var jumped: UInt64 = 0
 
+    @inlinable
     init(firstWidth: Int) {
         self.width = firstWidth
     }
@@ -42,8 +43,8 @@ struct FieldReader: Sendable {
     /// Offset in the input of the next byte to consume.
     var position: UInt64 { fed &+ jumped }
 
-    /// Additional bytes needed to complete the current step.
-    var needed: UInt64 { skipRemaining &+ UInt64(truncatingIfNeeded: width &- Int(carry.count)) }
+    /// Additional bytes needed to complete the current step, `carried` of its field held.
+    func needed(carried: UInt8) -> UInt64 { skipRemaining &+ UInt64(truncatingIfNeeded: width &- Int(carried)) }
 
     /// Bytes `feed` may still consume before reaching `maxBytes`.
     func byteBudget(_ options: ScanOptions) -> UInt64 {
@@ -82,45 +83,49 @@ struct FieldReader: Sendable {
     ///
     /// Each iteration consumes at least one byte or returns. The byte limit is enforced by the
     /// caller, which hands in a cursor clamped to the remaining budget.
+    @inline(__always)  // into each parser's run: the loop and its parser optimised together
     mutating func run<Consumer: FieldConsumer>(
-        _ consumer: inout Consumer, _ input: inout InputCursor, _ options: ScanOptions,
+        _ consumer: inout Consumer, _ input: inout InputCursor, _ carry: inout Carry, _ options: ScanOptions,
         _ tally: inout FrameTally, _ onFrame: (FrameInfo) -> Void
     ) -> RunResult {
         // The conversions below are exact: `apply` keeps `width` in 1...64, and `taken` and
-        // `count` are byte counts of the chunk, never negative.
-        while true {
-            if skipRemaining != 0 {
-                let taken = input.skip(upTo: skipRemaining)
-                skipRemaining &-= UInt64(truncatingIfNeeded: taken)
-                fed &+= UInt64(truncatingIfNeeded: taken)
-                if skipRemaining != 0 { return .needMore }
-            }
-            if carry.count == 0 && input.remaining >= width {
-                // The whole field is in the chunk: read it in place.
-                fed &+= UInt64(truncatingIfNeeded: width)
-            } else {
-                // The field straddles chunks: gather it in the carry.
-                if input.remaining == 0 { return .needMore }
-                let count = min(width &- Int(carry.count), input.remaining)
-                input.copy(count, into: &carry)
-                fed &+= UInt64(truncatingIfNeeded: count)
-                if Int(carry.count) < width { return .needMore }
-            }
-            let offset = position &- UInt64(truncatingIfNeeded: width)
-            let step = input.withField(width: width, carry: &carry) { consumer.parse($0, at: offset, options: options) }
-            if Consumer.emitsFrames && options.animation {
-                while let frame = consumer.takeFrame() {
-                    if let failure = tally.count(frame, options) { return .failed(failure) }
-                    onFrame(tally.info(of: frame))
+        // `copied` are byte counts of the chunk, never negative.
+        return carry.gathering { carry in
+            while true {
+                if skipRemaining != 0 {
+                    let taken = UInt64(truncatingIfNeeded: input.skip(upTo: skipRemaining))
+                    skipRemaining &-= taken
+                    fed &+= taken
+                    if skipRemaining != 0 { return .needMore }
                 }
-            }
-            switch step {
-            case .read, .skipThenRead:
-                if let failure = apply(step) { return .failed(failure) }
-            case .done:
-                return .done
-            case .failed(let failure):
-                return .failed(failure)
+                let field: FieldBytes
+                if carry.count == 0 && input.remaining >= width {
+                    // The whole field is in the chunk: read it in place.
+                    field = input.take(width)
+                    fed &+= UInt64(truncatingIfNeeded: width)
+                } else {
+                    // The field straddles chunks: gather it in the carry.
+                    var copied = 0
+                    let gathered = carry.gather(width, from: &input, copied: &copied)
+                    fed &+= UInt64(truncatingIfNeeded: copied)
+                    guard let gathered else { return .needMore }
+                    field = gathered
+                }
+                let step = consumer.parse(field, at: position &- UInt64(truncatingIfNeeded: width), options: options)
+                if Consumer.emitsFrames && options.animation {
+                    while let frame = consumer.takeFrame() {
+                        if let failure = tally.count(frame, options) { return .failed(failure) }
+                        onFrame(tally.info(of: frame))
+                    }
+                }
+                switch step {
+                case .read, .skipThenRead:
+                    if let failure = apply(step) { return .failed(failure) }
+                case .done:
+                    return .done
+                case .failed(let failure):
+                    return .failed(failure)
+                }
             }
         }
     }

@@ -24,7 +24,7 @@ extension FieldConsumer {
 
 /// One format's header parser. A format file opens with its grammar: the defaults below cover
 /// the rest for parsers that keep their answer in `facts`.
-protocol FormatParser: FieldConsumer, SlotResident {
+protocol FormatParser: FieldConsumer {
     /// Why its input can't be read, each reason with its message, declared in the parser's
     /// file (`CommonFailure` for a parser with none of its own).
     associatedtype Failure: FailureReason = CommonFailure

@@ -1,7 +1,8 @@
-/// What the slot holds: the sniffer, one of the parsers, or nothing because the scan is over.
-/// This is the scanner's state.
+/// What the slot holds: nothing yet (the sniffer is running), one of the parsers, or nothing
+/// because the scan is over. This is the scanner's state.
+@usableFromInline
 enum SlotOccupant: Equatable, Sendable {
-    /// The sniffer, classifying the first bytes.
+    /// Nothing: the sniffer (the scanner's own) is classifying the first bytes.
     case sniffer
     /// The parser of this kind, reading its format's header.
     case parser(ParserKind)
@@ -9,44 +10,42 @@ enum SlotOccupant: Equatable, Sendable {
     case finished
 }
 
-/// A type that can live in the slot, and the occupant that says so.
-protocol SlotResident {
-    static var occupant: SlotOccupant { get }
-}
-
-/// The running parser (or the sniffer), kept in place in the scanner and reached through a
+/// The running parser, kept in place in the scanner and reached through a
 /// pointer, so that its fields never move while it runs. `occupant` says which type the bytes
 /// hold and is checked on every access, so the bytes are never read as a type they don't hold.
 ///
 /// A typed enum of the parsers would be copied in and out whole on every `feed`; this storage
 /// is written once when a parser starts, and each step works on it in place.
+@usableFromInline
 struct ParserSlot: Sendable {
-    var storage = ParserStorage()
-    var occupant: SlotOccupant = .sniffer
+    @usableFromInline var storage: ParserStorage
+    @usableFromInline var occupant: SlotOccupant
+
+    @inlinable
+    init() {
+        storage = ParserStorage()
+        occupant = .sniffer
+    }
 
     /// Whether a value of `Value` can live in the slot.
     static func fits<Value>(_ type: Value.Type) -> Bool { ParserStorage.fits(type) }
 
     /// Puts `parser` in the slot, replacing whatever it held. False when the type doesn't
     /// fit, which leaves the slot's occupant `finished`.
-    mutating func store<Parser: SlotResident>(_ parser: Parser) -> Bool {
+    mutating func store<Parser: FormatParser>(_ parser: Parser) -> Bool {
         guard storage.store(parser) else {
             occupant = .finished
             return false
         }
-        occupant = Parser.occupant
+        occupant = .parser(Parser.kind)
         return true
     }
 
     /// Runs `body` on the parser the slot holds, in place; nil when it holds another.
-    mutating func withParser<Parser: SlotResident, Result>(
+    mutating func withParser<Parser: FormatParser, Result>(
         _ type: Parser.Type, _ body: (inout Parser) -> Result
     ) -> Result? {
-        guard occupant == Parser.occupant else { return nil }
+        guard occupant == .parser(Parser.kind) else { return nil }
         return storage.withValue(Parser.self, body)
     }
-}
-
-extension FormatParser {
-    static var occupant: SlotOccupant { .parser(kind) }
 }

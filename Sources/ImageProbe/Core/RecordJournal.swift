@@ -13,6 +13,7 @@ struct RecordJournal: Sendable {
     init() {}
 
     /// The byte at `offset`, or 0 past the written bytes.
+    @inline(__always)
     mutating func byte(at offset: Int) -> UInt8 {
         guard offset >= 0 && offset < Int(count) else { return 0 }
         return storage[offset]
@@ -44,6 +45,7 @@ struct RecordJournal: Sendable {
 
     /// The varint at `offset`, advancing `offset` past it. At most five bytes are read, so a
     /// damaged journal can't loop; past the end reads as 0.
+    @inline(__always)
     mutating func varint(at offset: inout Int) -> UInt32 {
         let first = byte(at: offset)
         offset &+= 1

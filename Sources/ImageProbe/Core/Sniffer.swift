@@ -1,8 +1,9 @@
 /// Up to eight bytes the sniffer consumed before handing over, for parsers of formats
 /// without a signature (TGA) whose header starts inside them.
+@usableFromInline
 struct KnownBytes: Sendable {
-    var storage: UInt64 = 0
-    var count: Int = 0
+    @usableFromInline var storage: UInt64 = 0
+    @usableFromInline var count: Int = 0
 
     /// Bytes already packed, as `Sniffed` carries them.
     init(storage: UInt64, count: Int) {
@@ -43,6 +44,7 @@ struct KnownBytes: Sendable {
 
 /// What the sniffer read before it started a parser, for the parser's `init(sniffed:)`. Each
 /// case means the same to every parser that receives it.
+@usableFromInline
 enum Sniffed: Sendable {
     /// The two bytes formats.tsv lists as the format's signature, as read.
     case signature(UInt8, UInt8)
@@ -61,6 +63,7 @@ enum Sniffed: Sendable {
     case markup(UInt8, UInt8)
 
     /// How a file's opening comment went on.
+    @usableFromInline
     enum CommentOpening: Sendable {
         /// ` XPM */`: an XPM 3 file's marker.
         case xpmMarker
@@ -87,9 +90,10 @@ enum Sniffed: Sendable {
 /// start no signature (a TGA, or Aseprite's magic at byte 4). TGA has no signature at all, so
 /// it is tried last: only when nothing else matched and its header can still be valid
 /// (SPEC.md §3, "Identification").
-struct Sniffer: FieldConsumer, SlotResident, Sendable {
-    static var occupant: SlotOccupant { .sniffer }
+@usableFromInline
+struct Sniffer: FieldConsumer, Sendable {
 
+    @usableFromInline
     enum Phase: Sendable {
         case firstTwo
         /// After `00 00`: bytes 2 and 3.
@@ -115,20 +119,25 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
     }
 
     /// The parser to start, and what the sniffer read for it.
+    @usableFromInline
     struct Decision: Sendable {
-        var kind: ParserKind
-        var sniffed: Sniffed
+        @usableFromInline var kind: ParserKind
+        @usableFromInline var sniffed: Sniffed
     }
 
-    var phase: Phase = .firstTwo
+    @usableFromInline var phase: Phase
     /// The parser to start, once decided.
-    var decision: Decision? = nil
+    @usableFromInline var decision: Decision?
 
-    static let firstWidth = 2
+    @usableFromInline static var firstWidth: Int { 2 }
 
     var firstStep: Step { .read(Self.firstWidth) }
 
-    init() {}
+    @inlinable
+    init() {
+        phase = .firstTwo
+        decision = nil
+    }
 
     static let unknown = ScanFailure(.unknownFormat, .noKnownImageSignature)
 
@@ -232,9 +241,14 @@ struct Sniffer: FieldConsumer, SlotResident, Sendable {
 
     /// The first two bytes: a registered signature, or one of the rules above.
     mutating func firstTwo(_ first: UInt8, _ second: UInt8) -> Step {
-        // formats.tsv's signatures never start with the bytes the rules below look at
+        // formats.tsv's signatures never start with the bytes the rules look at
         // (Scripts/registry.py refuses them), so the order doesn't matter.
         if let kind = ParserKind.signature(first, second) { return decide(kind, .signature(first, second)) }
+        return rules(first, second)
+    }
+
+    /// The first two bytes when they are no registered signature.
+    mutating func rules(_ first: UInt8, _ second: UInt8) -> Step {
         switch (first, second) {
         case (0x2F, 0x2A):  // "/*": XPM's comment, or a comment before an XBM's defines
             phase = .commentOpening(matched: 0)

@@ -170,6 +170,7 @@ struct TIFFDirectoryReader: Sendable {
 
     /// Full mode's resolution values: out of line, so the entry walk that every mode runs
     /// (inlined into TIFF's field loop) doesn't carry this phase's code.
+    @inline(never)
     mutating func readValues(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         // The field covers one or both pending values (`nextValue` planned it).
         let next = offset &+ field.span
@@ -214,6 +215,7 @@ struct TIFFDirectoryReader: Sendable {
 
     /// The extra facts never cost an answer the walk without them gives: with every other
     /// wanted tag found, the entry limit ends the walk and the extras stay unknown.
+    @inline(never)
     func entryLimitReached() -> Outcome {
         found.isSuperset(of: wanted.subtracting(.extras)) && wanted.contains(.extras) ? .finished : .limitExceeded
     }
@@ -226,6 +228,7 @@ struct TIFFDirectoryReader: Sendable {
     }
 
     /// `afterEntries` in full mode, out of line (see `readValues`).
+    @inline(never)
     mutating func valuesAfterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
         guard walkedWholeDirectory, resolutionMicrometres != 0 else { return .finished }
         phase = .values
@@ -290,6 +293,7 @@ struct TIFFDirectoryReader: Sendable {
         if wanted.contains(.extras) { applyExtras(to: &extras, icc: icc) }
     }
 
+    @inline(never)
     func applyExtras(to extras: inout ExtraFacts, icc: Bool) {
         let micrometres = resolutionMicrometres
         if walkedWholeDirectory && micrometres != 0 && xValueAt == 0 && yValueAt == 0 {
@@ -337,6 +341,7 @@ struct TIFFDirectoryReader: Sendable {
     }
 
     /// Full mode's tags: out of line, so the other modes' entries pay one test for them.
+    @inline(never)
     mutating func readExtraEntry(_ tag: UInt16, _ field: FieldBytes) {
         switch tag {
         case 0x011A, 0x011B:  // XResolution, YResolution

@@ -20,8 +20,10 @@ struct ASTCParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(11) }
@@ -35,6 +37,7 @@ struct ASTCParser: FormatParser, Sendable {
         }
     }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -42,10 +42,12 @@ struct BMPParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(20) }
 
+    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .bmp }
@@ -59,6 +61,7 @@ struct BMPParser: FormatParser, Sendable {
         }
     }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // Full mode's answer ends in the one tail below, once whether a profile is embedded
         // is known.

@@ -19,9 +19,11 @@ struct DDSParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
     /// After the sniffed "DD".
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(18) }
@@ -43,6 +45,7 @@ struct DDSParser: FormatParser, Sendable {
     static let yuv: UInt32 = 0x200
     static let luminance: UInt32 = 0x2_0000
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

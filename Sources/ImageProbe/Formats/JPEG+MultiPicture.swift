@@ -105,6 +105,7 @@ extension JPEGParser {
 
     /// Full mode's answer: what wasn't found isn't there. Out of line: inlined into
     /// `markerCode`, it made every marker save and restore two registers.
+    @inline(never)
     mutating func finishExtras() -> Step {
         if xmp.hasGainMap { extras.hasGainMap = true }
         if extras.hasGainMap == nil { extras.hasGainMap = false }

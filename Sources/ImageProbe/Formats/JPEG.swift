@@ -61,10 +61,12 @@ struct JPEGParser: FormatParser, Sendable {
     var multiPicture = MultiPicture()
 
     /// After SOI (which the sniffer consumed): the first marker.
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(2) }
 
+    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .jpeg }
@@ -86,6 +88,7 @@ struct JPEGParser: FormatParser, Sendable {
     /// APP2's MPF identifier (CIPA DC-007 §5.2).
     static let mpfIdentifier: StaticString = "MPF\0"
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .marker:
@@ -225,7 +228,7 @@ struct JPEGParser: FormatParser, Sendable {
                 exifSeen = true
                 facts.orientation = exif.orientation
                 let exifFacts = exif.facts
-                if exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
+                if exifFacts.dpiX != 0 { extras.takeResolution(of: exifFacts) }
             }
             return skipRest(from: offset &+ field.span, to: exif.end)
         }

@@ -56,12 +56,14 @@ struct JPEG2000Parser: FormatParser, Sendable {
     static let compoundBrand: UInt32 = 0x6A70_6D20  // "jpm "
 
     /// A raw codestream: the sniffer consumed SOC (`FF 4F`).
+    @inline(__always)
     init(codestream: ()) {
         phase = .imageSize
         facts = ImageFacts(format: .j2k, width: 0, height: 0)
     }
 
     /// A JP2 family file: the sniffer consumed the first box's size and type `jP  `.
+    @inline(__always)
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
         facts = ImageFacts(format: .jp2, width: 0, height: 0)
@@ -69,6 +71,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
     }
 
     /// A boxed file (its signature box), or a raw codestream (its signature `FF 4F`).
+    @inline(__always)
     init(sniffed: Sniffed) {
         if case .box(let size) = sniffed {
             self.init(signatureBoxSize: size)
@@ -86,6 +89,7 @@ struct JPEG2000Parser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .imageSize:

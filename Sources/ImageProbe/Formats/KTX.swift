@@ -24,9 +24,11 @@ struct KTXParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
     /// After the sniffed `AB 4B`.
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
@@ -42,6 +44,7 @@ struct KTXParser: FormatParser, Sendable {
 
     /// The answer comes with the size, so no partial answer exists.
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .identifier:

@@ -11,15 +11,18 @@ struct PCXParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
     /// Bits per pixel, and the window.
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(9) }
 
     var format: ImageFormat? { .pcx }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch Self.window(field, at: 0, format: .pcx, options: options) {
         case .failed(let failure):
@@ -41,6 +44,7 @@ struct PCXParser: FormatParser, Sendable {
     /// Reads the bits per pixel (per plane) and the window xmin, ymin, xmax, ymax from the 9
     /// bytes of `field` at `index`: a PCX file's bytes 3–11, or a DCX page's (failures name
     /// `format`).
+    @inline(__always)
     static func window(_ field: FieldBytes, at index: Int, format: ImageFormat, options: ScanOptions) -> Window {
         let bitsPerPixel = field.u8(index)
         switch bitsPerPixel {

@@ -11,15 +11,18 @@ struct PKMParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
     /// "M " (after the sniffed "PK"), version, data type, extended size, size.
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(14) }
 
     var format: ImageFormat? { .pkm }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches("M ", at: 0) else { return .failed(Sniffer.unknown) }
         let etc2: Bool

@@ -55,10 +55,12 @@ struct PNGParser: FormatParser, Sendable {
     var frameControlLength: UInt32 = 0
 
     /// After the two signature bytes the sniffer consumed.
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(22) }
 
+    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .png }
@@ -79,6 +81,7 @@ struct PNGParser: FormatParser, Sendable {
     static let cicp: UInt32 = 0x6349_4350  // "cICP"
     static let phys: UInt32 = 0x7048_5973  // "pHYs"
 
+    @inline(__always)  // into the field loop, its one caller
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .signature:
@@ -154,7 +157,7 @@ struct PNGParser: FormatParser, Sendable {
                 facts.orientation = exif.orientation
                 // pHYs is PNG's own resolution; eXIf's counts only without it.
                 let exifFacts = exif.facts
-                if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
+                if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.takeResolution(of: exifFacts) }
                 return afterExif(from: offset &+ field.span, to: exif.end, options: options)
             }
         }

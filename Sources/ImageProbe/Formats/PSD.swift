@@ -49,10 +49,12 @@ struct PSDParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(20) }
 
+    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .psd }
@@ -66,6 +68,7 @@ struct PSDParser: FormatParser, Sendable {
         }
     }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -17,10 +17,12 @@ struct QOIParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
 
+    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .qoi }
@@ -32,6 +34,7 @@ struct QOIParser: FormatParser, Sendable {
         }
     }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -21,8 +21,10 @@ struct SGIParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(6) }
@@ -31,6 +33,7 @@ struct SGIParser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -109,6 +109,7 @@ struct SVGParser: FormatParser, Sendable {
     /// `first` and `second` are the two bytes the sniffer consumed: `<`, `EF` or white space,
     /// then anything but 0 or 1. They go through the same state machine as every later byte.
     /// Out of line in size builds: the sniffer's `rejects` and the parser's start both make one.
+    @inline(__always)
     init(first: UInt8, second: UInt8) {
         phase = .prolog
         // One call of `advance` for both bytes: after `EF`, only the second goes through it.
@@ -161,6 +162,7 @@ struct SVGParser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         if phase == .rejected { return .failed(rejection) }
         guard offset < Self.budget else {
@@ -453,6 +455,7 @@ struct LengthScanner: Sendable {
     var unit: UInt64 = 0
     var percent = false
 
+    @inline(__always)
     init() {}
 
     /// Each byte passes through the states in order, so that the number's first byte and
@@ -550,6 +553,7 @@ struct ViewBoxScanner: Sendable {
     var count: UInt8 = 0
     var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
 
+    @inline(__always)
     init() {}
 
     mutating func feed(_ byte: UInt8) {
@@ -611,6 +615,7 @@ struct SVGLengthRules: Sendable {
     let width: Double?
     let height: Double?
 
+    @inline(__always)
     init(_ size: SVGSize) {
         self.size = size
         width = size.width?.pixels

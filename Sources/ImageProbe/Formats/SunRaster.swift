@@ -17,8 +17,10 @@ struct SunRasterParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
@@ -32,6 +34,7 @@ struct SunRasterParser: FormatParser, Sendable {
         }
     }
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -20,8 +20,10 @@ struct VTFParser: FormatParser, Sendable {
 
     /// Built on demand from the compact facts the parser keeps.
 
+    @inline(__always)
     init() {}
 
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(18) }
@@ -38,6 +40,7 @@ struct VTFParser: FormatParser, Sendable {
     /// VTF flags: a one-bit or an eight-bit alpha channel.
     static let alphaFlags: UInt32 = 0x1000 | 0x2000
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -36,6 +36,7 @@ struct BoxWalker: Sendable {
         case tooSmall
     }
 
+    @inline(__always)
     static func size(_ value: UInt32) -> Size {
         switch value {
         case 0: .toEnd
@@ -58,18 +59,21 @@ struct BoxWalker: Sendable {
     }
 
     /// Counts a box or a list entry; false once there are more than `limit`.
+    @inline(__always)
     mutating func count(limit: UInt32) -> Bool {
         Self.count(&boxes, limit: limit)
     }
 
     /// Counts a box in `boxes`, for walks that keep no stack (JPEG 2000's and JPEG XL's top
     /// level); false once there are more than `limit`.
+    @inline(__always)
     static func count(_ boxes: inout UInt32, limit: UInt32) -> Bool {
         boxes &+= 1
         return boxes <= limit
     }
 
     /// The end of the container open at `depth` (1 to `depthCapacity`; 0 past them).
+    @inline(__always)
     func end(atDepth depth: Int) -> UInt64 {
         switch depth {
         case 1: ends.0
@@ -83,6 +87,7 @@ struct BoxWalker: Sendable {
 
     /// Opens a container at `depth` that ends at `end`. Callers check `depth` against
     /// `maxDepth` first; depths past `depthCapacity` are ignored.
+    @inline(__always)
     mutating func open(atDepth depth: Int, end: UInt64) {
         switch depth {
         case 1: ends.0 = end
@@ -96,6 +101,7 @@ struct BoxWalker: Sendable {
 
     /// The step to the box header at `start`, reading from `position`; nil when `start` is
     /// behind `position` (the box overlaps the one before).
+    @inline(__always)
     static func header(at start: UInt64, from position: UInt64) -> Step? {
         guard start >= position else { return nil }
         return start == position ? .read(8) : .skipThenRead(start &- position, 8)

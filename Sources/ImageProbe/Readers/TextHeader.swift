@@ -43,9 +43,11 @@ struct DecimalInteger: Sendable {
 
     static let maximum = UInt32(Int32.max)
 
+    @inline(__always)
     init() {}
 
     /// Starts a number with its first digit.
+    @inline(__always)
     init(firstDigit: UInt8) {
         value = UInt32(firstDigit &- 0x30)
     }
@@ -70,6 +72,7 @@ struct ShortWord: Sendable {
     /// Bytes appended, saturating.
     var count: UInt16 = 0
 
+    @inline(__always)
     init() {}
 
     mutating func append(_ byte: UInt8) {
@@ -141,6 +144,7 @@ struct DecimalNumber: Sendable {
     var scale: Int32 = 0
     var exponent: Int32 = 0
 
+    @inline(__always)
     init() {}
 
     mutating func feed(_ byte: UInt8) -> Outcome {

@@ -318,6 +318,7 @@ extension ImageFormat {
 }
 
 /// Every parser, one case each: which one the scanner's slot holds (SPEC.md §1.8).
+@usableFromInline
 enum ParserKind: UInt8, Sendable, CaseIterable {
     case jpeg
     case png
@@ -359,47 +360,160 @@ enum ParserKind: UInt8, Sendable, CaseIterable {
 }
 
 extension ParserKind {
-    /// The parser whose format's two-byte signature (formats.tsv) the input starts with.
+    /// The parser whose format's two-byte signature (formats.tsv) the input starts with:
+    /// a switch on the first byte, then on the second.
     static func signature(_ first: UInt8, _ second: UInt8) -> ParserKind? {
-        switch (first, second) {
-        case (0xFF, 0xD8): .jpeg
-        case (0x89, 0x50): .png
-        case (0x47, 0x49): .gif  // "GI"
-        case (0x42, 0x4D): .bmp  // "BM"
-        case (0x52, 0x49): .webp  // "RI"
-        case (0x49, 0x49): .tiff  // "II"
-        case (0x4D, 0x4D): .tiff  // "MM"
-        case (0xFF, 0x0A): .jxl
-        case (0xFF, 0x4F): .jpeg2000
-        case (0x38, 0x42): .psd  // "8B"
-        case (0x50, 0x31...0x37): .pnm  // "P1"
-        case (0x50, 0x46): .pnm  // "PF"
-        case (0x50, 0x66): .pnm  // "Pf"
-        case (0x71, 0x6F): .qoi  // "qo"
-        case (0x44, 0x44): .dds  // "DD"
-        case (0xAB, 0x4B): .ktx
-        case (0x69, 0x63): .icns  // "ic"
-        case (0x76, 0x2F): .exr  // "v/"
-        case (0x23, 0x3F): .radiance  // "#?"
-        case (0x01, 0xDA): .sgi
-        case (0x59, 0xA6): .sunRaster
-        case (0x23, 0x64): .xbm  // "#d"
-        case (0x25, 0x21): .eps  // "%!"
-        case (0xC5, 0xD0): .eps
-        case (0x21, 0x20): .xpm  // "! "
-        case (0x53, 0x49): .fits  // "SI"
-        case (0xB1, 0x68): .dcx
-        case (0x44, 0x61): .msp  // "Da"
-        case (0x4C, 0x69): .msp  // "Li"
-        case (0x42, 0x4C): .blp  // "BL"
-        case (0x50, 0x56): .pvr  // "PV"
-        case (0x03, 0x52): .pvr
-        case (0x50, 0x4B): .pkm  // "PK"
-        case (0x13, 0xAB): .astc
-        case (0x66, 0x61): .farbfeld  // "fa"
-        case (0x56, 0x54): .vtf  // "VT"
-        case (0x46, 0x4F): .ilbm  // "FO"
-        default: nil
+        switch first {
+        case 0x01:
+            switch second {
+            case 0xDA: return .sgi  // sgi
+            default: return nil
+            }
+        case 0x03:
+            switch second {
+            case 0x52: return .pvr  // pvr
+            default: return nil
+            }
+        case 0x13:
+            switch second {
+            case 0xAB: return .astc  // astc
+            default: return nil
+            }
+        case 0x21:
+            switch second {
+            case 0x20: return .xpm  // xpm, "! "
+            default: return nil
+            }
+        case 0x23:
+            switch second {
+            case 0x3F: return .radiance  // hdr, "#?"
+            case 0x64: return .xbm  // xbm, "#d"
+            default: return nil
+            }
+        case 0x25:
+            switch second {
+            case 0x21: return .eps  // eps, "%!"
+            default: return nil
+            }
+        case 0x38:
+            switch second {
+            case 0x42: return .psd  // psd, "8B"
+            default: return nil
+            }
+        case 0x42:
+            switch second {
+            case 0x4C: return .blp  // blp, "BL"
+            case 0x4D: return .bmp  // bmp, "BM"
+            default: return nil
+            }
+        case 0x44:
+            switch second {
+            case 0x44: return .dds  // dds, "DD"
+            case 0x61: return .msp  // msp, "Da"
+            default: return nil
+            }
+        case 0x46:
+            switch second {
+            case 0x4F: return .ilbm  // ilbm, "FO"
+            default: return nil
+            }
+        case 0x47:
+            switch second {
+            case 0x49: return .gif  // gif, "GI"
+            default: return nil
+            }
+        case 0x49:
+            switch second {
+            case 0x49: return .tiff  // tiff, "II"
+            default: return nil
+            }
+        case 0x4C:
+            switch second {
+            case 0x69: return .msp  // msp, "Li"
+            default: return nil
+            }
+        case 0x4D:
+            switch second {
+            case 0x4D: return .tiff  // tiff, "MM"
+            default: return nil
+            }
+        case 0x50:
+            switch second {
+            case 0x31...0x37: return .pnm  // pnm, "P1"
+            case 0x46: return .pnm  // pfm, "PF"
+            case 0x4B: return .pkm  // pkm, "PK"
+            case 0x56: return .pvr  // pvr, "PV"
+            case 0x66: return .pnm  // pfm, "Pf"
+            default: return nil
+            }
+        case 0x52:
+            switch second {
+            case 0x49: return .webp  // webp, "RI"
+            default: return nil
+            }
+        case 0x53:
+            switch second {
+            case 0x49: return .fits  // fits, "SI"
+            default: return nil
+            }
+        case 0x56:
+            switch second {
+            case 0x54: return .vtf  // vtf, "VT"
+            default: return nil
+            }
+        case 0x59:
+            switch second {
+            case 0xA6: return .sunRaster  // sun
+            default: return nil
+            }
+        case 0x66:
+            switch second {
+            case 0x61: return .farbfeld  // farbfeld, "fa"
+            default: return nil
+            }
+        case 0x69:
+            switch second {
+            case 0x63: return .icns  // icns, "ic"
+            default: return nil
+            }
+        case 0x71:
+            switch second {
+            case 0x6F: return .qoi  // qoi, "qo"
+            default: return nil
+            }
+        case 0x76:
+            switch second {
+            case 0x2F: return .exr  // exr, "v/"
+            default: return nil
+            }
+        case 0x89:
+            switch second {
+            case 0x50: return .png  // png
+            default: return nil
+            }
+        case 0xAB:
+            switch second {
+            case 0x4B: return .ktx  // ktx
+            default: return nil
+            }
+        case 0xB1:
+            switch second {
+            case 0x68: return .dcx  // dcx
+            default: return nil
+            }
+        case 0xC5:
+            switch second {
+            case 0xD0: return .eps  // eps
+            default: return nil
+            }
+        case 0xFF:
+            switch second {
+            case 0x0A: return .jxl  // jxl
+            case 0x4F: return .jpeg2000  // j2k
+            case 0xD8: return .jpeg  // jpeg
+            default: return nil
+            }
+        default: return nil
         }
     }
 

@@ -83,6 +83,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     var info: ImageInfo { makeInfo() }
 
+    @inline(__always)
     init(firstBoxSize: UInt32) {
         phase = firstBoxSize == 1 ? .ftypLargeSize : .ftypHead
         walker.boxEnd = UInt64(firstBoxSize)
@@ -112,6 +113,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     // MARK: - Parsing
 
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         let outcome: Outcome
@@ -182,6 +184,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// What a sub-machine's outcome means for the walk.
+    @inline(__always)
     mutating func follow(_ outcome: Outcome, options: ScanOptions) -> Step {
         switch outcome {
         case .step(let step):
@@ -200,6 +203,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// Where `level` ends: the walker's stack at the level's depth (one switch, straight to
     /// the stack's slot), or the input's end for the top level.
+    @inline(__always)
     func containerEnd(_ level: Level, _ options: ScanOptions) -> UInt64 {
         switch level {
         case .top: options.inputLength ?? UInt64.max
@@ -212,6 +216,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// A box of `type` whose payload starts at `payload` and which ends at `end`.
+    @inline(__always)
     mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end >= payload, level == .top || end <= containerEnd(level, options) else {
             return .failed(.malformed(.heif, Failure.boxOverrunsItsContainer))
@@ -304,6 +309,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// A leaf box a sub-machine reads, ending at `end`: its first step and phase.
+    @inline(__always)
     mutating func read(_ start: BoxStart, end: UInt64) -> Step {
         walker.boxEnd = end
         phase = start.phase
@@ -328,12 +334,14 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// Skips the rest of a box ending at `end`, then continues in `level`.
+    @inline(__always)
     mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions) -> Step {
         nextHeader(in: level, at: end, skipFrom: position, options: options)
     }
 
     /// The next box header in `level` at `start`, closing every container that ends there.
     /// The usual case, another box in the same container, is inlined; closing containers is not.
+    @inline(__always)
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         // The compact build keeps one copy of the walk: closeContainers' first round is this test.
         if level != .top {
@@ -345,6 +353,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// Reads the box header at `start`, skipping from `position`.
+    @inline(__always)
     mutating func header(in level: Level, at start: UInt64, skipFrom position: UInt64) -> Step {
         phase = .header
         self.level = level
@@ -353,6 +362,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// `nextHeader` when `start` is at or near the end of `level`: closes containers up to the
     /// one that has room for another box.
+    @inline(never)
     mutating func closeContainers(from level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         var level = level
         var start = start

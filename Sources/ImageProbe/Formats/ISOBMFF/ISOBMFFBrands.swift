@@ -32,7 +32,9 @@ extension ISOBMFFParser {
 
         init() {}
 
+        @inline(__always)
         func bit(_ index: UInt16) -> Bool { bits & (1 << index) != 0 }
+        @inline(__always)
         mutating func setBit(_ index: UInt16, _ value: Bool) {
             bits = value ? bits | 1 << index : bits & ~(1 << index)
         }

@@ -69,7 +69,9 @@ extension ISOBMFFParser {
 
         init() {}
 
+        @inline(__always)
         func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
+        @inline(__always)
         mutating func setBit(_ index: UInt8, _ value: Bool) {
             bits = value ? bits | 1 << index : bits & ~(1 << index)
         }
@@ -132,6 +134,7 @@ extension ISOBMFFParser {
         }
 
         /// The property just counted, when it is one the scanner keeps and `room` holds it.
+        @inline(__always)
         mutating func beginProperty(_ type: UInt32, room: UInt64, fullMode: Bool) -> BoxStart? {
             let (kind, width): (PropertyKind, Int)
             switch type {
@@ -155,6 +158,7 @@ extension ISOBMFFParser {
         // Each transition reads a field of the box being read, which ends at `walker.boxEnd`.
 
         /// `pitm`'s version, flags and item ID.
+        @inline(__always)
         mutating func primaryItem(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Outcome {
             let position = offset &+ field.span
             let wide = field.u8(0) != 0
@@ -168,6 +172,7 @@ extension ISOBMFFParser {
         }
 
         /// `infe`'s version, flags, item ID and type: which codings the items use.
+        @inline(__always)
         mutating func itemInfo(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             let position = offset &+ field.span
             // Versions 0 and 1 have no item type.
@@ -184,6 +189,7 @@ extension ISOBMFFParser {
         }
 
         /// A property's payload: kept in the journal.
+        @inline(__always)
         mutating func property(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             if propertyKind == .auxC {
                 // Apple's HDR gain map is an auxiliary image of this type (HEIF §6.5.8).
@@ -201,6 +207,7 @@ extension ISOBMFFParser {
         static let appleGainMapType: StaticString = "urn:com:apple:photo:2020:aux:hdrgainmap\0"
 
         /// `ipma`'s version, flags and entry count.
+        @inline(__always)
         mutating func associationCount(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands) -> Outcome {
             longItemIDs = field.u8(0) >= 1
             wideIndices = field.be32(0) & 1 == 1
@@ -209,6 +216,7 @@ extension ISOBMFFParser {
         }
 
         /// An `ipma` entry's item ID and association count.
+        @inline(__always)
         mutating func associationEntry(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands, trackDone: Bool
         ) -> Outcome {
@@ -235,6 +243,7 @@ extension ISOBMFFParser {
         }
 
         /// A run of the current entry's associations.
+        @inline(__always)
         mutating func associations(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands, trackDone: Bool
         ) -> Outcome {
@@ -344,6 +353,7 @@ extension ISOBMFFParser {
 
         /// The journal's varint at `offset`, advancing `offset` past it. Out of line in size
         /// builds: every walk of the records decodes keys.
+        @inline(__always)
         static func varint(_ journal: inout RecordJournal, at offset: inout Int) -> UInt32 {
             journal.varint(at: &offset)
         }
@@ -354,6 +364,7 @@ extension ISOBMFFParser {
         }
 
         /// The offset just past the record at `offset`.
+        @inline(__always)
         mutating func skipRecord(at offset: Int) -> Int {
             offset &+ 2 &+ Int(journal.byte(at: offset &+ 1))
         }
@@ -432,6 +443,7 @@ extension ISOBMFFParser {
 
         /// The next `ipma` entry at `position`, skipping from `skipFrom` (by default, none).
         /// Out of line in size builds: three transitions end with it.
+        @inline(__always)
         mutating func nextEntry(
             at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions, walker: inout BoxWalker,
             _ brands: Brands

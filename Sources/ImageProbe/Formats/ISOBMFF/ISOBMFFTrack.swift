@@ -21,7 +21,9 @@ extension ISOBMFFParser {
 
             init() {}
 
+            @inline(__always)
             func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
+            @inline(__always)
             mutating func setBit(_ index: UInt8, _ value: Bool) {
                 bits = value ? bits | 1 << index : bits & ~(1 << index)
             }
@@ -43,7 +45,9 @@ extension ISOBMFFParser {
 
         init() {}
 
+        @inline(__always)
         func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
+        @inline(__always)
         mutating func setBit(_ index: UInt8, _ value: Bool) {
             bits = value ? bits | 1 << index : bits & ~(1 << index)
         }
