@@ -45,8 +45,8 @@ extension HeaderScanner {
     /// Runs the sniffer over the chunk: the parser to start once it has decided, nil when it
     /// needs more input or the scan ended.
     mutating func sniff(_ input: inout InputCursor) -> Sniffer.Decision? {
-        var noFrames = FrameTally()
-        switch reader.run(&sniffer, &input, &carry, options, &noFrames, { _ in }) {
+        // The sniffer reports no frames: the tally is passed only to satisfy the loop.
+        switch reader.run(&sniffer, &input, &carry, options, &frames, { _ in }) {
         case .done:
             if let decision = sniffer.decision { return decision }
             fail(Self.missingParser)  // defensive: `done` comes with a decision

@@ -3,13 +3,17 @@
 @usableFromInline
 struct KnownBytes: Sendable {
     @usableFromInline var storage: UInt64 = 0
-    @usableFromInline var count: Int = 0
+    /// How many bytes `storage` holds, from its low byte: 0...8.
+    @usableFromInline var held: UInt8 = 0
 
-    /// Bytes already packed, as `Sniffed` carries them.
+    /// Bytes already packed.
     init(storage: UInt64, count: Int) {
         self.storage = storage
-        self.count = min(8, max(0, count))
+        self.held = UInt8(min(8, max(0, count)))
     }
+
+    /// How many bytes it holds.
+    var count: Int { Int(held) }
 
     /// Two known bytes. (No variadic initializer: it would allocate an array inside `feed`.)
     init(_ b0: UInt8, _ b1: UInt8) {
@@ -30,9 +34,9 @@ struct KnownBytes: Sendable {
     }
 
     mutating func append(_ byte: UInt8) {
-        guard count < 8 else { return }
-        storage |= UInt64(byte) << UInt64(count * 8)
-        count += 1
+        guard held < 8 else { return }
+        storage |= UInt64(byte) << UInt64(held &* 8)
+        held &+= 1
     }
 
     /// The byte at `index`, which must be below `count`.
@@ -144,6 +148,7 @@ struct Sniffer: FieldConsumer, Sendable {
     /// Aseprite's header: a smaller file size is no Aseprite file.
     static let asepriteHeaderLength: UInt32 = 128
 
+    @inline(__always)  // into the field loop, its one caller
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .firstTwo:
