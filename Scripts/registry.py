@@ -30,7 +30,6 @@ from failures import enums
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "Sources/ImageProbe/Registry/formats.tsv")
 SWIFT = os.path.join(ROOT, "Sources/ImageProbe/Registry/Registry.generated.swift")
-MESSAGES = os.path.join(ROOT, "Sources/ImageProbe/Registry/Messages.generated.swift")
 HEADER = os.path.join(ROOT, "Sources/CImageProbe/include/imageprobe.h")
 BEGIN = "    /* Generated from Sources/ImageProbe/Registry/formats.tsv by Scripts/registry.py. */\n"
 END = "    /* End of the generated formats. */\n"
@@ -43,7 +42,7 @@ def rows():
             continue
         number, name, parser, mime, web, signature, summary = line.rstrip("\n").split("\t")
         found.append({"number": int(number), "name": name, "parser": parser, "mime": mime, "web": web == "web",
-                      "signature": None if signature == "-" else [int(part, 16) for part in signature.split()],
+                      "signature": None if signature == "-" else [route(part, name) for part in signature.split()],
                       "summary": summary})
     numbers = [row["number"] for row in found]
     if numbers != list(range(1, len(found) + 1)):
@@ -51,16 +50,31 @@ def rows():
     if len({row["name"] for row in found}) != len(found):
         sys.exit("registry.py: a format name is listed twice")
     for row in found:
-        signature = row["signature"]
-        if signature is None:
-            continue
-        # Two bytes the sniffer's own routes don't take (SPEC.md §3, "Identification"): a second
-        # byte of 0 or 1 opens a TGA, and the text bytes an XML root.
-        if len(signature) != 2 or not all(0 <= byte <= 255 for byte in signature):
-            sys.exit(f"registry.py: {row['name']}'s signature must be two bytes in hex")
-        if signature[1] <= 1 or signature[0] in (0x00, 0x3C, 0xEF, 0x20, 0x09, 0x0A, 0x0D):
-            sys.exit(f"registry.py: {row['name']}'s signature starts a TGA or text: the sniffer can't route it")
+        for sig in row["signature"] or []:
+            if sig[0] == "box":
+                continue
+            first, seconds = sig[1], sig[2]
+            # The rules of Core/Sniffer.swift look at these first bytes (SPEC.md §3,
+            # "Identification"): a second byte of 0 or 1 opens a TGA, the text bytes an XML
+            # root, and `00 00`, `0A`, `/*` and `34` their own rules.
+            if seconds[0] <= 1 or first in (0x00, 0x3C, 0xEF, 0x20, 0x09, 0x0A, 0x0D, 0x34) or (first, seconds[0]) == (0x2F, 0x2A):
+                sys.exit(f"registry.py: {row['name']}'s signature starts bytes the sniffer's own rules read")
     return found
+
+
+def route(text, name):
+    """One signature: `8950` (two bytes), `5031-37` (a range of second bytes), or `box:66747970`
+    (an ISOBMFF-style first box of that type, in hex)."""
+    try:
+        if text.startswith("box:"):
+            assert len(text) == 12
+            return ("box", int(text[4:], 16))
+        first, rest = text[:2], text[2:]
+        low, _, high = rest.partition("-")
+        assert len(low) == 2 and len(high) in (0, 2)
+        return ("bytes", int(first, 16), (int(low, 16), int(high or low, 16)))
+    except (AssertionError, ValueError):
+        sys.exit(f"registry.py: {name}'s signature {text!r} is not XXYY, XXYY-ZZ or box:TTTTTTTT in hex")
 
 
 def parsers(table):
@@ -98,10 +112,14 @@ def excluded(parser):
     return f"IMAGEPROBE_SELECT_FORMATS && !{flag(parser)}"
 
 
+def fourcc(value):
+    text = value.to_bytes(4, "big").decode("latin-1")
+    return text if text.isprintable() else f"0x{value:08X}"
+
+
 def swift(table):
     out = ["// Generated from formats.tsv by Scripts/registry.py: edit the table and run the script.", ""]
     out.append("extension ImageFormat {")
-    out.append("    @usableFromInline")
     out.append("    enum Kind: UInt8, Sendable, CaseIterable {")
     for row in table:
         out.append(f"        case {row['name']} = {row['number']}")
@@ -111,67 +129,26 @@ def swift(table):
         out.append(f"    /// {row['summary']}")
         out.append(f"    public static let {row['name']} = ImageFormat(.{row['name']})")
     out.append("")
-    out.append("    /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it")
-    out.append("    /// allocates nothing.")
-    out.append("    public var name: String {")
+    out.append("    /// The lowercase name (SPEC.md §3, the CLI's JSON), as a literal of either type.")
+    out.append("    package func spelledName<Text: ExpressibleByStringLiteral>() -> Text {")
     out.append("        switch kind {")
     for row in table:
         out.append(f"        case .{row['name']}: \"{row['name']}\"")
     out.append("        }")
     out.append("    }")
     out.append("")
-    out.append("    /// The media type to serve this format with (IANA-registered where one exists).")
-    out.append("    public var mimeType: String {")
+    out.append("    /// The media type, as a literal of either type. A build that leaves formats out")
+    out.append("    /// (`IMAGEPROBE_SELECT_FORMATS`) has only its own formats' (a format left out is named,")
+    out.append("    /// as `detected_format`, but never answered).")
+    out.append("    package func spelledMIMEType<Text: ExpressibleByStringLiteral>() -> Text {")
     out.append("        switch kind {")
     for row in table:
+        out.append(f"        #if !({excluded(row['parser'])})")
         out.append(f"        case .{row['name']}: \"{row['mime']}\"")
-    out.append("        }")
-    out.append("    }")
-    out.append("")
-    out.append("    /// How many formats there are: their numbers are 1 to this.")
-    out.append(f"    @usableFromInline static var count: Int {{ {len(table)} }}")
-    out.append("")
-    out.append("    /// Every format's name, one per line in format-number order: what `nameUTF8` reads for")
-    out.append("    /// the C interface, with no String built.")
-    out.append("    @usableFromInline")
-    out.append("    static var nameTable: StaticString {")
-    out.append('        """')
-    for row in table:
-        out.append(f"        {row['name']}")
-    out.append('        """')
-    out.append("    }")
-    out.append("")
-    out.append("    /// Every media type, one per line in format-number order: what `mimeTypeUTF8` reads.")
-    out.append("    @usableFromInline")
-    out.append("    static var mimeTable: StaticString {")
-    out.append('        """')
-    for row in table:
-        out.append(f"        {row['mime']}")
-    out.append('        """')
-    out.append("    }")
-    out.append("")
-    out.append("    #if IMAGEPROBE_SELECT_FORMATS")
-    out.append("    /// `mimeTypeUTF8` in a build that leaves formats out: only its own formats' media types,")
-    out.append("    /// one literal each, so the others' are not in the build (they are never reported: a")
-    out.append("    /// format left out is named, as `detected_format`, but never answered).")
-    out.append("    @usableFromInline")
-    out.append("    var selectedMimeTypeUTF8: UnsafeRawBufferPointer {")
-    out.append("        switch kind {")
-    for row in table:
-        out.append(f"        #if {flag(row['parser'])}")
-        out.append(f"        case .{row['name']}: (\"{row['mime']}\" as StaticString).utf8Bytes")
         out.append("        #endif")
-    out.append("        default: UnsafeRawBufferPointer(start: nil, count: 0)")
-    out.append("        }")
-    out.append("    }")
-    out.append("    #endif")
-    out.append("")
-    out.append("    /// The parser that reads this format.")
-    out.append("    @usableFromInline")
-    out.append("    var parser: ParserKind {")
-    out.append("        switch kind {")
-    for row in table:
-        out.append(f"        case .{row['name']}: .{case_name(row['parser'])}")
+    out.append("        #if IMAGEPROBE_SELECT_FORMATS")
+    out.append("        default: \"\"")
+    out.append("        #endif")
     out.append("        }")
     out.append("    }")
     out.append("}")
@@ -181,34 +158,45 @@ def swift(table):
     out.append("enum ParserKind: UInt8, Sendable, CaseIterable {")
     for name, _ in parsers(table):
         out.append(f"    case {case_name(name)}")
-    out.append("")
-    out.append("    /// How many there are: their raw values are 0 to this − 1.")
-    out.append(f"    @usableFromInline static var count: UInt8 {{ {len(parsers(table))} }}")
-    out.append("}")
-    out.append("")
-    out.append("extension HeaderScanner {")
-    out.append("    /// The one dispatch from a parser kind to its parser: `operation` specialised for the")
-    out.append("    /// parser's type, a direct call. Parsers left out of the build (`IMAGEPROBE_SELECT_FORMATS`)")
-    out.append("    /// go to `operation.unavailable`, all through one case.")
-    out.append("    @usableFromInline @_transparent")
-    out.append("    mutating func dispatch<Operation: ScannerOperation>(")
-    out.append("        _ kind: ParserKind, _ operation: Operation.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void")
-    out.append("    ) -> Bool {")
-    out.append("        switch kind {")
-    for name, _ in parsers(table):
-        out.append(f"        #if !({excluded(name)})")
-        out.append(f"        case .{case_name(name)}: return Operation.apply({name}.self, &self, &input, onFrame)")
-        out.append("        #endif")
-    out.append("        #if IMAGEPROBE_SELECT_FORMATS")
-    out.append("        default: return Operation.unavailable(kind, &self)")
-    out.append("        #endif")
-    out.append("        }")
-    out.append("    }")
     out.append("}")
     out.append("")
     out.append("extension ParserKind {")
+    out.append("    /// The parser whose format's two-byte signature (formats.tsv) the input starts with:")
+    out.append("    /// a switch on the first byte, then on the second.")
+    out.append("    static func signature(_ first: UInt8, _ second: UInt8) -> ParserKind? {")
+    out.append("        switch first {")
+    by_first = {}
+    for row in table:
+        for sig in row["signature"] or []:
+            if sig[0] == "bytes":
+                by_first.setdefault(sig[1], []).append((sig[2], row))
+    for first in sorted(by_first):
+        cases = by_first[first]
+        out.append(f"        case 0x{first:02X}:")
+        out.append("            switch second {")
+        for (low, high), row in sorted(cases, key=lambda c: c[0]):
+            second = f"0x{low:02X}" if low == high else f"0x{low:02X}...0x{high:02X}"
+            text = bytes([first, low]).decode("latin-1")
+            note = f"  // {row['name']}" + (f", \"{text}\"" if text.isprintable() and text.isascii() else "")
+            out.append(f"            case {second}: return .{case_name(row['parser'])}{note}")
+        out.append("            default: return nil")
+        out.append("            }")
+    out.append("        default: return nil")
+    out.append("        }")
+    out.append("    }")
+    out.append("")
+    out.append("    /// The parser whose format's first box (formats.tsv) has type `type`.")
+    out.append("    static func box(type: UInt32) -> ParserKind? {")
+    out.append("        switch type {")
+    for row in table:
+        for sig in row["signature"] or []:
+            if sig[0] == "box":
+                out.append(f"        case 0x{sig[1]:08X}: .{case_name(row['parser'])}  // \"{fourcc(sig[1])}\"")
+    out.append("        default: nil")
+    out.append("        }")
+    out.append("    }")
+    out.append("")
     out.append("    /// The first format this parser reads: named when the build leaves the parser out.")
-    out.append("    @inlinable")
     out.append("    var primaryFormat: ImageFormat {")
     out.append("        switch self {")
     for name, formats in parsers(table):
@@ -217,31 +205,33 @@ def swift(table):
     out.append("    }")
     out.append("")
     out.append("    /// `visitor` for this kind's parser type; nil when the build leaves the parser out.")
-    out.append("    @inlinable")
     out.append("    func visit<Visitor: ParserVisitor>(_ visitor: Visitor) -> Visitor.Result? {")
     out.append("        switch self {")
     for name, _ in parsers(table):
-        out.append(f"        case .{case_name(name)}:")
-        out.append(f"            #if {excluded(name)}")
-        out.append("            return nil")
-        out.append("            #else")
-        out.append(f"            return visitor.visit({name}.self)")
-        out.append("            #endif")
+        out.append(f"        #if !({excluded(name)})")
+        out.append(f"        case .{case_name(name)}: visitor.visit({name}.self)")
+        out.append("        #endif")
+    out.append("        #if IMAGEPROBE_SELECT_FORMATS")
+    out.append("        default: nil")
+    out.append("        #endif")
     out.append("        }")
     out.append("    }")
     out.append("}")
     out.append("")
-    out.append("extension Sniffer {")
-    out.append("    /// The formats whose first two bytes formats.tsv declares as their signature, for")
-    out.append("    /// `laterSignature`; formats the sniffer routes by more than two bytes aren't here.")
-    out.append("    @inlinable")
-    out.append("    static func registeredSignature(_ first: UInt8, _ second: UInt8) -> ParserKind? {")
-    out.append("        switch (first, second) {")
-    for row in table:
-        if row["signature"]:
-            first, second = row["signature"]
-            out.append(f"        case (0x{first:02X}, 0x{second:02X}): .{case_name(row['parser'])}  // {row['name']}")
-    out.append("        default: nil")
+    out.append("extension HeaderScanner {")
+    out.append("    /// `operation` on the running parser of `kind`, compiled for its type (Core/Engine.swift).")
+    out.append("    /// Returns whether the scan has ended.")
+    out.append("    mutating func perform(")
+    out.append("        _ operation: ParserOperation, on kind: ParserKind, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void")
+    out.append("    ) -> Bool {")
+    out.append("        switch kind {")
+    for name, _ in parsers(table):
+        out.append(f"        #if !({excluded(name)})")
+        out.append(f"        case .{case_name(name)}: perform(operation, {name}.self, &input, onFrame)")
+        out.append("        #endif")
+    out.append("        #if IMAGEPROBE_SELECT_FORMATS")
+    out.append("        default: concludeLeftOut(kind)")
+    out.append("        #endif")
     out.append("        }")
     out.append("    }")
     out.append("}")
@@ -249,46 +239,9 @@ def swift(table):
         out.append("")
         out.append(f"#if !({excluded(name)})")
         out.append(f"extension {name} {{")
-        out.append("    @inlinable")
         out.append(f"    static var kind: ParserKind {{ .{case_name(name)} }}")
         out.append("}")
         out.append("#endif")
-    return "\n".join(out) + "\n"
-
-
-def messages(table):
-    """The message table: per owner, its messages in raw-value order, one per line."""
-    kinds = {name: number for number, (name, _) in enumerate(parsers(table))}
-    out = ["// Generated by Scripts/registry.py from the failure enums (CommonFailure and each parser's",
-           "// `Failure`): edit the messages there and run the script.", "",
-           "extension ScanFailure {",
-           "    /// The messages of the reasons `owner` declares (`CommonFailure.owner`, or a parser's",
-           "    /// `ParserKind` raw value), one per line in their raw values' order: what `messageUTF8`",
-           "    /// reads. A parser the build leaves out has none.",
-           "    @usableFromInline",
-           "    static func messageTable(owner: UInt8) -> StaticString {",
-           "        switch owner {"]
-    for enum in enums():
-        lines = []
-        for name, message, _ in enum["cases"]:
-            if message is None or "\\n" in message or "\\(" in message:
-                sys.exit(f"registry.py: {enum['path'].name}: {name} needs a message literal of one line")
-            lines.append(message)
-        if enum["owner"] is None:
-            label, number, condition = "CommonFailure", "0xFF", None
-        else:
-            if enum["owner"] not in kinds:
-                sys.exit(f"registry.py: {enum['path'].name}: its owner {enum['owner']} is not a parser of formats.tsv")
-            label, number, condition = f"{enum['owner']}.Failure", str(kinds[enum["owner"]]), excluded(enum["owner"])
-        if condition:
-            out.append(f"        #if !({condition})")
-        out.append(f"        case {number}:  // {label}")
-        out.append('            """')
-        out += [f"            {line}" for line in lines]
-        out.append('            """')
-        if condition:
-            out.append("        #endif")
-    out += ["        default:", '            ""', "        }", "    }", "}"]
     return "\n".join(out) + "\n"
 
 
@@ -320,7 +273,7 @@ def main():
         chosen = list(dict.fromkeys(flag(name) for name in names))
         print(" ".join(["-D", "IMAGEPROBE_SELECT_FORMATS"] + [part for f in chosen for part in ("-D", f)]))
         return
-    outputs = {SWIFT: swift(table), HEADER: header(table), MESSAGES: messages(table)}
+    outputs = {SWIFT: swift(table), HEADER: header(table)}
     if "--check" in sys.argv:
         stale = [os.path.relpath(path, ROOT) for path, text in outputs.items()
                  if not os.path.exists(path) or open(path, encoding="utf-8").read() != text]

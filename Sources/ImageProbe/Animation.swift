@@ -10,7 +10,6 @@ public struct FrameRect: Hashable, Sendable {
     public var height: Int
 
     /// A rectangle with the given origin and size.
-    @inlinable
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -34,11 +33,9 @@ public struct FrameInfo: Hashable, Sendable {
     /// How long browsers and SDWebImage show the frame: a declared delay under 11 ms plays as
     /// 100 ms (WebKit, SDWebImage; Firefox and Chromium use ≤ 10 ms, the same for every
     /// whole-millisecond delay).
-    @inlinable
     public var playbackDelay: Double { delay < 11 ? 100 : delay }
 
     /// A frame with the given facts.
-    @inlinable
     public init(index: Int, delay: Double, rectangle: FrameRect) {
         self.index = index
         self.delay = delay
@@ -48,21 +45,18 @@ public struct FrameInfo: Hashable, Sendable {
 
 /// Frames a parser has read and not yet handed to the scanner: `count` frames (a run of
 /// samples in an image sequence, or a single frame) with the same delay and rectangle.
-@usableFromInline
 struct PendingFrames: Sendable {
-    @usableFromInline var count: UInt32 = 0
+    var count: UInt32 = 0
     /// The delay is `numerator / denominator` seconds.
-    @usableFromInline var numerator: UInt32 = 0
-    @usableFromInline var denominator: UInt32 = 1
-    @usableFromInline var x: UInt32 = 0
-    @usableFromInline var y: UInt32 = 0
-    @usableFromInline var width: UInt32 = 0
-    @usableFromInline var height: UInt32 = 0
+    var numerator: UInt32 = 0
+    var denominator: UInt32 = 1
+    var x: UInt32 = 0
+    var y: UInt32 = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
 
-    @inlinable
     init() {}
 
-    @inlinable
     init(numerator: UInt32, denominator: UInt32, x: UInt32, y: UInt32, width: UInt32, height: UInt32, count: UInt32 = 1) {
         self.count = count
         self.numerator = numerator
@@ -74,7 +68,6 @@ struct PendingFrames: Sendable {
     }
 
     /// Takes one frame off the run.
-    @inlinable
     mutating func take() -> PendingFrames? {
         guard count > 0 else { return nil }
         count &-= 1
@@ -102,7 +95,6 @@ struct FrameTally: Sendable {
 
     /// Counts `frame`, unless that makes more frames than `maxEntries`: then the failure
     /// that ends the scan (a partial answer, once the size is known).
-    @inlinable
     mutating func count(_ frame: PendingFrames, _ options: ScanOptions) -> ScanFailure? {
         guard frames < options.entryLimit && frames < UInt32.max else {
             return ScanFailure(.limitExceeded, .moreFramesThanMaxEntries)
@@ -121,18 +113,8 @@ struct FrameTally: Sendable {
         return nil
     }
 
-    #if IMAGEPROBE_COMPACT
-    /// Counts `frame` and passes it to `onFrame`: `reportFrames`' body, once for every parser.
-    @usableFromInline @inline(never)
-    mutating func report(_ frame: PendingFrames, _ options: ScanOptions, _ onFrame: (FrameInfo) -> Void) -> ScanFailure? {
-        if let failure = count(frame, options) { return failure }
-        onFrame(info(of: frame))
-        return nil
-    }
-    #endif
 
     /// The public view of the frame just counted.
-    @inlinable
     func info(of frame: PendingFrames) -> FrameInfo {
         FrameInfo(
             index: Int(clamping: frames) &- 1, delay: Double(frame.numerator) * 1000 / Double(frame.denominator),
@@ -143,11 +125,6 @@ struct FrameTally: Sendable {
     /// Puts the totals into `info`: animation mode walked every frame. No frames leaves the
     /// format's answer (a PNG without `acTL`, a VP8 WebP: still images); one frame is a still
     /// image too, whatever flag the file sets, and has no timing worth reporting.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func apply(to info: inout ImageInfo) {
         guard frames > 0 else { return }
         info.facts.storedFrameCount = frames
@@ -160,12 +137,10 @@ struct FrameTally: Sendable {
 }
 
 /// The sums of a walk's delays, in microseconds: as declared, and as played (§1.9).
-@usableFromInline
 struct AnimationDurations: Hashable, Sendable {
-    @usableFromInline var declaredMicros: UInt64
-    @usableFromInline var playbackMicros: UInt64
+    var declaredMicros: UInt64
+    var playbackMicros: UInt64
 
-    @inlinable
     init(declaredMicros: UInt64, playbackMicros: UInt64) {
         self.declaredMicros = declaredMicros
         self.playbackMicros = playbackMicros
@@ -173,15 +148,13 @@ struct AnimationDurations: Hashable, Sendable {
 }
 
 /// What animation mode adds to an answer: the sums of the delays and the largest frame.
-@usableFromInline
 struct AnimationTotals: Hashable, Sendable {
-    @usableFromInline var durations: AnimationDurations
-    @usableFromInline var largestX: UInt32
-    @usableFromInline var largestY: UInt32
-    @usableFromInline var largestWidth: UInt32
-    @usableFromInline var largestHeight: UInt32
+    var durations: AnimationDurations
+    var largestX: UInt32
+    var largestY: UInt32
+    var largestWidth: UInt32
+    var largestHeight: UInt32
 
-    @inlinable
     init(durations: AnimationDurations, largestX: UInt32, largestY: UInt32, largestWidth: UInt32, largestHeight: UInt32) {
         self.durations = durations
         self.largestX = largestX

@@ -13,7 +13,6 @@ public struct CleanAperture: Hashable, Sendable {
         public var height: Int
 
         /// A rectangle with the given origin and size.
-        @inlinable
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
             self.y = y
@@ -46,16 +45,13 @@ public struct CleanAperture: Hashable, Sendable {
 
     /// The crop's width in pixels, when the fraction is a whole number no larger than the
     /// image: the width a decoder shows. Nil otherwise.
-    @inlinable
     public var width: Int? { Self.whole(widthN, widthD, within: imageWidth) }
 
     /// The crop's height in pixels, as `width`.
-    @inlinable
     public var height: Int? { Self.whole(heightN, heightD, within: imageHeight) }
 
     /// The crop rectangle within the stored image. Nil when its origin is not a whole pixel
     /// inside the image (MIAF requires one); `width`, `height` and the fractions remain.
-    @inlinable
     public var rectangle: Rectangle? {
         guard let width, let height,
             let x = Self.origin(Int64(imageWidth), Int64(width), horizontalOffsetN, horizontalOffsetD),
@@ -66,7 +62,6 @@ public struct CleanAperture: Hashable, Sendable {
 
     /// A clean aperture with the `clap` box's eight fields, as stored, for an image of the
     /// given size.
-    @inlinable
     public init(
         widthN: UInt32, widthD: UInt32, heightN: UInt32, heightD: UInt32,
         horizontalOffsetN: Int32, horizontalOffsetD: UInt32, verticalOffsetN: Int32, verticalOffsetD: UInt32,
@@ -85,13 +80,11 @@ public struct CleanAperture: Hashable, Sendable {
     }
 
     /// The eight numbers alone, as `ImageInfo` stores them: the image size is the info's own.
-    @usableFromInline
     struct Fractions: Hashable, Sendable {
-        @usableFromInline var widthN, widthD, heightN, heightD: UInt32
-        @usableFromInline var horizontalOffsetN: Int32, horizontalOffsetD: UInt32
-        @usableFromInline var verticalOffsetN: Int32, verticalOffsetD: UInt32
+        var widthN, widthD, heightN, heightD: UInt32
+        var horizontalOffsetN: Int32, horizontalOffsetD: UInt32
+        var verticalOffsetN: Int32, verticalOffsetD: UInt32
 
-        @inlinable
         init(
             widthN: UInt32, widthD: UInt32, heightN: UInt32, heightD: UInt32,
             horizontalOffsetN: Int32, horizontalOffsetD: UInt32, verticalOffsetN: Int32, verticalOffsetD: UInt32
@@ -102,7 +95,6 @@ public struct CleanAperture: Hashable, Sendable {
         }
     }
 
-    @inlinable
     var fractions: Fractions {
         Fractions(
             widthN: widthN, widthD: widthD, heightN: heightN, heightD: heightD,
@@ -110,7 +102,6 @@ public struct CleanAperture: Hashable, Sendable {
             verticalOffsetN: verticalOffsetN, verticalOffsetD: verticalOffsetD)
     }
 
-    @inlinable
     init(_ fractions: Fractions, imageWidth: Int, imageHeight: Int) {
         self.init(
             widthN: fractions.widthN, widthD: fractions.widthD, heightN: fractions.heightN, heightD: fractions.heightD,
@@ -121,7 +112,6 @@ public struct CleanAperture: Hashable, Sendable {
 
     /// n / d when it is a positive whole number no larger than `limit`. Saturates at `Int.max`
     /// where `Int` is 32 bits (SPEC.md §1.10).
-    @inlinable
     static func whole(_ n: UInt32, _ d: UInt32, within limit: UInt32) -> Int? {
         guard d != 0, n % d == 0, n / d > 0, n / d <= limit else { return nil }
         return Int(clamping: n / d)
@@ -131,7 +121,6 @@ public struct CleanAperture: Hashable, Sendable {
     /// pixel is offN/offD + (size − cropSize)/2, which must be a whole number that keeps the
     /// crop inside the image. Computed as (2·offN + (size − cropSize)·offD) / (2·offD) in
     /// 64-bit arithmetic that reports overflow instead of trapping.
-    @inlinable
     static func origin(_ size: Int64, _ cropSize: Int64, _ offsetN: Int32, _ offsetD: UInt32) -> Int? {
         guard offsetD != 0, cropSize <= size else { return nil }
         let slack = size - cropSize  // both in 0...2^32 − 1

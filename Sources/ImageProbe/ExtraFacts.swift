@@ -1,107 +1,33 @@
 /// The facts beyond size and orientation that full mode gathers from the same headers: colour
-/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos: two words.
-/// A parser that reports them keeps one in its state and hands it to its `ImageInfo`;
-/// dimensions-only mode never sets them.
-@usableFromInline
+/// (CICP, an ICC profile, HDR gain maps), resolution, interlacing and motion photos. A parser
+/// that reports them keeps one in its state and hands it to its `ImageInfo`; dimensions-only
+/// mode never sets them.
 struct ExtraFacts: Hashable, Sendable {
-    /// Dots per inch, rounded to the nearest integer (0 when the file states none): x in the
-    /// low 32 bits, y in the high 32.
-    @usableFromInline var resolution: UInt64 = 0
-    /// CICP (ITU-T H.273) in the low 32 bits: colour primaries in bits 0–7, transfer
-    /// characteristics in 8–15, matrix coefficients in 16–23, the full-range flag in bit 24 and
-    /// "present" in bit 25. Above them, two bits each (0 unknown, 1 false, 2 true): ICC profile
-    /// at 32, gain map at 34, interlaced at 36, motion photo at 38. Two words, so that copying
-    /// an answer costs two moves.
-    @usableFromInline var colour: UInt64 = 0
+    /// Dots per inch, rounded to the nearest integer; 0 when the file states none.
+    var dpiX: UInt32 = 0
+    var dpiY: UInt32 = 0
+    /// CICP (ITU-T H.273), when the file declares it.
+    var cicp: CICP? = nil
+    /// An ICC profile is embedded.
+    var hasICCProfile: Bool? = nil
+    /// A gain map accompanies the image (Ultra HDR, ISO 21496-1, Apple's, AVIF `tmap`).
+    var hasGainMap: Bool? = nil
+    /// PNG Adam7, a GIF's first image interlaced.
+    var isInterlaced: Bool? = nil
+    /// An embedded video follows the image (Google and Samsung motion photos).
+    var isMotionPhoto: Bool? = nil
 
-    @inlinable
-    var dpiX: UInt32 {
-        get { UInt32(truncatingIfNeeded: resolution) }
-        set { resolution = resolution & ~0xFFFF_FFFF | UInt64(newValue) }
-    }
-
-    @inlinable
-    var dpiY: UInt32 {
-        get { UInt32(truncatingIfNeeded: resolution >> 32) }
-        set { resolution = resolution & 0xFFFF_FFFF | UInt64(newValue) << 32 }
-    }
-
-    @inlinable
-    var cicpBits: UInt32 {
-        get { UInt32(truncatingIfNeeded: colour) }
-        set { colour = colour & ~0xFFFF_FFFF | UInt64(newValue) }
-    }
-
-    @inlinable
     init() {}
 
-    @inlinable
-    func flag(at shift: UInt64) -> Bool? {
-        switch (colour >> (32 &+ shift)) & 3 {
-        case 1: false
-        case 2: true
-        default: nil
-        }
-    }
-
-    @inlinable
-    mutating func setFlag(_ value: Bool?, at shift: UInt64) {
-        let bits: UInt64 = value.map { $0 ? 2 : 1 } ?? 0
-        colour = colour & ~(3 << (32 &+ shift)) | bits << (32 &+ shift)
-    }
-
-    /// An ICC profile is embedded.
-    @inlinable
-    var hasICCProfile: Bool? {
-        get { flag(at: 0) }
-        set { setFlag(newValue, at: 0) }
-    }
-
-    /// A gain map accompanies the image (Ultra HDR, ISO 21496-1, Apple's, AVIF `tmap`).
-    @inlinable
-    var hasGainMap: Bool? {
-        get { flag(at: 2) }
-        set { setFlag(newValue, at: 2) }
-    }
-
-    /// PNG Adam7, a GIF's first image interlaced.
-    @inlinable
-    var isInterlaced: Bool? {
-        get { flag(at: 4) }
-        set { setFlag(newValue, at: 4) }
-    }
-
-    /// An embedded video follows the image (Google and Samsung motion photos).
-    @inlinable
-    var isMotionPhoto: Bool? {
-        get { flag(at: 6) }
-        set { setFlag(newValue, at: 6) }
-    }
-
-    @inlinable
-    var cicp: CICP? {
-        get {
-            guard cicpBits & (1 << 25) != 0 else { return nil }
-            return CICP(
-                colourPrimaries: UInt8(truncatingIfNeeded: cicpBits),
-                transferCharacteristics: UInt8(truncatingIfNeeded: cicpBits >> 8),
-                matrixCoefficients: UInt8(truncatingIfNeeded: cicpBits >> 16),
-                isFullRange: cicpBits & (1 << 24) != 0)
-        }
-        set {
-            guard let newValue else {
-                cicpBits = 0
-                return
-            }
-            cicpBits = UInt32(newValue.colourPrimaries) | UInt32(newValue.transferCharacteristics) << 8
-                | UInt32(newValue.matrixCoefficients) << 16 | (newValue.isFullRange ? 1 << 24 : 0) | 1 << 25
-        }
+    /// Takes `other`'s resolution.
+    mutating func takeResolution(of other: ExtraFacts) {
+        dpiX = other.dpiX
+        dpiY = other.dpiY
     }
 
     /// Sets the resolution from `x` and `y` pixels per `micrometres` (1,000,000 for PNG's
     /// metre, BMP's too), rounded to the nearest dot per inch. Zero counts leave it unset: a
     /// resolution of 0 says nothing.
-    @inlinable
     mutating func setResolution(x: UInt32, y: UInt32, perMicrometres micrometres: UInt64) {
         guard x != 0, y != 0, micrometres != 0 else { return }
         dpiX = Self.dotsPerInch(UInt64(x), per: micrometres)
@@ -110,7 +36,6 @@ struct ExtraFacts: Hashable, Sendable {
 
     /// Sets the resolution from rationals (TIFF, EXIF: numerator / denominator dots per
     /// `micrometres`, 25,400 for an inch, 10,000 for a centimetre). A zero term leaves it unset.
-    @inlinable
     mutating func setResolution(
         x: (numerator: UInt32, denominator: UInt32), y: (numerator: UInt32, denominator: UInt32), perMicrometres micrometres: UInt64
     ) {
@@ -122,7 +47,6 @@ struct ExtraFacts: Hashable, Sendable {
     /// `count` dots per `micrometres` µm in dots per inch (25,400 µm), rounded half up and
     /// saturating. `count` < 2^32 and `micrometres` < 2^52 (a 32-bit denominator times a
     /// metre): neither the product nor the sum below can overflow 64 bits.
-    @inlinable
     static func dotsPerInch(_ count: UInt64, per micrometres: UInt64) -> UInt32 {
         guard micrometres != 0 else { return 0 }
         let scaled = count &* 25_400
@@ -143,7 +67,6 @@ public struct CICP: Hashable, Sendable {
     public var isFullRange: Bool
 
     /// A colour description from its four code points.
-    @inlinable
     public init(colourPrimaries: UInt8, transferCharacteristics: UInt8, matrixCoefficients: UInt8, isFullRange: Bool) {
         self.colourPrimaries = colourPrimaries
         self.transferCharacteristics = transferCharacteristics
@@ -152,7 +75,6 @@ public struct CICP: Hashable, Sendable {
     }
 
     /// A transfer meant for HDR display: PQ (16) or HLG (18).
-    @inlinable
     public var hasHDRTransfer: Bool { transferCharacteristics == 16 || transferCharacteristics == 18 }
 }
 
@@ -164,7 +86,6 @@ public struct Resolution: Hashable, Sendable {
     public var y: Int
 
     /// A resolution from its horizontal and vertical dots per inch.
-    @inlinable
     public init(x: Int, y: Int) {
         self.x = x
         self.y = y

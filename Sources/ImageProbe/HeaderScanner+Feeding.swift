@@ -1,25 +1,21 @@
 extension HeaderScanner {
     /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
-    @inlinable
     public mutating func feed(_ bytes: [UInt8]) -> ScanStatus {
         bytes.withUnsafeBytes { feed($0) }
     }
 
     /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
-    @inlinable
     public mutating func feed(_ bytes: ArraySlice<UInt8>) -> ScanStatus {
         bytes.withUnsafeBytes { feed($0) }
     }
 
     /// Consumes the bytes of `bytes`, passing animation mode's frames to `onFrame`; see
     /// `feed(_:onFrame:)` on `UnsafeRawBufferPointer`.
-    @inlinable
     public mutating func feed(_ bytes: [UInt8], onFrame: (FrameInfo) -> Void) -> ScanStatus {
         bytes.withUnsafeBytes { feed($0, onFrame: onFrame) }
     }
 
     /// Consumes the bytes of `bytes`, passing animation mode's frames to `onFrame`.
-    @inlinable
     public mutating func feed(_ bytes: ArraySlice<UInt8>, onFrame: (FrameInfo) -> Void) -> ScanStatus {
         bytes.withUnsafeBytes { feed($0, onFrame: onFrame) }
     }
@@ -28,7 +24,6 @@ extension HeaderScanner {
     /// completes it are not read from the sequence.
     ///
     /// Contiguous sequences are fed in place; others go through a 256-byte stack buffer.
-    @inlinable
     public mutating func feed<Bytes: Sequence>(contentsOf bytes: Bytes) -> ScanStatus where Bytes.Element == UInt8 {
         if let status = bytes.withContiguousStorageIfAvailable({ feed(UnsafeRawBufferPointer($0)) }) {
             return status
@@ -50,7 +45,6 @@ extension HeaderScanner {
     }
 
     /// Reads `bytes` whole, then calls `finish()`: the one-call form for a buffer in memory.
-    @inlinable
     public static func scan(_ bytes: UnsafeRawBufferPointer, options: ScanOptions = ScanOptions()) -> ScanStatus {
         var scanner = HeaderScanner(options: options)
         let status = scanner.feed(bytes)
@@ -58,7 +52,6 @@ extension HeaderScanner {
     }
 
     /// Reads `bytes` whole, then calls `finish()`.
-    @inlinable
     public static func scan(_ bytes: [UInt8], options: ScanOptions = ScanOptions()) -> ScanStatus {
         bytes.withUnsafeBytes { scan($0, options: options) }
     }
@@ -68,13 +61,11 @@ extension HeaderScanner {
 @available(macOS 10.14.4, iOS 12.2, watchOS 5.2, tvOS 12.2, visionOS 1.0, *)
 extension HeaderScanner {
     /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
-    @inlinable
     public mutating func feed(_ bytes: RawSpan) -> ScanStatus {
         bytes.withUnsafeBytes { feed($0) }
     }
 
     /// Consumes the bytes of `bytes`; see `feed(_: UnsafeRawBufferPointer)`.
-    @inlinable
     public mutating func feed(_ bytes: Span<UInt8>) -> ScanStatus {
         bytes.withUnsafeBytes { feed($0) }
     }

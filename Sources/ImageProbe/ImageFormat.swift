@@ -5,26 +5,19 @@
 /// media types come from the registry (`Registry/formats.tsv`, generated into
 /// `Registry/Registry.generated.swift` by `Scripts/registry.py`).
 public struct ImageFormat: Hashable, Sendable {
-    @usableFromInline let kind: Kind
+    let kind: Kind
 
-    @inlinable
     init(_ kind: Kind) { self.kind = kind }
 
     /// The format's stable number, 1 to 42: the C interface's `IMAGEPROBE_FORMAT_*` values.
     package var number: Int { Int(kind.rawValue) }
 
-    /// `name`'s UTF-8, in static memory (the registry's table): what the C interface copies.
-    package var nameUTF8: UnsafeRawBufferPointer { StaticLines(Self.nameTable).line(Int(kind.rawValue) &- 1) }
+    /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it
+    /// allocates nothing.
+    public var name: String { spelledName() }
 
-    /// `mimeType`'s UTF-8, in static memory, as `nameUTF8`; empty in a build that leaves the
-    /// format out.
-    package var mimeTypeUTF8: UnsafeRawBufferPointer {
-        #if IMAGEPROBE_SELECT_FORMATS
-        selectedMimeTypeUTF8
-        #else
-        StaticLines(Self.mimeTable).line(Int(kind.rawValue) &- 1)
-        #endif
-    }
+    /// The media type to serve this format with (IANA-registered where one exists).
+    public var mimeType: String { spelledMIMEType() }
 
     /// Every format the scanner can report, in a stable order.
     public static var all: [ImageFormat] { Kind.allCases.map(ImageFormat.init) }

@@ -1,130 +1,57 @@
-/// The facts every format reports, packed into two words and a byte: parsers keep one in
-/// their state while they scan, and each `feed` moves that state, so its size is speed.
+/// The facts every format reports. Parsers keep one in their state while they scan;
 /// `ImageInfo` wraps it.
-@usableFromInline
 struct ImageFacts: Hashable, Sendable {
-    /// Width in the low 32 bits, height in the high 32.
-    @usableFromInline var size: UInt64 = 0
-    /// Frame count in bits 0–31, bit depth in 32–47, EXIF orientation (1...8, 0 for none) in
-    /// 48–55, and in 56–63 two bits each for hasAlpha, isProgressive and isAnimated (0
-    /// unknown, 1 false, 2 true), bit 62 for "frame count is known" and bit 63 for "loop
-    /// count is known".
-    @usableFromInline var packed: UInt64 = 0
-    /// The loop count as stored, when bit 63 of `packed` is set. Kept in what was padding.
-    @usableFromInline var loop: UInt32 = 0
-    @usableFromInline var format: ImageFormat
+    /// The stored size, as the file states it (32 bits: no format but BigTIFF states more,
+    /// and larger sizes are refused).
+    var storedWidth: UInt32 = 0
+    var storedHeight: UInt32 = 0
+    /// The frame or entry count, as stored.
+    var storedFrameCount: UInt32? = nil
+    /// The loop count, as stored.
+    var storedLoopCount: UInt32? = nil
+    /// Bits per sample, never 0.
+    var storedBitDepth: UInt16? = nil
+    var orientation: Orientation? = nil
+    var hasAlpha: Bool? = nil
+    var isProgressive: Bool? = nil
+    var isAnimated: Bool? = nil
+    var format: ImageFormat
 
-    @inlinable
     init(format: ImageFormat, width: Int = 0, height: Int = 0) {
         self.format = format
-        self.size = UInt64(UInt32(clamping: width)) | UInt64(UInt32(clamping: height)) << 32
+        self.storedWidth = UInt32(clamping: width)
+        self.storedHeight = UInt32(clamping: height)
     }
 
     // The `Int` views saturate at `Int.max` where `Int` is 32 bits (SPEC.md §1.10); the
     // stored views are the file's values, for limits and the C interface.
-    @inlinable
     var width: Int {
         get { Int(clamping: storedWidth) }
         set { storedWidth = UInt32(clamping: newValue) }
     }
 
-    @inlinable
     var height: Int {
         get { Int(clamping: storedHeight) }
         set { storedHeight = UInt32(clamping: newValue) }
     }
 
-    @inlinable
-    var storedWidth: UInt32 {
-        get { UInt32(truncatingIfNeeded: size) }
-        set { size = size & ~0xFFFF_FFFF | UInt64(newValue) }
-    }
-
-    @inlinable
-    var storedHeight: UInt32 {
-        get { UInt32(truncatingIfNeeded: size >> 32) }
-        set { size = size & 0xFFFF_FFFF | UInt64(newValue) << 32 }
-    }
-
-    @inlinable
-    var orientation: Orientation? {
-        get {
-            let raw = UInt8(truncatingIfNeeded: packed >> 48)
-            return raw == 0 ? nil : Orientation(unchecked: raw)
-        }
-        set { packed = packed & ~(0xFF << 48) | UInt64(newValue?.rawValue ?? 0) << 48 }
-    }
-
-    @inlinable
+    /// Bits per sample; 0 (or less) reads back as unknown.
     var bitDepth: Int? {
-        get {
-            let raw = UInt16(truncatingIfNeeded: packed >> 32)
-            return raw == 0 ? nil : Int(raw)
+        get { storedBitDepth.map { Int($0) } }
+        set {
+            let depth = UInt16(clamping: newValue ?? 0)
+            storedBitDepth = depth == 0 ? nil : depth
         }
-        set { packed = packed & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue ?? 0)) << 32 }
     }
 
-    @inlinable
-    var hasAlpha: Bool? {
-        get { flag(at: 56) }
-        set { setFlag(newValue, at: 56) }
-    }
-
-    @inlinable
-    var isProgressive: Bool? {
-        get { flag(at: 58) }
-        set { setFlag(newValue, at: 58) }
-    }
-
-    @inlinable
-    var isAnimated: Bool? {
-        get { flag(at: 60) }
-        set { setFlag(newValue, at: 60) }
-    }
-
-    @inlinable
     var frameCount: Int? {
         get { storedFrameCount.map { Int(clamping: $0) } }
         set { storedFrameCount = newValue.map { UInt32(clamping: $0) } }
     }
 
-    @inlinable
     var loopCount: Int? {
         get { storedLoopCount.map { Int(clamping: $0) } }
         set { storedLoopCount = newValue.map { UInt32(clamping: $0) } }
-    }
-
-    @inlinable
-    var storedFrameCount: UInt32? {
-        get { packed & (1 << 62) == 0 ? nil : UInt32(truncatingIfNeeded: packed) }
-        set {
-            packed = packed & ~(0xFFFF_FFFF | 1 << 62)
-            if let newValue { packed |= UInt64(newValue) | 1 << 62 }
-        }
-    }
-
-    @inlinable
-    var storedLoopCount: UInt32? {
-        get { packed & (1 << 63) == 0 ? nil : loop }
-        set {
-            packed = packed & ~(1 << 63) | (newValue == nil ? 0 : 1 << 63)
-            loop = newValue ?? 0
-        }
-    }
-
-    @inlinable
-    func flag(at shift: UInt64) -> Bool? {
-        switch (packed >> shift) & 3 {
-        case 1: false
-        case 2: true
-        default: nil
-        }
-    }
-
-    @inlinable
-    mutating func setFlag(_ value: Bool?, at shift: UInt64) {
-        let bits: UInt64 = value.map { $0 ? 2 : 1 } ?? 0
-        packed = packed & ~(3 << shift) | bits << shift
     }
 }
 
@@ -140,11 +67,8 @@ public enum EPSPreview: Hashable, Sendable {
     /// allocates nothing.
     public var name: String { spelled() }
 
-    /// `name`'s UTF-8 in static memory, for the C interface: the same literal.
-    package var nameUTF8: UnsafeRawBufferPointer { (spelled() as StaticString).utf8Bytes }
-
-    /// The name as a literal of either type: one list for `name` and `nameUTF8`.
-    func spelled<Text: ExpressibleByStringLiteral>() -> Text {
+    /// The name as a literal of either type (the C interface copies a StaticString's bytes).
+    package func spelled<Text: ExpressibleByStringLiteral>() -> Text {
         switch self {
         case .tiff: "tiff"
         case .windowsMetafile: "wmf"
@@ -154,15 +78,14 @@ public enum EPSPreview: Hashable, Sendable {
 
 /// What the scanner learned about an image from its header.
 public struct ImageInfo: Hashable, Sendable {
-    @usableFromInline var facts: ImageFacts
+    var facts: ImageFacts
     /// Colour, resolution, interlacing and motion photos: full mode's extra facts. Beside
     /// `facts`, so that an answer is copied in whole words.
-    @usableFromInline var extras = ExtraFacts()
+    var extras = ExtraFacts()
     /// The format-specific details, of which a file has at most one kind (but a HEIF or AVIF
     /// sequence can have a clean aperture and animation totals).
-    @usableFromInline var details: Details = .none
+    var details: Details = .none
 
-    @usableFromInline
     enum Details: Hashable, Sendable {
         case none
         /// The fractions only: the image size they apply to is the info's own.
@@ -178,7 +101,6 @@ public struct ImageInfo: Hashable, Sendable {
     }
 
     /// What animation mode counted over every frame.
-    @inlinable
     var animationTotals: AnimationTotals? {
         get {
             switch details {
@@ -207,39 +129,26 @@ public struct ImageInfo: Hashable, Sendable {
 
     // Out of line in a size-optimised build: every parser's answer is built here rather than
     // in a copy of these stores per use.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     init(_ facts: ImageFacts) { self.facts = facts }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     init(_ facts: ImageFacts, _ extras: ExtraFacts) {
         self.facts = facts
         self.extras = extras
     }
 
     /// The file format.
-    @inlinable
     public var format: ImageFormat {
         get { facts.format }
         set { facts.format = newValue }
     }
 
     /// Stored width in pixels, before any orientation is applied.
-    @inlinable
     public var width: Int {
         get { facts.width }
         set { facts.width = newValue }
     }
 
     /// Stored height in pixels, before any orientation is applied.
-    @inlinable
     public var height: Int {
         get { facts.height }
         set { facts.height = newValue }
@@ -247,7 +156,6 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// The EXIF orientation the file carries, or nil when it carries none (or an invalid value).
     /// Always nil in dimensions-only mode.
-    @inlinable
     public var orientation: Orientation? {
         get { facts.orientation }
         set { facts.orientation = newValue }
@@ -256,21 +164,18 @@ public struct ImageInfo: Hashable, Sendable {
     /// Bits per sample as the header states it (JPEG precision, PNG bit depth, TIFF
     /// BitsPerSample); bits per pixel for formats that only state that (BMP, GIF's palette).
     /// Nil when the header doesn't say within the bytes the scanner reads.
-    @inlinable
     public var bitDepth: Int? {
         get { facts.bitDepth }
         set { facts.bitDepth = newValue }
     }
 
     /// Whether the image has an alpha channel, where the header says so.
-    @inlinable
     public var hasAlpha: Bool? {
         get { facts.hasAlpha }
         set { facts.hasAlpha = newValue }
     }
 
     /// JPEG progressive coding, PNG Adam7 interlacing; nil when the header doesn't say.
-    @inlinable
     public var isProgressive: Bool? {
         get { facts.isProgressive }
         set { facts.isProgressive = newValue }
@@ -281,7 +186,6 @@ public struct ImageInfo: Hashable, Sendable {
     /// WebP's VP8X flag; an ISOBMFF file's image-sequence brands; JPEG XL's `have_animation`);
     /// nil where only a walk of the frames can tell (a GIF in full mode). Animation mode
     /// counts the frames and settles it for every format it walks.
-    @inlinable
     public var isAnimated: Bool? {
         get { facts.isAnimated }
         set { facts.isAnimated = newValue }
@@ -290,7 +194,6 @@ public struct ImageInfo: Hashable, Sendable {
     /// Number of frames or entries where the header states it (APNG `num_frames`, ICO and ICNS
     /// entries, DCX pages), and in animation mode the frames counted. Files state up to
     /// 2^32 − 1; where `Int` is 32 bits, counts above `Int.max` read as `Int.max`.
-    @inlinable
     public var frameCount: Int? {
         get { facts.frameCount }
         set { facts.frameCount = newValue }
@@ -306,7 +209,6 @@ public struct ImageInfo: Hashable, Sendable {
     /// (SDWebImage plays it that many times); APNG `num_plays`; WebP `ANIM`; JPEG XL
     /// `num_loops`. Nil when the file doesn't say (a GIF without the extension plays once).
     /// Where `Int` is 32 bits, counts above `Int.max` read as `Int.max`.
-    @inlinable
     public var loopCount: Int? {
         get { facts.loopCount }
         set { facts.loopCount = newValue }
@@ -314,20 +216,17 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// Animation mode: the sum of the frames' declared delays, in milliseconds (each delay
     /// rounded to the microsecond). Nil in the other modes.
-    @inlinable
     public var duration: Double? {
         animationTotals.map { Double($0.durations.declaredMicros) / 1000 }
     }
 
     /// Animation mode: the time a browser or SDWebImage takes to play the frames once, in
     /// milliseconds: each delay under 11 ms counts as 100 ms (`FrameInfo.playbackDelay`).
-    @inlinable
     public var playbackDuration: Double? {
         animationTotals.map { Double($0.durations.playbackMicros) / 1000 }
     }
 
     /// Animation mode: the largest frame rectangle by area (the first of equal ones).
-    @inlinable
     public var largestFrame: FrameRect? {
         animationTotals.map {
             FrameRect(x: Int(clamping: $0.largestX), y: Int(clamping: $0.largestY),
@@ -337,7 +236,6 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// HEIF and AVIF: the primary item's clean aperture (`clap`), the crop a decoder applies
     /// before the orientation. Nil when the file has none.
-    @inlinable
     public var cleanAperture: CleanAperture? {
         get {
             switch details {
@@ -352,7 +250,6 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// SVG: the root element's `width`, `height` and `viewBox` as written, from which `width`
     /// and `height` were computed.
-    @inlinable
     public var svg: SVGSize? {
         get {
             guard case .svg(let size) = details else { return nil }
@@ -363,7 +260,6 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// EPS: the preview a DOS EPS binary header holds beside the PostScript, or nil. The size
     /// is the PostScript's bounding box, never the preview's.
-    @inlinable
     public var epsPreview: EPSPreview? {
         get {
             guard case .epsPreview(let preview) = details else { return nil }
@@ -375,7 +271,6 @@ public struct ImageInfo: Hashable, Sendable {
     /// Dots per inch, where the file states a resolution in physical units (PNG `pHYs` in
     /// metres, JFIF density, EXIF and TIFF `XResolution`/`YResolution`, BMP, PSD), rounded to
     /// the nearest integer. Nil when absent, unitless, or in dimensions-only mode.
-    @inlinable
     public var dpi: Resolution? {
         get {
             guard extras.dpiX != 0 && extras.dpiY != 0 else { return nil }
@@ -389,14 +284,12 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// The colour description the file declares in ITU-T H.273 code points (AVIF and HEIF
     /// `colr nclx`, PNG `cICP`, JPEG XL's enumerated colour encoding). Nil when it declares none.
-    @inlinable
     public var cicp: CICP? {
         get { extras.cicp }
         set { extras.cicp = newValue }
     }
 
     /// Whether an ICC profile is embedded, where the format can carry one and full mode looked.
-    @inlinable
     public var hasICCProfile: Bool? {
         get { extras.hasICCProfile }
         set { extras.hasICCProfile = newValue }
@@ -404,7 +297,6 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// Whether a gain map accompanies the image, so that it can be shown as HDR: Ultra HDR and
     /// ISO 21496-1 JPEGs, Apple's HDR gain maps, AVIF and HEIF `tmap` items.
-    @inlinable
     public var hasGainMap: Bool? {
         get { extras.hasGainMap }
         set { extras.hasGainMap = newValue }
@@ -413,7 +305,6 @@ public struct ImageInfo: Hashable, Sendable {
     /// Whether the image is meant to be shown as HDR: a PQ or HLG transfer in its CICP, or a
     /// gain map. False when the file declares an SDR transfer or was searched for a gain map
     /// and has none; nil when it can't tell.
-    @inlinable
     public var isHDR: Bool? {
         let cicp = extras.cicp
         if cicp?.hasHDRTransfer == true || extras.hasGainMap == true { return true }
@@ -422,7 +313,6 @@ public struct ImageInfo: Hashable, Sendable {
     }
 
     /// PNG Adam7, a GIF's first image interlaced; nil when the header doesn't say.
-    @inlinable
     public var isInterlaced: Bool? {
         get { extras.isInterlaced }
         set { extras.isInterlaced = newValue }
@@ -430,7 +320,6 @@ public struct ImageInfo: Hashable, Sendable {
 
     /// Whether an embedded video follows the image: Google's Motion Photo and MicroVideo, and
     /// Samsung's, as their XMP declares them.
-    @inlinable
     public var isMotionPhoto: Bool? {
         get { extras.isMotionPhoto }
         set { extras.isMotionPhoto = newValue }
@@ -443,37 +332,30 @@ public struct ImageInfo: Hashable, Sendable {
     public var partialReason: ScanFailure? = nil
 
     /// Whether the answer is partial: see `partialReason`.
-    @inlinable
     public var isPartial: Bool { partialReason != nil }
 
     /// Creates an info value; fields not given are unknown.
-    @inlinable
     public init(format: ImageFormat, width: Int, height: Int, orientation: Orientation? = nil) {
         self.facts = ImageFacts(format: format, width: width, height: height)
         self.facts.orientation = orientation
     }
 
     /// Width as displayed: after the clean aperture's crop (HEIF, AVIF), then the orientation.
-    @inlinable
     public var displayWidth: Int {
         orientation?.swapsWidthAndHeight == true ? croppedHeight : croppedWidth
     }
 
     /// Height as displayed: after the clean aperture's crop (HEIF, AVIF), then the orientation.
-    @inlinable
     public var displayHeight: Int {
         orientation?.swapsWidthAndHeight == true ? croppedWidth : croppedHeight
     }
 
-    @inlinable
     var croppedWidth: Int { cleanAperture?.width ?? width }
 
-    @inlinable
     var croppedHeight: Int { cleanAperture?.height ?? height }
 
     /// Width × height, and in animation mode × the frames counted: what `maxPixels` limits.
     /// Saturates at 2^64 − 1.
-    @inlinable
     var pixelCount: UInt64 {
         let (area, overflow) = UInt64(facts.storedWidth).multipliedReportingOverflow(by: UInt64(facts.storedHeight))
         guard !overflow else { return UInt64.max }
@@ -483,7 +365,6 @@ public struct ImageInfo: Hashable, Sendable {
     }
 
     /// The media type for `format`.
-    @inlinable
     public var mimeType: String { format.mimeType }
 }
 

@@ -7,13 +7,11 @@ public struct Orientation: RawRepresentable, Hashable, Sendable {
     public let rawValue: UInt8
 
     /// Returns nil for values outside 1...8: EXIF defines no others.
-    @inlinable
     public init?(rawValue: UInt8) {
         guard rawValue >= 1 && rawValue <= 8 else { return nil }
         self.rawValue = rawValue
     }
 
-    @inlinable
     init(unchecked rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 1: shown as stored.
@@ -34,6 +32,5 @@ public struct Orientation: RawRepresentable, Hashable, Sendable {
     public static let rotate90Anticlockwise = Orientation(unchecked: 8)
 
     /// Whether the displayed image has width and height exchanged.
-    @inlinable
     public var swapsWidthAndHeight: Bool { rawValue >= 5 }
 }

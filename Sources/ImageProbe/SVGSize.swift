@@ -14,14 +14,12 @@ public struct SVGSize: Hashable, Sendable {
     /// A struct with static members rather than an enum, so that more units can be added
     /// without breaking code that switches over them.
     public struct Unit: Hashable, Sendable {
-        @usableFromInline
         enum Kind: UInt8, Sendable {
             case none, px, inch, cm, mm, q, pt, pc, em, ex, rem, ch, percent
         }
 
-        @usableFromInline let kind: Kind
+        let kind: Kind
 
-        @inlinable
         init(_ kind: Kind) { self.kind = kind }
 
         /// A number with no unit: user units, which are CSS pixels at the root.
@@ -73,7 +71,6 @@ public struct SVGSize: Hashable, Sendable {
 
         /// CSS pixels per unit as a fraction (exact, so that `2.54cm` is exactly 96 px), or
         /// nil for a percentage, which needs a viewport.
-        @inlinable
         var pixelsPerUnit: (numerator: Double, denominator: Double)? {
             switch kind {
             case .none, .px: (1, 1)
@@ -98,7 +95,6 @@ public struct SVGSize: Hashable, Sendable {
         public var unit: Unit
 
         /// A length of `value` `unit`s.
-        @inlinable
         public init(value: Double, unit: Unit) {
             self.value = value
             self.unit = unit
@@ -106,7 +102,6 @@ public struct SVGSize: Hashable, Sendable {
 
         /// The length in CSS pixels (96 per inch; `em` 16 px, `ex` 8 px), or nil for a
         /// percentage.
-        @inlinable
         public var pixels: Double? {
             guard let factor = unit.pixelsPerUnit else { return nil }
             // Multiplying first keeps whole results exact: 2.54 × 9600 / 254 is 96.
@@ -126,7 +121,6 @@ public struct SVGSize: Hashable, Sendable {
         public var height: Double
 
         /// A rectangle with the given edges and size.
-        @inlinable
         public init(minX: Double, minY: Double, width: Double, height: Double) {
             self.minX = minX
             self.minY = minY
@@ -136,7 +130,6 @@ public struct SVGSize: Hashable, Sendable {
     }
 
     /// The `width` attribute, or nil when absent or not a valid length.
-    @inlinable
     public var width: Length? {
         get { widthUnit.map { Length(value: widthValue, unit: $0) } }
         set {
@@ -146,7 +139,6 @@ public struct SVGSize: Hashable, Sendable {
     }
 
     /// The `height` attribute, or nil when absent or not a valid length.
-    @inlinable
     public var height: Length? {
         get { heightUnit.map { Length(value: heightValue, unit: $0) } }
         set {
@@ -157,7 +149,6 @@ public struct SVGSize: Hashable, Sendable {
 
     /// The `viewBox` attribute, or nil when absent or invalid (not four numbers, or a
     /// negative width or height).
-    @inlinable
     public var viewBox: ViewBox? {
         get { hasViewBox ? ViewBox(minX: boxMinX, minY: boxMinY, width: boxWidth, height: boxHeight) : nil }
         set {
@@ -171,7 +162,6 @@ public struct SVGSize: Hashable, Sendable {
 
     /// Sets `viewBox` to the rectangle `values` (minX, minY, width, height), or to nil when
     /// not `present` (`values` then all 0): field by field, without an optional in between.
-    @inlinable
     mutating func setViewBox(_ values: (Double, Double, Double, Double), present: Bool) {
         hasViewBox = present
         (boxMinX, boxMinY, boxWidth, boxHeight) = values
@@ -179,18 +169,17 @@ public struct SVGSize: Hashable, Sendable {
 
     // Stored flat, with the units' spare values marking absence, so that every parser's
     // ImageInfo stays small (51 bytes rather than 65 with three optionals).
-    @usableFromInline var widthValue: Double = 0
-    @usableFromInline var heightValue: Double = 0
-    @usableFromInline var boxMinX: Double = 0
-    @usableFromInline var boxMinY: Double = 0
-    @usableFromInline var boxWidth: Double = 0
-    @usableFromInline var boxHeight: Double = 0
-    @usableFromInline var widthUnit: Unit? = nil
-    @usableFromInline var heightUnit: Unit? = nil
-    @usableFromInline var hasViewBox = false
+    var widthValue: Double = 0
+    var heightValue: Double = 0
+    var boxMinX: Double = 0
+    var boxMinY: Double = 0
+    var boxWidth: Double = 0
+    var boxHeight: Double = 0
+    var widthUnit: Unit? = nil
+    var heightUnit: Unit? = nil
+    var hasViewBox = false
 
     /// A value with the given attributes.
-    @inlinable
     public init(width: Length? = nil, height: Length? = nil, viewBox: ViewBox? = nil) {
         self.width = width
         self.height = height

@@ -6,14 +6,12 @@
 public struct ScanFailure: Sendable, Hashable {
     /// The kind of failure. Extensible: new codes are new static members.
     public struct Code: Hashable, Sendable {
-        @usableFromInline
         enum Kind: UInt8, Sendable {
             case unknownFormat = 1, malformed, truncated, limitExceeded, unsupportedFeature, tooManyPixels
         }
 
-        @usableFromInline let kind: Kind
+        let kind: Kind
 
-        @inlinable
         init(_ kind: Kind) { self.kind = kind }
 
         /// No supported format's signature matches the input.
@@ -35,13 +33,9 @@ public struct ScanFailure: Sendable, Hashable {
         /// reading it allocates nothing.
         public var name: String { spelled() }
 
-        /// `name`'s UTF-8 in static memory, for the C interface: the same literal, copied with
-        /// no String built.
-        package var nameUTF8: UnsafeRawBufferPointer { (spelled() as StaticString).utf8Bytes }
-
-        /// The name as a literal of either type: one list for `name` and `nameUTF8`.
-        @inlinable
-        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
+        /// The name as a literal of either type: a String for `name`, a StaticString for the
+        /// C interface, which copies its bytes without building a String.
+        package func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch kind {
             case .unknownFormat: "unknownFormat"
             case .malformed: "malformed"
@@ -53,7 +47,6 @@ public struct ScanFailure: Sendable, Hashable {
         }
 
         /// The message of a failure built from the code alone.
-        @usableFromInline
         var genericReason: CommonFailure {
             switch kind {
             case .unknownFormat: .genericUnknownFormat
@@ -68,116 +61,95 @@ public struct ScanFailure: Sendable, Hashable {
 
     /// Which message explains the failure: its owner (a parser's `ParserKind`, or
     /// `CommonFailure.owner`) in the high byte, its case in the owner's `Failure` in the low one.
-    @usableFromInline var reason: UInt16
+    var reason: UInt16
     /// The kind of failure.
     public var code: Code
     /// The format, when it was identified before the failure.
     public var format: ImageFormat?
 
     /// A short explanation, fixed at compile time: a literal, so reading it allocates nothing.
-    @inlinable
-    public var message: String { Self.message(of: reason) }
+    public var message: String { spelledMessage() }
 
-    /// `message`'s UTF-8, in static memory, from the generated table: what the C interface
-    /// copies. No String is built, so a size-optimised build carries one table, not the
-    /// code that builds each message.
-    package var messageUTF8: UnsafeRawBufferPointer {
-        StaticLines(Self.messageTable(owner: UInt8(truncatingIfNeeded: reason >> 8))).line(Int(reason & 0xFF))
+    /// The message as a literal of either type, from the reason's owner: the common reasons,
+    /// or the owning parser's, through the registry's `visit`.
+    package func spelledMessage<Text: ExpressibleByStringLiteral>() -> Text {
+        let owner = UInt8(truncatingIfNeeded: reason >> 8)
+        let index = UInt8(truncatingIfNeeded: reason)
+        if owner == CommonFailure.owner { return CommonFailure(rawValue: index)?.spelled() ?? "" }
+        return ParserKind(rawValue: owner)?.visit(FailureMessage<Text>(index: index)) ?? ""
     }
 
     /// Creates a failure with the general message for `code`, for callers that report their
     /// own failures in the scanner's vocabulary (or stand in for a scanner in tests).
-    @inlinable
     public init(_ code: Code, format: ImageFormat? = nil) {
         self.init(code, code.genericReason, format: format)
     }
 
     /// Creates a failure with one of the scanner's messages.
-    @inlinable
     package init(_ code: Code, _ reason: CommonFailure, format: ImageFormat? = nil) {
         self.init(code, reason as CommonFailure, owner: CommonFailure.owner, format: format)
     }
 
     /// Creates a failure with one of a parser's messages.
-    @inlinable
     init<Reason: FailureReason>(_ code: Code, _ reason: Reason, format: ImageFormat? = nil) {
         self.init(code, reason, owner: Reason.owner, format: format)
     }
 
-    @inlinable
     init<Reason: FailureReason>(_ code: Code, _ reason: Reason, owner: UInt8, format: ImageFormat?) {
         self.reason = UInt16(owner) << 8 | UInt16(reason.rawValue)
         self.code = code
         self.format = format
     }
-
-    /// The message of a packed reason: the common table, or the owning parser's, through the
-    /// registry's dispatch.
-    @inlinable
-    static func message(of reason: UInt16) -> String {
-        let owner = UInt8(truncatingIfNeeded: reason >> 8)
-        let index = UInt8(truncatingIfNeeded: reason)
-        if owner == CommonFailure.owner { return CommonFailure(rawValue: index)?.message ?? "" }
-        return ParserKind(rawValue: owner)?.visit(FailureMessage(index: index)) ?? ""
-    }
 }
 
 /// Why a parser (or the scanner) fails: an enumeration declared with the code that raises it,
 /// each case with its message beside it.
-@usableFromInline
 package protocol FailureReason: RawRepresentable, CaseIterable where RawValue == UInt8 {
     /// Who declares these reasons: a `ParserKind`'s raw value, or `CommonFailure.owner`.
     static var owner: UInt8 { get }
-    /// The message, a literal.
-    var message: String { get }
+    /// The message, as a literal of either type.
+    func spelled<Text: ExpressibleByStringLiteral>() -> Text
+}
+
+extension FailureReason {
+    /// The message. A literal: reading it allocates nothing.
+    package var message: String { spelled() }
 }
 
 /// A parser's message for a reason's index.
-@usableFromInline
-struct FailureMessage: ParserVisitor {
-    @usableFromInline let index: UInt8
+struct FailureMessage<Text: ExpressibleByStringLiteral>: ParserVisitor {
+    let index: UInt8
 
-    @inlinable
-    init(index: UInt8) { self.index = index }
-
-    @inlinable
-    func visit<Parser: FormatParser>(_ type: Parser.Type) -> String {
-        Parser.Failure(rawValue: index)?.message ?? ""
+    func visit<Parser: FormatParser>(_ type: Parser.Type) -> Text {
+        Parser.Failure(rawValue: index)?.spelled() ?? ""
     }
 }
 
 extension ScanFailure {
-    @inlinable
     static func malformed(_ format: ImageFormat, _ reason: CommonFailure) -> ScanFailure {
         ScanFailure(.malformed, reason, format: format)
     }
 
-    @inlinable
     static func malformed<Reason: FailureReason>(_ format: ImageFormat, _ reason: Reason) -> ScanFailure {
         ScanFailure(.malformed, reason, format: format)
     }
 
-    @inlinable
     static func unsupported(_ format: ImageFormat, _ reason: CommonFailure) -> ScanFailure {
         ScanFailure(.unsupportedFeature, reason, format: format)
     }
 
-    @inlinable
     static func unsupported<Reason: FailureReason>(_ format: ImageFormat, _ reason: Reason) -> ScanFailure {
         ScanFailure(.unsupportedFeature, reason, format: format)
     }
 
-    @inlinable
     static func limit(_ format: ImageFormat?, _ reason: CommonFailure) -> ScanFailure {
         ScanFailure(.limitExceeded, reason, format: format)
     }
 
-    @inlinable
     static func limit<Reason: FailureReason>(_ format: ImageFormat?, _ reason: Reason) -> ScanFailure {
         ScanFailure(.limitExceeded, reason, format: format)
     }
 
-    @inlinable
     static func tooLarge(_ format: ImageFormat) -> ScanFailure {
         ScanFailure(.limitExceeded, CommonFailure.imageLargerThanMaxWidthOrMaxHeight, format: format)
     }

@@ -19,19 +19,18 @@ public struct ScanOptions: Hashable, Sendable {
     // passed one. Setters clamp to the stored widths;
     // no limit loses meaning by it (see each).
     /// maxBytes.
-    @usableFromInline var byteLimit: UInt64
+    var byteLimit: UInt64
     /// inputLength, when `hasInputLength`.
-    @usableFromInline var storedInputLength: UInt64
+    var storedInputLength: UInt64
     /// maxWidth in the low 32 bits, maxHeight in the high 32.
-    @usableFromInline var sizeLimits: UInt64
+    var sizeLimits: UInt64
     /// maxEntries in bits 0–31, maxDepth in 32–47, the mode in bits 48 (dimensions only) and
     /// 49 (animation), and whether inputLength is known in bit 56.
-    @usableFromInline var otherLimits: UInt64
+    var otherLimits: UInt64
     /// maxPixels; UInt64.max for none.
-    @usableFromInline var pixelLimit: UInt64
+    var pixelLimit: UInt64
 
     /// Default: `.full`.
-    @inlinable
     public var mode: Mode {
         get {
             if otherLimits & (1 << 48) != 0 { return .dimensionsOnly }
@@ -51,7 +50,6 @@ public struct ScanOptions: Hashable, Sendable {
     /// counting; having consumed this many without an answer, it fails with `limitExceeded`.
     /// Bytes a seeking reader passes over with `HeaderScanner.skip(_:)` don't count.
     /// Default: 16 MiB. Negative values act as 0.
-    @inlinable
     public var maxBytes: Int {
         get { Int(clamping: byteLimit) }
         set { byteLimit = UInt64(max(0, newValue)) }
@@ -66,7 +64,6 @@ public struct ScanOptions: Hashable, Sendable {
     /// Widest image reported; wider ones give `limitExceeded`. Default: 2^30. Values are
     /// clamped to 0...2^32 − 1, the widest size any format can state but BigTIFF. Where `Int`
     /// is 32 bits no value above `Int.max` can be set, so every size reported fits an `Int`.
-    @inlinable
     public var maxWidth: Int {
         get { Int(clamping: sizeLimits & 0xFFFF_FFFF) }
         set { sizeLimits = sizeLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
@@ -74,7 +71,6 @@ public struct ScanOptions: Hashable, Sendable {
 
     /// Tallest image reported; taller ones give `limitExceeded`. Default: 2^30. Clamped as
     /// `maxWidth`.
-    @inlinable
     public var maxHeight: Int {
         get { Int(clamping: sizeLimits >> 32) }
         set { sizeLimits = sizeLimits & 0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) << 32 }
@@ -83,7 +79,6 @@ public struct ScanOptions: Hashable, Sendable {
     /// Most entries examined within one structure: TIFF/EXIF IFD entries, PNG and RIFF chunks,
     /// JPEG segments, and in animation mode an animation's frames (more give a partial answer
     /// with the size). Default: 65,536. Clamped to 0...2^32 − 1.
-    @inlinable
     public var maxEntries: Int {
         get { Int(clamping: entryLimit) }
         set { otherLimits = otherLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
@@ -93,26 +88,22 @@ public struct ScanOptions: Hashable, Sendable {
     /// have: one with more is refused with `ScanFailure.Code.tooManyPixels` and its size, before
     /// anything decodes it (a decompression bomb). Nil, the default, for no limit. Negative
     /// values act as 0.
-    @inlinable
     public var maxPixels: Int? {
         get { pixelLimit == UInt64.max ? nil : Int(clamping: pixelLimit) }
         set { pixelLimit = newValue.map { UInt64(max(0, $0)) } ?? UInt64.max }
     }
 
     /// `maxPixels` in full, for the C interface (64 bits on every target; 0 for none there).
-    @inlinable
     package var exactMaxPixels: UInt64? {
         get { pixelLimit == UInt64.max ? nil : pixelLimit }
         set { pixelLimit = newValue ?? UInt64.max }
     }
 
     /// Whether `pixels` is within `maxPixels`.
-    @inlinable
     func admits(pixels: UInt64) -> Bool { pixels <= pixelLimit }
 
     /// Deepest nesting of boxes the scanner follows (ISOBMFF `meta` inside `moov`, say).
     /// Default: 16. Clamped to 0...65,535.
-    @inlinable
     public var maxDepth: Int {
         get { Int(truncatingIfNeeded: (otherLimits >> 32) & 0xFFFF) }  // 16 bits
         set { otherLimits = otherLimits & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue)) << 32 }
@@ -121,7 +112,6 @@ public struct ScanOptions: Hashable, Sendable {
     /// The input's total length, when the caller knows it (a file's size, an HTTP
     /// Content-Length). Formats with information at the end use it: a TGA 2.0 footer, a box
     /// that runs "to the end of the file". Nil for streams of unknown length.
-    @inlinable
     public var inputLength: UInt64? {
         get { otherLimits & (1 << 56) == 0 ? nil : storedInputLength }
         set {
@@ -141,7 +131,6 @@ public struct ScanOptions: Hashable, Sendable {
     public static let defaultMaxDepth = 16
 
     /// The defaults: full mode and the default limits.
-    @inlinable
     public init() {
         // The defaults' values, written out: a static constant is read through a lazy global.
         byteLimit = 16 << 20
@@ -152,7 +141,6 @@ public struct ScanOptions: Hashable, Sendable {
     }
 
     /// Options for `mode` with the default limits.
-    @inlinable
     public init(mode: Mode) {
         self.init()
         self.mode = mode
@@ -163,7 +151,6 @@ public struct ScanOptions: Hashable, Sendable {
     /// would still look for.
     /// Sizes above 2^32 − 1 are never admitted, whatever the limits: no format but BigTIFF
     /// can state one, and `ImageInfo` stores 32 bits.
-    @inlinable
     func admits(width: UInt64, height: UInt64) -> Bool {
         width <= sizeLimits & 0xFFFF_FFFF && height <= sizeLimits >> 32
     }
@@ -171,28 +158,23 @@ public struct ScanOptions: Hashable, Sendable {
     /// Whether a structure that ends at `end` (an offset) claims to run past the end of the
     /// input, when the input's length is known (SPEC.md §3, "Containers"). Unknown lengths
     /// never make it so.
-    @inlinable
     func runsPastInput(_ end: UInt64) -> Bool {
         otherLimits & (1 << 56) != 0 && end > storedInputLength
     }
 
     /// Whether `count` bytes from `start` run past the end of the input, when its length is
     /// known: `runsPastInput(start + count)` without the overflow.
-    @inlinable
     func runsPastInput(from start: UInt64, count: UInt64) -> Bool {
         otherLimits & (1 << 56) != 0 && (start > storedInputLength || count > storedInputLength &- start)
     }
 
     /// `maxEntries` in its stored width, for comparing with a count read from a file without
     /// converting the count to `Int` (SPEC.md §1.10).
-    @inlinable
     var entryLimit: UInt32 { UInt32(truncatingIfNeeded: otherLimits) }
 
     /// Whether the caller wants only the size.
-    @inlinable
     var dimensionsOnly: Bool { otherLimits & (1 << 48) != 0 }
 
     /// Whether the caller wants every frame of an animation walked.
-    @inlinable
     var animation: Bool { otherLimits & (1 << 49) != 0 }
 }

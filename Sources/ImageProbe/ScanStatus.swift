@@ -18,7 +18,6 @@ public enum ScanStatus: Hashable, Sendable {
     case refused(ImageInfo, ScanFailure)
 
     /// Whether this status is `done`, `unsupported` or `refused`.
-    @inlinable
     public var isTerminal: Bool {
         switch self {
         case .needMore: false
@@ -27,7 +26,6 @@ public enum ScanStatus: Hashable, Sendable {
     }
 
     /// The failure of an `unsupported` or `refused` status.
-    @inlinable
     public var failure: ScanFailure? {
         switch self {
         case .needMore, .done: nil
@@ -37,35 +35,26 @@ public enum ScanStatus: Hashable, Sendable {
 }
 
 extension ScanStatus {
-    /// A complete answer, unless the size is beyond the limits.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable @inline(__always)  // out of line, the answer is copied twice more (about 40 instructions)
-    #endif
-    static func settled(_ info: ImageInfo, _ options: ScanOptions) -> ScanStatus {
+    /// The answer once a parser has ended the scan with `info`: complete when `failure` is
+    /// nil, else made partial by it, with animation mode's `frames` counted in when
+    /// `countsFrames`. A size beyond
+    /// the limits is refused whatever else is known.
+    @inline(__always)  // built straight into the scanner's answer, not copied there
+    static func settled(
+        _ info: ImageInfo, _ failure: ScanFailure?, _ frames: FrameTally, countsFrames: Bool, _ options: ScanOptions
+    ) -> ScanStatus {
         guard options.admits(width: UInt64(info.facts.storedWidth), height: UInt64(info.facts.storedHeight)) else {
             return .unsupported(.tooLarge(info.format))
         }
-        guard options.pixelLimit == UInt64.max || options.admits(pixels: info.pixelCount) else { return refused(info) }
-        return .done(info)  // parsers leave partialReason nil
-    }
-
-    /// An image `maxPixels` refuses. Out of line: the common path then builds its answer once.
-    @inlinable @inline(never)
-    static func refused(_ info: ImageInfo) -> ScanStatus {
-        .refused(info, ScanFailure(.tooManyPixels, .imageHasMorePixelsThanMaxPixels, format: info.format))
-    }
-
-    /// The answer when `failure` ended the scan: partial if the size is known, else the failure.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
-    static func settled(_ info: ImageInfo?, _ failure: ScanFailure, _ options: ScanOptions) -> ScanStatus {
-        guard var info else { return .unsupported(failure) }
+        // Most answers are the parser's as it stands: nothing to add, no pixel limit to check.
+        guard failure != nil || countsFrames || options.maxPixels != nil else { return .done(info) }
+        var info = info
         info.partialReason = failure
-        return settled(info, options)
+        if countsFrames { frames.apply(to: &info) }
+        // The pixel count (with animation mode's frames) is computed only under a limit.
+        guard options.maxPixels == nil || options.admits(pixels: info.pixelCount) else {
+            return .refused(info, ScanFailure(.tooManyPixels, .imageHasMorePixelsThanMaxPixels, format: info.format))
+        }
+        return .done(info)
     }
 }

@@ -155,8 +155,8 @@ private func clearValues(_ info: inout imageprobe_info) {
 /// An image's facts into `info`.
 func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.format = Int32(image.format.number)
-    copy(image.format.nameUTF8, to: &info.format_name)
-    copy(image.format.mimeTypeUTF8, to: &info.mime_type)
+    copy(image.format.spelledName(), to: &info.format_name)
+    copy(image.format.spelledMIMEType(), to: &info.mime_type)
     info.width = Int64(image.width)
     info.height = Int64(image.height)
     info.display_width = Int64(image.displayWidth)
@@ -171,7 +171,7 @@ func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.loop_count = image.exactLoopCount.map { Int64($0) } ?? -1
     info.duration_ms = image.duration ?? .nan
     info.playback_duration_ms = image.playbackDuration ?? .nan
-    if let preview = image.epsPreview { copy(preview.nameUTF8, to: &info.eps_preview) }
+    if let preview = image.epsPreview { copy(preview.spelled(), to: &info.eps_preview) }
     info.hdr = flag(image.isHDR)
     info.gain_map = flag(image.hasGainMap)
     info.icc_profile = flag(image.hasICCProfile)
@@ -186,18 +186,18 @@ func fill(_ image: ImageInfo, into info: inout imageprobe_info) {
     info.dpi_y = Int32(clamping: image.dpi?.y ?? 0)
     if let reason = image.partialReason {
         info.is_partial = 1
-        copy(reason.code.nameUTF8, to: &info.error)
-        copy(reason.messageUTF8, to: &info.message)
+        copy(reason.code.spelled(), to: &info.error)
+        copy(reason.spelledMessage(), to: &info.message)
     }
 }
 
 /// A scanner's failure into `info`.
 func fill(_ failure: ScanFailure, into info: inout imageprobe_info) {
-    copy(failure.code.nameUTF8, to: &info.error)
-    copy(failure.messageUTF8, to: &info.message)
+    copy(failure.code.spelled(), to: &info.error)
+    copy(failure.spelledMessage(), to: &info.message)
     if let format = failure.format {
         info.detected_format = Int32(format.number)
-        copy(format.nameUTF8, to: &info.detected_format_name)
+        copy(format.spelledName(), to: &info.detected_format_name)
     }
 }
 
@@ -207,6 +207,10 @@ private func flag(_ value: Bool?) -> Int8 {
 }
 
 /// Copies `utf8` into a fixed C array, NUL-terminated, cut at the array's size.
+func copy<Storage>(_ text: StaticString, to storage: inout Storage) {
+    copy(text.utf8Bytes, to: &storage)
+}
+
 func copy<Storage>(_ utf8: UnsafeRawBufferPointer, to storage: inout Storage) {
     withUnsafeMutableBytes(of: &storage) { copy(utf8, into: $0) }
 }

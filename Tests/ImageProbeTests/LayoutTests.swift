@@ -24,7 +24,7 @@ import Testing
         var slot = ParserSlot()
         let stored = slot.store(GIFParser())
         #expect(stored)
-        #expect(slot.occupant == SlotOccupant(.gif))
+        #expect(slot.occupant == .parser(.gif))
         let asGIF = slot.withParser(GIFParser.self) { $0.facts.format }
         let asPNG = slot.withParser(PNGParser.self) { $0.facts.format }
         #expect(asGIF == .gif && asPNG == nil)
@@ -35,13 +35,13 @@ import Testing
 
     @Test func theScannerStaysSmall() {
         // Created per probe: a few hundred bytes written in place, not a kilobyte copied: the
-        // 256-byte slot, the field reader, the answer and the frame tally.
-        #expect(MemoryLayout<HeaderScanner>.size <= 552, "\(MemoryLayout<HeaderScanner>.size)")
-        #expect(MemoryLayout<ScanOptions>.size == 40)
+        // 256-byte slot, the carry, the sniffer, the field reader, the answer and the frame
+        // tally. (On wasm32 the same scanner is under 640 bytes: Tests/wasm32/replay.mjs.)
+        #expect(MemoryLayout<HeaderScanner>.size <= 608, "\(MemoryLayout<HeaderScanner>.size)")
+        #expect(MemoryLayout<ScanOptions>.size <= 48)
         #expect(MemoryLayout<ScanFailure>.size <= 4)
-        // Two words, the loop count and the format: the answer stays at 80 bytes.
-        #expect(MemoryLayout<ImageFacts>.size <= 21)
-        #expect(MemoryLayout<ImageInfo>.size <= 96, "\(MemoryLayout<ImageInfo>.size)")
+        #expect(MemoryLayout<ImageFacts>.size <= 32)
+        #expect(MemoryLayout<ImageInfo>.size <= 112, "\(MemoryLayout<ImageInfo>.size)")
         #expect(MemoryLayout<FrameTally>.size <= 40)
     }
 

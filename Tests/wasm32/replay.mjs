@@ -42,6 +42,10 @@ function instantiate() {
   return { exports, at, end, scanner, info, options, buffer };
 }
 let module = instantiate();
+// The scanner's budget where Int is 32 bits (the 64-bit build's is in LayoutTests).
+if (module.exports.imageprobe_scanner_size() > 640) {
+  throw new Error(`the scanner is ${module.exports.imageprobe_scanner_size()} bytes on wasm32, over 640`);
+}
 
 /** The outcome line for the info at `module.info` after status `code`, as the Swift build prints it. */
 function line(code) {

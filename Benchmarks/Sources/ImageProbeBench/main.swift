@@ -151,6 +151,11 @@ if CommandLine.arguments.count > 2 && (CommandLine.arguments[1] == "repeat" || C
 // and a seeking reader that jumps every pending skip), one line each, with the byte counts and,
 // in animation mode, the number of frame events and a hash of them.
 // Two builds' outputs are diffed to show that a change altered no answer.
+if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "pack" {
+    differentialPack(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 if CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "check" {
     var paths: [String] = []
     var named: [(String, [UInt8])] = []

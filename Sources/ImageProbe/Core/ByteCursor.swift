@@ -1,18 +1,18 @@
-// Every raw-memory access of the module lives in this file. Parsers never touch a pointer:
-// they receive a `FieldBytes` whose length the driver guarantees, and read it through the
-// accessors below. Each `unsafe` access carries the reason it stays in bounds.
+// Every raw-memory access of the scanner lives in this file: the cursors over the caller's
+// bytes, the carry, the parser slot's storage and the journal's bytes. Parsers never touch a
+// pointer: they receive a `FieldBytes` whose length the field loop guarantees, and read it
+// through the accessors below. Each unsafe access carries a SAFETY comment on why it stays in
+// bounds.
 
 /// A borrowed view of exactly the bytes one parser step asked for.
 ///
 /// Valid only for the duration of the `parse` call it is passed to: it points either into the
 /// caller's chunk or into the scanner's carry, and neither outlives that call.
-@usableFromInline
 struct FieldBytes {
-    @usableFromInline let base: UnsafeRawPointer
+    let base: UnsafeRawPointer
     /// Exactly the width the parser requested (1...Carry.capacity).
-    @usableFromInline let count: Int
+    let count: Int
 
-    @inlinable
     init(base: UnsafeRawPointer, count: Int) {
         self.base = base
         self.count = count
@@ -21,110 +21,68 @@ struct FieldBytes {
     /// `count` as a 64-bit offset increment (`offset &+ field.span` is where the field ends):
     /// exact, since `count` is 1...64, and without the sign test `UInt64(count)` costs each
     /// field.
-    @inlinable
     var span: UInt64 { UInt64(truncatingIfNeeded: count) }
 
     // SAFETY (all readers below): parsers request a field of `count` bytes and read it only at
     // constant offsets below that width; the assertion catches a parser that breaks this in
     // debug builds, tests and the fuzzer. `loadUnaligned` because fields start at any offset.
-    //
-    // In a size-optimised build (`IMAGEPROBE_COMPACT`, the WebAssembly module) the big-endian
-    // and either-order readers are calls: WebAssembly has no byte swap, so each read inline was
-    // about 25 bytes of shifts and masks (882 bytes less gzipped in the full module).
 
-    @inlinable
     func u8(_ offset: Int) -> UInt8 {
         assert(offset >= 0 && offset < count, "field read out of bounds")
         return base.load(fromByteOffset: offset, as: UInt8.self)
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func be16(_ offset: Int) -> UInt16 {
         assert(offset >= 0 && offset + 2 <= count, "field read out of bounds")
         return UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
-    @inlinable
     func le16(_ offset: Int) -> UInt16 {
         assert(offset >= 0 && offset + 2 <= count, "field read out of bounds")
         return UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func be32(_ offset: Int) -> UInt32 {
         assert(offset >= 0 && offset + 4 <= count, "field read out of bounds")
         return UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
-    @inlinable
     func le32(_ offset: Int) -> UInt32 {
         assert(offset >= 0 && offset + 4 <= count, "field read out of bounds")
         return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func be64(_ offset: Int) -> UInt64 {
         assert(offset >= 0 && offset + 8 <= count, "field read out of bounds")
         return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    @inlinable
     func le64(_ offset: Int) -> UInt64 {
         assert(offset >= 0 && offset + 8 <= count, "field read out of bounds")
         return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func u16(_ offset: Int, bigEndian: Bool) -> UInt16 {
         bigEndian ? be16(offset) : le16(offset)
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func u32(_ offset: Int, bigEndian: Bool) -> UInt32 {
         bigEndian ? be32(offset) : le32(offset)
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func u64(_ offset: Int, bigEndian: Bool) -> UInt64 {
         bigEndian ? be64(offset) : le64(offset)
     }
 
     /// Little-endian 24-bit integer (WebP VP8X canvas size).
-    @inlinable
     func le24(_ offset: Int) -> UInt32 {
         UInt32(u8(offset)) | UInt32(u8(offset + 1)) << 8 | UInt32(u8(offset + 2)) << 16
     }
 
     /// Four bytes as a big-endian code, for comparing chunk and box types with `fourCC("IHDR")`.
-    @inlinable
     func tag(_ offset: Int) -> UInt32 { be32(offset) }
 
     /// Whether the bytes at `offset` equal the ASCII text `literal`.
-    @inlinable
     func matches(_ literal: StaticString, at offset: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
         assert(offset >= 0 && offset + length <= count, "field read out of bounds")
@@ -145,13 +103,11 @@ struct FieldBytes {
 }
 
 /// The caller's chunk during one `feed` call: a read position that only moves forward.
-@usableFromInline
 struct InputCursor {
-    @usableFromInline let base: UnsafeRawPointer?
-    @usableFromInline var end: Int
-    @usableFromInline var index: Int = 0
+    let base: UnsafeRawPointer?
+    var end: Int
+    var index: Int = 0
 
-    @inlinable
     init(_ buffer: UnsafeRawBufferPointer) {
         self.base = buffer.baseAddress
         self.end = buffer.count
@@ -159,16 +115,13 @@ struct InputCursor {
 
     /// Hides every byte past the first `budget` remaining ones. Shrinking `end` only ever
     /// narrows the valid range.
-    @inlinable
     mutating func clamp(to budget: UInt64) {
         if UInt64(truncatingIfNeeded: remaining) > budget { end = index &+ Int(truncatingIfNeeded: budget) }  // remaining >= 0
     }
 
-    @inlinable
     var remaining: Int { end &- index }
 
     /// The next `count` bytes, in place. The caller checked `count <= remaining`.
-    @inlinable
     mutating func take(_ count: Int) -> FieldBytes {
         assert(count > 0 && count <= remaining)
         // SAFETY: count <= remaining, so [index, index + count) lies inside the caller's
@@ -179,37 +132,29 @@ struct InputCursor {
     }
 
     /// Passes over up to `count` bytes without looking at them; returns how many.
-    @inlinable
     mutating func skip(upTo count: UInt64) -> Int {
         let taken = count < UInt64(truncatingIfNeeded: remaining) ? Int(truncatingIfNeeded: count) : remaining  // remaining >= 0
         index &+= taken
         return taken
     }
 
-    /// Copies `count` bytes (count <= remaining) to the end of the carry.
-    @inlinable
-    mutating func copy(_ count: Int, into carry: inout Carry) {
-        assert(count > 0 && count <= remaining && Int(carry.count) + count <= Carry.capacity)
+    /// Copies `count` bytes (count <= remaining) to `destination`.
+    mutating func copy(_ count: Int, to destination: UnsafeMutableRawPointer) {
+        assert(count > 0 && count <= remaining)
+        // SAFETY: count <= remaining keeps the source inside the caller's buffer; the caller
+        // (`Carry.Gathering`) checked the destination's room.
         let source = base.unsafelyUnwrapped + index
-        let offset = Int(carry.count)
-        withUnsafeMutableBytes(of: &carry.storage) { storage in
-            // SAFETY: count <= remaining keeps the source inside the caller's buffer;
-            // offset + count <= capacity (the field width limit, asserted here and checked by
-            // the driver) keeps the destination inside the 64-byte storage.
-            let destination = storage.baseAddress.unsafelyUnwrapped.advanced(by: offset)
-            if count < 8 {
-                // A few bytes (a chunk of one byte, say) cost less copied in line than through
-                // a call to memcpy.
-                var byte = 0
-                while byte < count {
-                    destination.storeBytes(of: source.load(fromByteOffset: byte, as: UInt8.self), toByteOffset: byte, as: UInt8.self)
-                    byte &+= 1
-                }
-            } else {
-                destination.copyMemory(from: source, byteCount: count)
+        if count < 8 {
+            // A few bytes (a chunk of one byte, say) cost less copied in line than through a
+            // call to memcpy.
+            var byte = 0
+            while byte < count {
+                destination.storeBytes(of: source.load(fromByteOffset: byte, as: UInt8.self), toByteOffset: byte, as: UInt8.self)
+                byte &+= 1
             }
+        } else {
+            destination.copyMemory(from: source, byteCount: count)
         }
-        carry.count &+= UInt8(truncatingIfNeeded: count)
         index &+= count
     }
 }
@@ -218,39 +163,151 @@ struct InputCursor {
 @usableFromInline
 struct Carry: Sendable {
     /// The widest field any parser may request.
-    @usableFromInline static let capacity = 64
+    static let capacity = 64
 
-    @usableFromInline var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0)
-    @usableFromInline var count: UInt8 = 0
+    @usableFromInline var storage: Words8
+    /// How many bytes of the field being gathered it holds.
+    @usableFromInline var count: UInt8
 
     @inlinable
-    init() {}
+    init() {
+        storage = (0, 0, 0, 0, 0, 0, 0, 0)
+        count = 0
+    }
 
-    /// Runs `body` with the carried bytes as a field of `width` bytes (width == count).
+    /// The carry during one run of the field loop: its bytes through one pointer, so that a
+    /// field is a `FieldBytes` whether it lies in the chunk or in the carry.
+    struct Gathering {
+        let bytes: UnsafeMutableRawPointer
+        var count: Int
+
+        /// Copies bytes of `input` into the carry until it holds `width`: then the gathered
+        /// field (and the carry is empty again), else nil (the chunk is used up). `width` is
+        /// 1...capacity and more than `count`. `copied` is how many bytes it took.
+        mutating func gather(_ width: Int, from input: inout InputCursor, copied: inout Int) -> FieldBytes? {
+            assert(width <= Carry.capacity && count < width)
+            copied = min(width &- count, input.remaining)
+            if copied > 0 {
+                // SAFETY: count + copied <= width <= capacity, the storage's size.
+                input.copy(copied, to: bytes + count)
+            }
+            count &+= copied
+            guard count == width else { return nil }
+            count = 0
+            return FieldBytes(base: UnsafeRawPointer(bytes), count: width)
+        }
+    }
+
+    /// Runs `body` with the carry's bytes reachable through one pointer, which does not
+    /// escape `body`.
+    mutating func gathering<Result>(_ body: (inout Gathering) -> Result) -> Result {
+        var held = Int(count)
+        let result = withUnsafeMutableBytes(of: &storage) { storage in
+            // SAFETY: the 64-byte storage outlives `body`, and `Gathering` writes only below
+            // its capacity.
+            var gathering = Gathering(bytes: storage.baseAddress.unsafelyUnwrapped, count: held)
+            let result = body(&gathering)
+            held = gathering.count
+            return result
+        }
+        count = UInt8(truncatingIfNeeded: held)
+        return result
+    }
+}
+
+/// Fixed, untyped storage for one value of a trivial type: the parser slot's. 256 bytes,
+/// which the largest parser (HEIF's, with its journal and its track) fits; `SlotTests` checks
+/// every parser.
+@usableFromInline
+struct ParserStorage: Sendable {
+    @usableFromInline var words: (Words8, Words8, Words8, Words8)
+
     @inlinable
-    mutating func withField<Result>(width: Int, _ body: (FieldBytes) -> Result) -> Result {
-        assert(width == Int(count))
-        return withUnsafeBytes(of: &storage) { storage in
-            // SAFETY: the storage is 64 bytes and width <= capacity; the pointer does not
-            // escape `body`, which is a parser's `parse` call.
-            body(FieldBytes(base: storage.baseAddress.unsafelyUnwrapped, count: width))
+    init() {
+        let zero: Words8 = (0, 0, 0, 0, 0, 0, 0, 0)
+        words = (zero, zero, zero, zero)
+    }
+
+    /// Whether a value of `Value` can live here: trivial, no larger, no more aligned.
+    static func fits<Value>(_ type: Value.Type) -> Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<(Words8, Words8, Words8, Words8)>.size
+            && MemoryLayout<Value>.alignment <= 8
+    }
+
+    /// Writes `value` over the storage; false, writing nothing, when its type doesn't fit.
+    mutating func store<Value>(_ value: Value) -> Bool {
+        guard Self.fits(Value.self) else { return false }
+        withUnsafeMutableBytes(of: &words) { storage in
+            // SAFETY: `fits` checked that the storage is at least as large as Value and
+            // aligned for it (the tuple is 8-byte aligned); Value is trivial, so overwriting
+            // the bytes needs no deinitialization.
+            storage.baseAddress.unsafelyUnwrapped.withMemoryRebound(to: Value.self, capacity: 1) {
+                $0.pointee = value
+            }
+        }
+        return true
+    }
+
+    /// Runs `body` on the stored value, in place. The caller knows the storage holds a
+    /// `Value` (the slot's occupant says so); nil when the type can't fit.
+    mutating func withValue<Value, Result>(_ type: Value.Type, _ body: (inout Value) -> Result) -> Result? {
+        guard Self.fits(Value.self) else { return nil }
+        return withUnsafeMutableBytes(of: &words) { storage in
+            // SAFETY: the caller checked that the bytes were written by `store` as a Value (a
+            // trivial type that fits, checked there and again here); rebinding them for the
+            // duration of `body` reads exactly what was stored, and the pointer does not
+            // escape `body`.
+            storage.baseAddress.unsafelyUnwrapped.withMemoryRebound(to: Value.self, capacity: 1) {
+                body(&$0.pointee)
+            }
         }
     }
 }
 
+/// Sixty-four bytes.
+@usableFromInline
+typealias Words8 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+/// 120 bytes, read and written by offset: `RecordJournal`'s storage. In 4-byte words, so that
+/// a parser holding it needs no 8-byte alignment.
+struct JournalBytes: Sendable {
+    static var capacity: Int { 120 }
+    private var words: (Words15, Words15)
+
+    init() {
+        let zero: Words15 = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        words = (zero, zero)
+    }
+
+    /// The byte at `offset`; 0 outside the storage.
+    subscript(offset: Int) -> UInt8 {
+        mutating get {
+            guard offset >= 0 && offset < Self.capacity else { return 0 }
+            // SAFETY: 0 <= offset < capacity, the storage's size.
+            return withUnsafeMutableBytes(of: &words) { $0.load(fromByteOffset: offset, as: UInt8.self) }
+        }
+        set {
+            guard offset >= 0 && offset < Self.capacity else { return }
+            // SAFETY: as in `get`.
+            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: newValue, toByteOffset: offset, as: UInt8.self) }
+        }
+    }
+}
+
+/// Sixty bytes.
+typealias Words15 = (
+    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
+)
+
 /// Lines of text in one static string, a generated table (`ScanFailure.messageTable`): one is
 /// read as UTF-8 in place, in static memory, with no String built (the C interface's copies).
-@usableFromInline
 struct StaticLines {
-    @usableFromInline let text: StaticString
+    let text: StaticString
 
-    @inlinable
     init(_ text: StaticString) { self.text = text }
 
     /// The UTF-8 of line `index` (0 is the first), without its line break; empty past the last.
     /// Valid for the program's lifetime.
-    @usableFromInline
     func line(_ index: Int) -> UnsafeRawBufferPointer {
         // SAFETY: a StaticString's bytes are immortal, and every read below is at an offset
         // under utf8CodeUnitCount.
@@ -280,7 +337,6 @@ extension StaticString {
 }
 
 /// A four-character code as the big-endian integer `FieldBytes.tag(_:)` returns.
-@inlinable
 func fourCC(_ text: StaticString) -> UInt32 {
     assert(text.utf8CodeUnitCount == 4)
     // SAFETY: a four-character code literal has exactly four bytes.
@@ -293,15 +349,12 @@ func fourCC(_ text: StaticString) -> UInt32 {
 
 /// A 256-byte stack buffer that stages bytes from a sequence that isn't contiguous, so that
 /// `HeaderScanner.feed(contentsOf:)` can feed them as a chunk.
-@usableFromInline
 struct StagingBuffer {
-    @usableFromInline let storage: UnsafeMutableBufferPointer<UInt8>
+    let storage: UnsafeMutableBufferPointer<UInt8>
 
-    @inlinable
     init(_ storage: UnsafeMutableBufferPointer<UInt8>) { self.storage = storage }
 
     /// Runs `body` with a buffer on the stack, valid only during the call.
-    @inlinable
     static func with<Result>(_ body: (inout StagingBuffer) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { storage in
             var staging = StagingBuffer(storage)
@@ -311,7 +364,6 @@ struct StagingBuffer {
 
     /// Copies up to `wanted` bytes (at most the buffer's size) from `iterator` to the buffer's
     /// start; returns how many it copied.
-    @inlinable
     mutating func fill<Bytes: IteratorProtocol>(from iterator: inout Bytes, upTo wanted: Int) -> Int
     where Bytes.Element == UInt8 {
         let limit = min(wanted, storage.count)
@@ -326,7 +378,6 @@ struct StagingBuffer {
     }
 
     /// The first `count` bytes (0...the buffer's size), for the duration of the buffer.
-    @inlinable
     func bytes(_ count: Int) -> UnsafeRawBufferPointer {
         let count = max(0, min(count, storage.count))
         // SAFETY: 0 <= count <= storage.count, so the slice lies in the allocation, which

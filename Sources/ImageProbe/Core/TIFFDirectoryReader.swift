@@ -1,21 +1,20 @@
 /// The tags the directory walker looks for.
-@usableFromInline
 struct TIFFTags: OptionSet, Sendable {
-    @usableFromInline let rawValue: UInt8
-    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+    let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    @usableFromInline static let width = TIFFTags(rawValue: 1)
-    @usableFromInline static let height = TIFFTags(rawValue: 2)
-    @usableFromInline static let orientation = TIFFTags(rawValue: 4)
+    static let width = TIFFTags(rawValue: 1)
+    static let height = TIFFTags(rawValue: 2)
+    static let orientation = TIFFTags(rawValue: 4)
     /// Full mode's extra facts: XResolution, YResolution, ResolutionUnit and ICCProfile. Never
     /// found, so wanting it walks IFD0 to its end, then reads the resolution values stored
     /// after the entries.
-    @usableFromInline static let extras = TIFFTags(rawValue: 8)
+    static let extras = TIFFTags(rawValue: 8)
     // Found only, for "the first entry of a tag wins".
-    @usableFromInline static let xResolution = TIFFTags(rawValue: 16)
-    @usableFromInline static let yResolution = TIFFTags(rawValue: 32)
-    @usableFromInline static let resolutionUnit = TIFFTags(rawValue: 64)
-    @usableFromInline static let iccProfile = TIFFTags(rawValue: 128)
+    static let xResolution = TIFFTags(rawValue: 16)
+    static let yResolution = TIFFTags(rawValue: 32)
+    static let resolutionUnit = TIFFTags(rawValue: 64)
+    static let iccProfile = TIFFTags(rawValue: 128)
 }
 
 /// Walks the entries of a TIFF structure's first directory (IFD0), one entry per field,
@@ -31,9 +30,7 @@ struct TIFFTags: OptionSet, Sendable {
 /// lies behind the walk, outside the structure, past the input's known length or more than
 /// `valueWindow` bytes ahead is not read, and the file then states no resolution. The walker
 /// never buffers or goes back.
-@usableFromInline
 struct TIFFDirectoryReader: Sendable {
-    @usableFromInline
     enum Phase: Sendable {
         case entryCount
         case entry
@@ -44,9 +41,8 @@ struct TIFFDirectoryReader: Sendable {
     /// How far past the end of IFD0's entries a resolution value is followed. Writers put
     /// these values right after the directory (libtiff, Pillow, Photoshop, cameras' EXIF):
     /// a value further away would cost a stream up to that many bytes for a fact.
-    @usableFromInline static let valueWindow: UInt64 = 65_536
+    static let valueWindow: UInt64 = 65_536
 
-    @usableFromInline
     enum Outcome: Sendable {
         /// Read or skip as the step says, then call `parse` again.
         case step(Step)
@@ -58,48 +54,46 @@ struct TIFFDirectoryReader: Sendable {
         case limitExceeded
     }
 
-    @usableFromInline var bigEndian: Bool
-    @usableFromInline var isBigTIFF: Bool
+    var bigEndian: Bool
+    var isBigTIFF: Bool
     /// Absolute input offset of the TIFF header; TIFF offsets count from here.
-    @usableFromInline var base: UInt64
+    var base: UInt64
     /// Absolute input offset where the structure ends (UInt64.max when unbounded).
-    @usableFromInline var end: UInt64
-    @usableFromInline var wanted: TIFFTags
-    @usableFromInline var found: TIFFTags = []
-    @usableFromInline var phase: Phase = .entryCount
-    @usableFromInline var entriesLeft: UInt64 = 0
-    @usableFromInline var entriesExamined: Int = 0
+    var end: UInt64
+    var wanted: TIFFTags
+    var found: TIFFTags = []
+    var phase: Phase = .entryCount
+    var entriesLeft: UInt64 = 0
+    var entriesExamined: Int = 0
     /// Entries the walk may still read without testing the structure's end or `maxEntries`:
     /// both are tested once, when IFD0's count is read, so that most entries cost a decrement.
-    @usableFromInline var clearedEntries: UInt64 = 0
+    var clearedEntries: UInt64 = 0
 
-    @usableFromInline var width: UInt64 = 0
-    @usableFromInline var height: UInt64 = 0
+    var width: UInt64 = 0
+    var height: UInt64 = 0
     /// EXIF orientation 1...8, or 0 when absent or out of range.
-    @usableFromInline var orientation: UInt8 = 0
+    var orientation: UInt8 = 0
     /// First BitsPerSample value when stored inline, else 0.
-    @usableFromInline var bitsPerSample: UInt16 = 0
+    var bitsPerSample: UInt16 = 0
     /// ResolutionUnit, when `found` has it: 2 inch, 3 centimetre; anything else states no
     /// physical resolution (1 is "none"; 0 is an unreadable entry).
-    @usableFromInline var resolutionUnit: UInt16 = 0
+    var resolutionUnit: UInt16 = 0
     /// Whether every entry of IFD0 was examined, so that a tag not found is absent.
-    @usableFromInline var walkedWholeDirectory = false
+    var walkedWholeDirectory = false
     /// XResolution and YResolution as rationals; 0/0 until read.
-    @usableFromInline var xNumerator: UInt32 = 0
-    @usableFromInline var xDenominator: UInt32 = 0
-    @usableFromInline var yNumerator: UInt32 = 0
-    @usableFromInline var yDenominator: UInt32 = 0
+    var xNumerator: UInt32 = 0
+    var xDenominator: UInt32 = 0
+    var yNumerator: UInt32 = 0
+    var yDenominator: UInt32 = 0
     /// Absolute offsets of the XResolution and YResolution values still to read, 0 for none.
-    @usableFromInline var xValueAt: UInt64 = 0
-    @usableFromInline var yValueAt: UInt64 = 0
+    var xValueAt: UInt64 = 0
+    var yValueAt: UInt64 = 0
 
     /// A reader with nothing to read, until one is assigned.
-    @inlinable
     init() {
         self.init(bigEndian: false, isBigTIFF: false, base: 0, end: 0, wanted: [])
     }
 
-    @inlinable
     init(bigEndian: Bool, isBigTIFF: Bool, base: UInt64, end: UInt64, wanted: TIFFTags) {
         self.bigEndian = bigEndian
         self.isBigTIFF = isBigTIFF
@@ -111,7 +105,6 @@ struct TIFFDirectoryReader: Sendable {
     /// A reader for the classic 8-byte TIFF header at `field[at..<at + 8]`, which sits at
     /// absolute offset `base`, and the IFD0 offset it names. Nil when the bytes are not a
     /// TIFF header ("II*\0" or "MM\0*").
-    @inlinable
     static func classicHeader(
         _ field: FieldBytes, at index: Int, base: UInt64, end: UInt64, wanted: TIFFTags
     ) -> (reader: TIFFDirectoryReader, ifdOffset: UInt64)? {
@@ -128,20 +121,16 @@ struct TIFFDirectoryReader: Sendable {
         return (reader, UInt64(field.u32(index + 4, bigEndian: bigEndian)))
     }
 
-    @inlinable
     var countWidth: Int { isBigTIFF ? 8 : 2 }
 
-    @inlinable
     var entryWidth: Int { isBigTIFF ? 20 : 12 }
 
-    @inlinable
     func fits(_ offset: UInt64, _ width: Int) -> Bool {
         offset <= end && UInt64(width) <= end &- offset
     }
 
     /// Moves to IFD0 at `ifdOffset` (relative to the header) from absolute offset `position`.
     /// TIFF readers can only move forward: an IFD0 behind `position` is invalid.
-    @inlinable
     mutating func begin(ifdOffset: UInt64, position: UInt64) -> Outcome {
         let (target, overflow) = base.addingReportingOverflow(ifdOffset)
         guard !overflow, target >= position else { return .invalid(.ifd0OffsetPointsBackwards) }
@@ -150,11 +139,7 @@ struct TIFFDirectoryReader: Sendable {
         return .step(target == position ? .read(countWidth) : .skipThenRead(target &- position, countWidth))
     }
 
-    #if IMAGEPROBE_COMPACT
-    @inlinable
-    #else
-    @inlinable @inline(__always)  // a step of every TIFF and EXIF walk (the 64-bit host builds)
-    #endif
+    // a step of every TIFF and EXIF walk (the 64-bit host builds)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         let next = offset &+ field.span
         switch phase {
@@ -185,7 +170,7 @@ struct TIFFDirectoryReader: Sendable {
 
     /// Full mode's resolution values: out of line, so the entry walk that every mode runs
     /// (inlined into TIFF's field loop) doesn't carry this phase's code.
-    @usableFromInline @inline(never)
+    @inline(never)
     mutating func readValues(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         // The field covers one or both pending values (`nextValue` planned it).
         let next = offset &+ field.span
@@ -204,7 +189,6 @@ struct TIFFDirectoryReader: Sendable {
         return nextValue(at: next, options: options)
     }
 
-    @inlinable
     mutating func nextEntry(at offset: UInt64, options: ScanOptions) -> Outcome {
         if clearedEntries != 0 {
             clearedEntries &-= 1
@@ -220,38 +204,31 @@ struct TIFFDirectoryReader: Sendable {
     /// How many entries from `offset` on both lie inside the structure and stay within
     /// `maxEntries`: those `nextEntry` reads without its tests, which then decide at the first
     /// entry past them, as for every entry before. At most `maxEntries - entriesExamined`.
-    @inlinable
     func entriesClear(from offset: UInt64, _ options: ScanOptions) -> UInt64 {
         guard offset <= end, entriesExamined < options.maxEntries else { return 0 }
         let budget = UInt64(truncatingIfNeeded: options.maxEntries &- entriesExamined)  // > 0
         let width = UInt64(truncatingIfNeeded: entryWidth)  // 12 or 20
         let room = end &- offset
-        #if IMAGEPROBE_COMPACT
-        // The same count without a 128-bit multiply (a library call on wasm32).
-        return min(budget, room / width)
-        #else
         let (span, overflow) = budget.multipliedReportingOverflow(by: width)
         return !overflow && span <= room ? budget : room / width
-        #endif
     }
 
     /// The extra facts never cost an answer the walk without them gives: with every other
     /// wanted tag found, the entry limit ends the walk and the extras stay unknown.
-    @usableFromInline @inline(never)
+    @inline(never)
     func entryLimitReached() -> Outcome {
         found.isSuperset(of: wanted.subtracting(.extras)) && wanted.contains(.extras) ? .finished : .limitExceeded
     }
 
     /// After the last entry examined, at `position`: the resolution values stored outside
     /// their entries, when full mode wants them and the entries can give a resolution.
-    @inlinable
     mutating func afterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
         guard wanted.contains(.extras) else { return .finished }
         return valuesAfterEntries(at: position, options: options)
     }
 
     /// `afterEntries` in full mode, out of line (see `readValues`).
-    @usableFromInline @inline(never)
+    @inline(never)
     mutating func valuesAfterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
         guard walkedWholeDirectory, resolutionMicrometres != 0 else { return .finished }
         phase = .values
@@ -262,7 +239,6 @@ struct TIFFDirectoryReader: Sendable {
     /// they lie within 64 bytes of each other, else the nearer one first. A value the walk
     /// cannot reach forward (see the type's comment) is dropped with the other one: a
     /// resolution needs both.
-    @inlinable
     mutating func nextValue(at position: UInt64, options: ScanOptions) -> Outcome {
         if (xValueAt != 0 && !reachable(xValueAt, from: position, options))
             || (yValueAt != 0 && !reachable(yValueAt, from: position, options))
@@ -287,7 +263,6 @@ struct TIFFDirectoryReader: Sendable {
     }
 
     /// Whether an 8-byte value at absolute `offset` can be read going forward from `position`.
-    @inlinable
     func reachable(_ offset: UInt64, from position: UInt64, _ options: ScanOptions) -> Bool {
         guard offset >= position, offset &- position <= Self.valueWindow, fits(offset, 8) else { return false }
         if let length = options.inputLength { return offset <= length && length &- offset >= 8 }
@@ -298,7 +273,6 @@ struct TIFFDirectoryReader: Sendable {
     /// physical units: 25,400 for inches (ResolutionUnit 2, and the default when the entry is
     /// absent, TIFF 6.0 and Exif), 10,000 for centimetres (3); 0 otherwise (1 is "no absolute
     /// unit").
-    @inlinable
     var resolutionMicrometres: UInt64 {
         guard found.contains(.xResolution) && found.contains(.yResolution) else { return 0 }
         guard found.contains(.resolutionUnit) else { return 25_400 }
@@ -314,12 +288,12 @@ struct TIFFDirectoryReader: Sendable {
     /// entry, which could still have changed the unit), and, with `icc`, whether an ICC
     /// profile is embedded (TIFF files: EXIF blocks leave that to their container). Nothing
     /// unless `.extras` was wanted.
-    @inlinable @inline(__always)  // dimensions-only mode pays one test, not a call
+    // dimensions-only mode pays one test, not a call
     func apply(to extras: inout ExtraFacts, icc: Bool) {
         if wanted.contains(.extras) { applyExtras(to: &extras, icc: icc) }
     }
 
-    @usableFromInline @inline(never)
+    @inline(never)
     func applyExtras(to extras: inout ExtraFacts, icc: Bool) {
         let micrometres = resolutionMicrometres
         if walkedWholeDirectory && micrometres != 0 && xValueAt == 0 && yValueAt == 0 {
@@ -337,7 +311,6 @@ struct TIFFDirectoryReader: Sendable {
 
     /// The first entry of a tag wins: a repeated tag must not change an answer that a shorter
     /// read (dimensions-only mode, or a truncated input) has already given.
-    @inlinable
     mutating func readEntry(_ field: FieldBytes) {
         let tag = field.u16(0, bigEndian: bigEndian)
         switch tag {
@@ -358,16 +331,9 @@ struct TIFFDirectoryReader: Sendable {
         case 0x0112:  // Orientation: the tag settles the question even when its value is invalid.
             if !found.contains(.orientation) {
                 found.insert(.orientation)
-                #if IMAGEPROBE_COMPACT
-                // Signed and unsigned readings agree on 1...8: one reader for every tag.
-                if let value = firstInline(field, anyInteger: true), value >= 1 && value <= 8 {
-                    orientation = UInt8(value)
-                }
-                #else
                 if let value = firstInlineInteger(field), value >= 1 && value <= 8 {
                     orientation = UInt8(value)
                 }
-                #endif
             }
         default:
             if wanted.contains(.extras) { readExtraEntry(tag, field) }
@@ -375,7 +341,7 @@ struct TIFFDirectoryReader: Sendable {
     }
 
     /// Full mode's tags: out of line, so the other modes' entries pay one test for them.
-    @usableFromInline @inline(never)
+    @inline(never)
     mutating func readExtraEntry(_ tag: UInt16, _ field: FieldBytes) {
         switch tag {
         case 0x011A, 0x011B:  // XResolution, YResolution
@@ -401,7 +367,6 @@ struct TIFFDirectoryReader: Sendable {
     }
 
     /// The entry's value count.
-    @inlinable
     func valueCount(_ field: FieldBytes) -> UInt64 {
         isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
     }
@@ -409,7 +374,6 @@ struct TIFFDirectoryReader: Sendable {
     /// XResolution or YResolution: a RATIONAL, inside a BigTIFF entry (8 bytes) or at the
     /// offset the entry gives, read after the entries. SHORT and LONG values are taken as
     /// whole numbers, as libtiff does. Other types give no resolution.
-    @inlinable
     mutating func readResolution(_ field: FieldBytes, x: Bool) {
         let type = field.u16(2, bigEndian: bigEndian)
         let count = valueCount(field)
@@ -447,7 +411,6 @@ struct TIFFDirectoryReader: Sendable {
     /// SHORT, LONG, LONG8 and their signed forms, as libtiff and exiftool read them (TIFF 6.0
     /// §2 names BYTE, SHORT and LONG for unsigned fields; writers also use the signed types).
     /// UNDEFINED, rationals and floats give nil.
-    @inlinable
     func firstInlineInteger(_ field: FieldBytes) -> Int64? {
         let type = field.u16(2, bigEndian: bigEndian)
         let count = isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
@@ -475,49 +438,8 @@ struct TIFFDirectoryReader: Sendable {
         }
     }
 
-    #if IMAGEPROBE_COMPACT
-    /// `firstInlineValue`, in the size build as `firstInline` reads it.
-    @inlinable
-    func firstInlineValue(_ field: FieldBytes) -> UInt64? { firstInline(field, anyInteger: false) }
-
-    /// The entry's first value when it is stored inside the entry itself: an unsigned SHORT,
-    /// LONG or LONG8 (`firstInlineValue`), or with `anyInteger` any integer type, signed ones
-    /// read as unsigned (`firstInlineInteger`, for a caller that only compares with small
-    /// positive numbers, where both readings agree).
-    @usableFromInline @inline(never)
-    func firstInline(_ field: FieldBytes, anyInteger: Bool) -> UInt64? {
-        var type = field.u16(2, bigEndian: bigEndian)
-        if anyInteger {
-            switch type {
-            case 6, 8, 9: type &-= 5  // SBYTE, SSHORT, SLONG: as BYTE, SHORT, LONG
-            case 17: type = 16  // SLONG8: as LONG8
-            default: break
-            }
-        }
-        // log2 of the value's width in bytes
-        let shift: UInt64
-        switch type {
-        case 1 where anyInteger: shift = 0  // BYTE
-        case 3: shift = 1  // SHORT
-        case 4: shift = 2  // LONG
-        case 16: shift = 3  // LONG8 (BigTIFF only: 8 bytes fit its entries alone)
-        default: return nil
-        }
-        let count = valueCount(field)
-        let inlineBytes: UInt64 = isBigTIFF ? 8 : 4
-        guard count >= 1 && count <= inlineBytes >> shift else { return nil }
-        let valueIndex = isBigTIFF ? 12 : 8
-        switch shift {
-        case 0: return UInt64(field.u8(valueIndex))
-        case 1: return UInt64(field.u16(valueIndex, bigEndian: bigEndian))
-        case 2: return UInt64(field.u32(valueIndex, bigEndian: bigEndian))
-        default: return field.u64(valueIndex, bigEndian: bigEndian)
-        }
-    }
-    #else
     /// The entry's first value when it is an unsigned SHORT, LONG or LONG8 stored inside the
     /// entry itself.
-    @inlinable
     func firstInlineValue(_ field: FieldBytes) -> UInt64? {
         let type = field.u16(2, bigEndian: bigEndian)
         if !isBigTIFF {
@@ -548,7 +470,6 @@ struct TIFFDirectoryReader: Sendable {
             return nil
         }
     }
-    #endif
 }
 
 /// Reads the orientation and the resolution from an EXIF block: a TIFF structure between
@@ -558,9 +479,7 @@ struct TIFFDirectoryReader: Sendable {
 /// with the TIFF header itself, but some writers copy the JPEG identifier into them too, so
 /// there it is optional. The block is read in two steps (8, then 6 bytes) so that an IFD0
 /// placed right after the header is never passed.
-@usableFromInline
 struct ExifReader: Sendable {
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         case start
         /// Saw "Exif\0\0" and the first two TIFF bytes: the byte order is `byteOrder`.
@@ -569,27 +488,25 @@ struct ExifReader: Sendable {
         case directory
     }
 
-    @usableFromInline
     enum Outcome: Sendable {
         case step(Step)
         /// Done with the block: `orientation` and `facts` hold what it says.
         case finished
     }
 
-    @usableFromInline var walker = TIFFDirectoryReader()
+    var walker = TIFFDirectoryReader()
     /// Absolute offsets of the block's first byte and of its end.
-    @usableFromInline var start: UInt64
-    @usableFromInline var end: UInt64
-    @usableFromInline var byteOrder: UInt16 = 0
-    @usableFromInline var phase: Phase = .start
-    @usableFromInline var requiresIdentifier: Bool
+    var start: UInt64
+    var end: UInt64
+    var byteOrder: UInt16 = 0
+    var phase: Phase = .start
+    var requiresIdentifier: Bool
     /// Whether the block began with "Exif\0": it is an EXIF block, readable or not.
-    @usableFromInline var sawIdentifier = false
+    var sawIdentifier = false
     /// Once finished, the extra facts the block's IFD0 settles: `dpi` from XResolution,
     /// YResolution and ResolutionUnit (nothing else is set; an ICC profile in JPEG, PNG and
     /// WebP belongs to the container). Read from the walker, not returned in `Outcome`: a
     /// payload there is returned through memory.
-    @inlinable
     var facts: ExtraFacts {
         var extras = ExtraFacts()
         walker.apply(to: &extras, icc: false)
@@ -597,16 +514,13 @@ struct ExifReader: Sendable {
     }
 
     /// Once finished, the orientation the block holds, if any.
-    @inlinable
     var orientation: Orientation? { walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation) }
 
     /// A reader with no block, until one is assigned.
-    @inlinable
     init() {
         self.init(start: 0, end: 0, requiresIdentifier: false)
     }
 
-    @inlinable
     init(start: UInt64, end: UInt64, requiresIdentifier: Bool) {
         self.start = start
         self.end = end
@@ -614,10 +528,8 @@ struct ExifReader: Sendable {
     }
 
     /// The first step, or nil when the block is too short to hold a TIFF header.
-    @inlinable
     var firstStep: Step? { end &- start >= (requiresIdentifier ? 14 : 8) ? .read(8) : nil }
 
-    @inlinable
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         let next = offset &+ field.span
         switch phase {
@@ -653,7 +565,6 @@ struct ExifReader: Sendable {
         }
     }
 
-    @inlinable
     mutating func directory(_ outcome: TIFFDirectoryReader.Outcome) -> Outcome {
         switch outcome {
         case .step(let step):
@@ -671,6 +582,5 @@ struct ExifReader: Sendable {
 
     /// IFD0's orientation, and its resolution: every entry is read (the unit may follow the
     /// values), then the values stored after them.
-    @inlinable
     static var wanted: TIFFTags { [.orientation, .extras] }
 }

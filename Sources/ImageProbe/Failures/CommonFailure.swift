@@ -1,5 +1,4 @@
 /// The failures no single format owns: the scanner's own, and those several formats share (SPEC.md §1, §5).
-@usableFromInline
 package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
     /// Defensive: ScanFailure(code) for callers; the scanner names a reason.
     case genericUnknownFormat
@@ -50,12 +49,10 @@ package enum CommonFailure: UInt8, FailureReason, CaseIterable, Sendable {
     case signatureBoxSizeIsNot12
     case secondBoxIsNotFtyp
 
-    @inlinable
     package static var owner: UInt8 { 0xFF }
 
-    /// The message: a literal, so reading it allocates nothing.
-    @inlinable
-    package var message: String {
+    /// The message, as a literal of either type.
+    package func spelled<Text: ExpressibleByStringLiteral>() -> Text {
         switch self {
         case .genericUnknownFormat: "not a supported image"
         case .genericMalformed: "the header breaks its format's specification"

@@ -6,10 +6,8 @@
 /// The size is known at byte 13 (through y); full mode also reads z (16 bytes), which must be
 /// at least 1. The block size is validated against the footprints the format defines, since
 /// the magic is only four bytes. The header says nothing of bit depth, alpha or colour space.
-@usableFromInline
 struct ASTCParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Magic bytes 2–3, the block size, x and y.
         case header
@@ -17,24 +15,21 @@ struct ASTCParser: FormatParser, Sendable {
         case depth
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .astc)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .astc)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(11) }
 
-    @inlinable
     var format: ImageFormat? { .astc }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -42,7 +37,7 @@ struct ASTCParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -67,7 +62,6 @@ struct ASTCParser: FormatParser, Sendable {
     }
 
     /// The block footprints ASTC defines: 14 two-dimensional (z = 1) and 10 three-dimensional.
-    @inlinable
     static func isFootprint(_ x: UInt8, _ y: UInt8, _ z: UInt8) -> Bool {
         if z == 1 {
             switch (x, y) {
@@ -89,16 +83,13 @@ struct ASTCParser: FormatParser, Sendable {
 
 extension ASTCParser {
     /// Why ASTC input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case unknownASTCBlockFootprint
 
-        @inlinable
         static var owner: UInt8 { ASTCParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .unknownASTCBlockFootprint: "unknown ASTC block footprint"
             }

@@ -8,27 +8,24 @@
 /// bytes 0–5; the colour depth (32 RGBA, 16 greyscale, 8 indexed) is checked with the size,
 /// which settles the answer at byte 14 in both modes. A file whose size's second byte is 0 or
 /// 1 starts like a TGA header: the TGA parser reads it (`header(…)`), and answers at byte 17.
-@usableFromInline
 struct AsepriteParser: FormatParser, Sendable {
 
-    @usableFromInline var facts = ImageFacts(format: .aseprite)
+    var facts = ImageFacts(format: .aseprite)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// Frames, width, height and colour depth.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(8) }
 
-    @inlinable
     var format: ImageFormat? { nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch Self.header(frames: field.le16(0), width: field.le16(2), height: field.le16(4), depth: field.le16(6), options: options) {
         case .facts(let header):
@@ -42,10 +39,9 @@ struct AsepriteParser: FormatParser, Sendable {
     }
 
     /// The smallest file size the header can state: the header alone.
-    @usableFromInline static var headerLength: UInt32 { Sniffed.asepriteHeaderLength }
+    static var headerLength: UInt32 { Sniffer.asepriteHeaderLength }
 
     /// What the header's frame count, size and colour depth say.
-    @usableFromInline
     enum Header: Sendable {
         case facts(ImageFacts)
         case failed(ScanFailure)
@@ -55,7 +51,7 @@ struct AsepriteParser: FormatParser, Sendable {
 
     /// Reads the header's bytes 6–13, for this parser and for the TGA parser, which meets
     /// the small files whose size's second byte is 0 or 1 (SPEC.md §3.39).
-    @inlinable @inline(__always)
+    @inline(__always)
     static func header(frames: UInt16, width: UInt16, height: UInt16, depth: UInt16, options: ScanOptions) -> Header {
         var facts = ImageFacts(format: .aseprite)
         // With a two-byte magic, the depth is part of the signature.
@@ -78,17 +74,14 @@ struct AsepriteParser: FormatParser, Sendable {
 
 extension AsepriteParser {
     /// Why Aseprite input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case asepriteColourDepthIsNot8_16Or32
         case asepriteFileWithoutFrames
 
-        @inlinable
         static var owner: UInt8 { AsepriteParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .asepriteColourDepthIsNot8_16Or32: "not an Aseprite file: colour depth is not 8, 16 or 32"
             case .asepriteFileWithoutFrames: "Aseprite file without frames"

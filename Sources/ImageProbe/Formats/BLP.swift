@@ -7,27 +7,24 @@
 /// BLP2: type (1), colour encoding (1 palette, 2 DXT, 3 ARGB8888), alpha depth (0, 1, 4, 8),
 /// alpha encoding and a mipmap flag. The size, alpha and depth are known at byte 20 in both
 /// modes.
-@usableFromInline
 struct BLPParser: FormatParser, Sendable {
 
-    @usableFromInline var facts = ImageFacts(format: .blp)
+    var facts = ImageFacts(format: .blp)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// "P" and the version digit (after the sniffed "BL"), the header through the height.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(18) }
 
-    @inlinable
     var format: ImageFormat? { .blp }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.u8(0) == 0x50 else { return .failed(Sniffer.unknown) }  // "P"
         let alphaBits: UInt32
@@ -66,18 +63,15 @@ struct BLPParser: FormatParser, Sendable {
 
 extension BLPParser {
     /// Why BLP input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case unknownBLPVersion
         case unknownBLPEncoding
         case alphaBitsIsNot0_1_4Or8
 
-        @inlinable
         static var owner: UInt8 { BLPParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .unknownBLPVersion: "unknown BLP version"
             case .unknownBLPEncoding: "unknown BLP compression or colour encoding"

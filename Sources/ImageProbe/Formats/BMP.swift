@@ -10,10 +10,8 @@
 /// Full mode also reads the resolution (pixels per metre, in every header from the 40-byte
 /// BITMAPINFOHEADER on, OS/2 2.x's 64-byte one too) and, in a BITMAPV5HEADER, whether an ICC
 /// profile is embedded (`PROFILE_EMBEDDED` with a size); no earlier header can embed one.
-@usableFromInline
 struct BMPParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...21: file size, reserved, data offset, DIB header size, and four more.
         case fileHeader
@@ -33,32 +31,29 @@ struct BMPParser: FormatParser, Sendable {
     }
 
     /// `bV5CSType`'s PROFILE_EMBEDDED, 'MBED', as the little-endian word the file stores.
-    @usableFromInline static let profileEmbedded: UInt32 = 0x4D42_4544
+    static let profileEmbedded: UInt32 = 0x4D42_4544
 
-    @usableFromInline var phase: Phase = .fileHeader
+    var phase: Phase = .fileHeader
     /// The DIB header's size (12...124).
-    @usableFromInline var headerSize: UInt8 = 0
-    @usableFromInline var facts = ImageFacts(format: .bmp)
+    var headerSize: UInt8 = 0
+    var facts = ImageFacts(format: .bmp)
     /// Full mode's resolution and ICC profile.
-    @usableFromInline var extras = ExtraFacts()
+    var extras = ExtraFacts()
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(20) }
+    var firstStep: Step { .read(20) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .bmp }
 
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .coreDepth, .resolution, .colourSpace, .profileSize: info
@@ -66,7 +61,7 @@ struct BMPParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // Full mode's answer ends in the one tail below, once whether a profile is embedded
         // is known.
@@ -142,18 +137,15 @@ struct BMPParser: FormatParser, Sendable {
 
 extension BMPParser {
     /// Why BMP input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case unknownDIBHeaderSize
         case widthIsNotPositive
         case badHeight
 
-        @inlinable
         static var owner: UInt8 { BMPParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .unknownDIBHeaderSize: "unknown DIB header size"
             case .widthIsNotPositive: "width is not positive"

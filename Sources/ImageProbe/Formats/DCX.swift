@@ -9,10 +9,8 @@
 /// first reads the directory up to its 0 for the page count (`frameCount`); a directory
 /// without its 0 before the first page, or longer than 1023 pages or `maxEntries`, costs the
 /// count, never the image, so both modes agree on every file's validity.
-@usableFromInline
 struct DCXParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// ID bytes 2–3 (after the sniffed `B1 68`) and the first page's offset.
         case signature
@@ -22,28 +20,26 @@ struct DCXParser: FormatParser, Sendable {
         case page
     }
 
-    @usableFromInline var phase: Phase = .signature
-    @usableFromInline var facts = ImageFacts(format: .dcx)
+    var phase: Phase = .signature
+    var facts = ImageFacts(format: .dcx)
     /// Offset of the first page, which ends the directory.
-    @usableFromInline var firstPage: UInt64 = 0
+    var firstPage: UInt64 = 0
     /// Pages counted so far (full mode).
-    @usableFromInline var pages: UInt32 = 0
+    var pages: UInt32 = 0
 
     /// Built on demand from the compact facts the parser keeps.
 
     /// The most pages a directory lists: 1024 entries, the last of them the 0.
-    @usableFromInline static let maximumPages: UInt32 = 1023
+    static let maximumPages: UInt32 = 1023
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(6) }
 
-    @inlinable
     var format: ImageFormat? {
         switch phase {
         case .signature: nil
@@ -51,7 +47,7 @@ struct DCXParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {
@@ -99,7 +95,6 @@ struct DCXParser: FormatParser, Sendable {
 
     /// The next directory entries, up to 16 at a time and never into the first page. With no
     /// room left for an entry, the directory has no 0: the page count stays unknown.
-    @inlinable
     mutating func directoryStep(from position: UInt64) -> Step {
         let room = firstPage &- position
         guard position < firstPage && room >= 4 else { return pageStep(from: position) }
@@ -107,7 +102,6 @@ struct DCXParser: FormatParser, Sendable {
     }
 
     /// Skips to the first page's header.
-    @inlinable
     mutating func pageStep(from position: UInt64) -> Step {
         phase = .page
         return position >= firstPage ? .read(12) : .skipThenRead(firstPage &- position, 12)
@@ -116,17 +110,14 @@ struct DCXParser: FormatParser, Sendable {
 
 extension DCXParser {
     /// Why DCX input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case firstPageInsideTheDirectory
         case pageIsNotAPCX
 
-        @inlinable
         static var owner: UInt8 { DCXParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .firstPageInsideTheDirectory: "first DCX page offset lies inside the directory"
             case .pageIsNotAPCX: "DCX page is not a PCX"

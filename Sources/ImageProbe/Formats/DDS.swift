@@ -5,10 +5,8 @@
 /// The DDSD_HEIGHT and DDSD_WIDTH flags are not required: Microsoft warns readers that writers
 /// leave header flags clear, and the size fields are at fixed offsets anyway (SPEC: DDS). Full
 /// mode also reads the pixel format (offsets 76...107) for the bit count and alpha.
-@usableFromInline
 struct DDSParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...19: "S ", dwSize, dwFlags, dwHeight, dwWidth.
         case header
@@ -16,25 +14,22 @@ struct DDSParser: FormatParser, Sendable {
         case pixelFormat
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .dds)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .dds)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// After the sniffed "DD".
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(18) }
 
-    @inlinable
     var format: ImageFormat? { .dds }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -43,14 +38,14 @@ struct DDSParser: FormatParser, Sendable {
     }
 
     /// DDS_PIXELFORMAT flags.
-    @usableFromInline static let alphaPixels: UInt32 = 0x1
-    @usableFromInline static let alphaOnly: UInt32 = 0x2
-    @usableFromInline static let fourCC: UInt32 = 0x4
-    @usableFromInline static let rgb: UInt32 = 0x40
-    @usableFromInline static let yuv: UInt32 = 0x200
-    @usableFromInline static let luminance: UInt32 = 0x2_0000
+    static let alphaPixels: UInt32 = 0x1
+    static let alphaOnly: UInt32 = 0x2
+    static let fourCC: UInt32 = 0x4
+    static let rgb: UInt32 = 0x40
+    static let yuv: UInt32 = 0x200
+    static let luminance: UInt32 = 0x2_0000
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -77,7 +72,6 @@ struct DDSParser: FormatParser, Sendable {
     /// Bit count and alpha from DDS_PIXELFORMAT. Compressed formats state no bit count; of
     /// them only the ones whose alpha is certain say so (DXT1 may or may not use its 1-bit
     /// alpha, a DX10 header names its format later).
-    @inlinable
     mutating func describe(flags: UInt32, fourCC code: UInt32, bitCount: UInt32) {
         if flags & Self.fourCC != 0 {
             switch code {
@@ -99,17 +93,14 @@ struct DDSParser: FormatParser, Sendable {
 
 extension DDSParser {
     /// Why DDS input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case ddsMagicDamaged
         case ddsHeaderSizeIsNot124
 
-        @inlinable
         static var owner: UInt8 { DDSParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .ddsMagicDamaged: "DDS magic damaged"
             case .ddsHeaderSizeIsNot124: "DDS header size is not 124"

@@ -18,12 +18,10 @@
 ///   preview's own size is a thumbnail's, and is not read.
 /// - When the section's end is known (a DOS EPS header, or `inputLength`), it ends the last
 ///   line; reaching it without a box is malformed.
-@usableFromInline
 struct EPSParser: FormatParser, Sendable {
 
     /// Where the text is: a plain enum, the word or number being read in the fields below it
     /// (a payload per case would cost an enum copy per byte).
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// "PS-Adobe-" (after the sniffed "%!").
         case adobe
@@ -47,7 +45,6 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     /// Which comments the scan is looking for.
-    @usableFromInline
     enum Section: UInt8, Sendable {
         /// The header comments.
         case header
@@ -58,50 +55,42 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     /// A coordinate in DSC's integer syntax, or a real (`100.6`), kept as its integer part.
-    @usableFromInline
     struct Coordinate: Sendable {
-        @usableFromInline var negative = false
-        @usableFromInline var integer = DecimalInteger()
+        var negative = false
+        var integer = DecimalInteger()
         /// Any byte of it read: a sign may only come first.
-        @usableFromInline var started = false
-        @usableFromInline var digits = false
-        @usableFromInline var fraction = false
+        var started = false
+        var digits = false
+        var fraction = false
 
-        @inlinable
         init() {}
 
         /// The coordinate truncated toward zero.
-        @inlinable
         var value: Int64 { negative ? -Int64(integer.value) : Int64(integer.value) }
     }
 
-    @usableFromInline var phase: Phase
-    @usableFromInline var word = ShortWord()
+    var phase: Phase
+    var word = ShortWord()
     /// Which coordinate of the box (0...3) is being read or waited for.
-    @usableFromInline var index: UInt8 = 0
-    @usableFromInline var matched: UInt8 = 0
-    @usableFromInline var coordinate = Coordinate()
-    @usableFromInline var section: Section = .header
-    @usableFromInline var facts = ImageFacts(format: .eps)
+    var index: UInt8 = 0
+    var matched: UInt8 = 0
+    var coordinate = Coordinate()
+    var section: Section = .header
+    var facts = ImageFacts(format: .eps)
     /// llx, lly and urx of the box being read.
-    @usableFromInline var lowerLeftX: Int64 = 0
-    @usableFromInline var lowerLeftY: Int64 = 0
-    @usableFromInline var upperRightX: Int64 = 0
+    var lowerLeftX: Int64 = 0
+    var lowerLeftY: Int64 = 0
+    var upperRightX: Int64 = 0
     /// Where the PostScript section starts, and where it ends (nil: unknown).
-    @usableFromInline var sectionStart: UInt64 = 0
-    @usableFromInline var sectionEnd: UInt64? = nil
+    var sectionStart: UInt64 = 0
+    var sectionEnd: UInt64? = nil
     /// A header said `%%BoundingBox: (atend)`.
-    @usableFromInline var deferred = false
+    var deferred = false
     /// The DOS EPS preview: 0 none, 1 TIFF, 2 Windows Metafile.
-    @usableFromInline var preview: UInt8 = 0
+    var preview: UInt8 = 0
 
     /// Built on demand from the compact facts the parser keeps. Out of line in size builds:
     /// `settle` reads it for an answer and for the end of the input.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     var info: ImageInfo {
         var info = ImageInfo(facts)
         switch preview {
@@ -113,20 +102,18 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     /// Bytes of header comments read before giving up.
-    @usableFromInline static let headerBudget: UInt64 = 65536
+    static let headerBudget: UInt64 = 65536
     /// How much of the section's end is searched for a deferred box, when the end is known.
-    @usableFromInline static let trailerWindow: UInt64 = 16384
+    static let trailerWindow: UInt64 = 16384
 
     /// After `%!`, or after `C5 D0` for a DOS EPS binary file.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(dos: Bool) {
         phase = dos ? .dosHeader : .adobe
     }
 
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(dos: sniffed.variant != 0) }
+    init(sniffed: Sniffed) { self.init(dos: sniffed.signatureFirst == 0xC5) }  // `C5 D0`, or "%!"
 
-    @inlinable
     var firstStep: Step {
         switch phase {
         case .dosHeader: .read(28)
@@ -134,7 +121,6 @@ struct EPSParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     var format: ImageFormat? {
         switch phase {
         case .adobe, .dosHeader: nil
@@ -142,7 +128,7 @@ struct EPSParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .adobe:
@@ -185,7 +171,6 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     /// One byte of the PostScript text, at `offset`.
-    @inlinable
     mutating func text(_ byte: UInt8, at offset: UInt64, options: ScanOptions) -> Step {
         if let end = sectionEnd, offset >= end { return ended() }
         if section == .header && offset &- sectionStart >= Self.headerBudget {
@@ -257,7 +242,6 @@ struct EPSParser: FormatParser, Sendable {
 
     /// A byte of the `index`-th coordinate. A box that turns out not to be four numbers is
     /// skipped with its line, as Pillow skips it.
-    @inlinable
     mutating func coordinateByte(_ byte: UInt8, endOfLine: Bool, options: ScanOptions) -> Step {
         if ASCII.isDigit(byte) {
             // The fraction's digits are dropped: the value is truncated toward zero.
@@ -279,7 +263,6 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     /// The `index`-th coordinate ended at a blank or the line's end.
-    @inlinable
     mutating func ended(_ value: Int64, index: UInt8, endOfLine: Bool, options: ScanOptions) -> Step {
         switch index {
         case 0: lowerLeftX = value
@@ -301,7 +284,6 @@ struct EPSParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    @inlinable
     mutating func skipBox(endOfLine: Bool) -> Step {
         phase = endOfLine ? .lineStart : .skipLine
         return .read(1)
@@ -309,7 +291,6 @@ struct EPSParser: FormatParser, Sendable {
 
     /// The header comments ended at `position`, without a box. A deferred box is looked for
     /// after the `%%Trailer` line, near the section's end when that is known.
-    @inlinable
     mutating func headerEnded(at position: UInt64, lineEnded: Bool) -> Step {
         guard deferred else { return .failed(.malformed(.eps, Failure.noBoundingBoxInTheHeaderComments)) }
         section = .body
@@ -325,7 +306,6 @@ struct EPSParser: FormatParser, Sendable {
     }
 
     /// The PostScript section ended without an answer.
-    @inlinable
     func ended() -> Step {
         switch section {
         case .header: .failed(.malformed(.eps, Failure.noBoundingBoxInTheHeaderComments))
@@ -336,7 +316,6 @@ struct EPSParser: FormatParser, Sendable {
 
 extension EPSParser {
     /// Why EPS input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case postScriptSectionOutsideTheFile
         case postScriptSectionIsNotDSC
@@ -345,12 +324,10 @@ extension EPSParser {
         case deferredBoundingBoxMissingFromTheTrailer
         case emptyBoundingBox
 
-        @inlinable
         static var owner: UInt8 { EPSParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .postScriptSectionOutsideTheFile: "DOS EPS header puts the PostScript section inside the header"
             case .postScriptSectionIsNotDSC: "DOS EPS PostScript section does not start with %!PS-Adobe-"

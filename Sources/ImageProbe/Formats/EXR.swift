@@ -11,10 +11,8 @@
 /// Full mode also reads the `channels` list, wherever it is in the header, for the bits per
 /// sample and alpha; writers sort attributes by name, so it usually comes before `dataWindow`
 /// and costs no extra byte.
-@usableFromInline
 struct EXRParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...7: the end of the magic and the version field.
         case preamble
@@ -33,65 +31,60 @@ struct EXRParser: FormatParser, Sendable {
     }
 
     /// What the attribute being read is to the scanner.
-    @usableFromInline
     enum Attribute: Sendable {
         case other
         case dataWindow
         case channels
     }
 
-    @usableFromInline var phase: Phase = .preamble
-    @usableFromInline var facts = ImageFacts(format: .exr)
+    var phase: Phase = .preamble
+    var facts = ImageFacts(format: .exr)
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline var attribute: Attribute = .other
+    var attribute: Attribute = .other
     /// Longest attribute, type or channel name: 31 bytes, 255 with the long-names flag.
-    @usableFromInline var maxNameLength = 31
+    var maxNameLength = 31
     /// Bytes of the current name so far.
-    @usableFromInline var nameLength = 0
+    var nameLength = 0
     /// Whether the current name still matches `dataWindow`, or the type `box2i`.
-    @usableFromInline var matchesSize = false
+    var matchesSize = false
     /// Whether the current name still matches `channels`, or the type `chlist`.
-    @usableFromInline var matchesChannels = false
-    @usableFromInline var attributes = 0
+    var matchesChannels = false
+    var attributes = 0
     /// Name bytes examined one at a time, against `nameBudget`.
-    @usableFromInline var examined = 0
-    @usableFromInline var channels = ChannelSummary()
+    var examined = 0
+    var channels = ChannelSummary()
 
     /// Most name bytes examined one at a time before the scan gives up.
-    @usableFromInline static let nameBudget = 1 << 16
+    static let nameBudget = 1 << 16
     /// OpenEXR rejects data windows reaching INT32_MAX / 2 in either direction
     /// (OpenEXRCore `validate_image_dimensions`).
-    @usableFromInline static let windowLimit: Int32 = Int32.max / 2
+    static let windowLimit: Int32 = Int32.max / 2
 
-    @usableFromInline static let dataWindowName = ShortText(head: 0x6461_7461_5769_6E64, tail: 0x6F77_0000_0000_0000, count: 10)
-    @usableFromInline static let channelsName = ShortText(head: 0x6368_616E_6E65_6C73, tail: 0, count: 8)
-    @usableFromInline static let box2iType = ShortText(head: 0x626F_7832_6900_0000, tail: 0, count: 5)
-    @usableFromInline static let chlistType = ShortText(head: 0x6368_6C69_7374_0000, tail: 0, count: 6)
+    static let dataWindowName = ShortText(head: 0x6461_7461_5769_6E64, tail: 0x6F77_0000_0000_0000, count: 10)
+    static let channelsName = ShortText(head: 0x6368_616E_6E65_6C73, tail: 0, count: 8)
+    static let box2iType = ShortText(head: 0x626F_7832_6900_0000, tail: 0, count: 5)
+    static let chlistType = ShortText(head: 0x6368_6C69_7374_0000, tail: 0, count: 6)
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// After the sniffed `76 2F`.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(6) }
 
-    @inlinable
     var format: ImageFormat? { .exr }
 
     /// A data window is at least 1×1, so a zero width means none has been read.
-    @inlinable
     var sizeKnown: Bool { facts.width != 0 }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
     /// The paths that start the next attribute name, and those that end the channel list,
     /// meet at the end: each is compiled once.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         /// Bytes of value to skip before the next attribute name.
         var skip: UInt64 = 0
@@ -173,7 +166,6 @@ struct EXRParser: FormatParser, Sendable {
     }
 
     /// Checks the magic and version flags.
-    @inlinable
     mutating func preamble(_ third: UInt8, _ fourth: UInt8, version: UInt32) -> ScanFailure? {
         guard third == 0x31 && fourth == 0x01 else { return ScanFailure(.unknownFormat, Failure.openEXRMagicDamaged) }
         guard version & 0xFF == 2 else { return .unsupported(.exr, Failure.openEXRVersionOtherThan2) }
@@ -193,17 +185,15 @@ struct EXRParser: FormatParser, Sendable {
     // MARK: Attribute names and types
 
     /// Counts a byte examined on its own against the budget; false once it is spent.
-    @inlinable
     mutating func examine() -> Bool {
         examined &+= 1
         return examined <= Self.nameBudget
     }
 
-    @usableFromInline static let budgetSpent = ScanFailure.limit(.exr, Failure.namesLongerThan64KiBInAll)
+    static let budgetSpent = ScanFailure.limit(.exr, Failure.namesLongerThan64KiBInAll)
 
     /// Takes one byte of an attribute name or of its type name (one path for both), comparing
     /// it with the two texts sought: `dataWindow` and `channels`, or `box2i` and `chlist`.
-    @inlinable
     mutating func nameByte(_ byte: UInt8, _ options: ScanOptions) -> Step {
         let isType = phase == .typeName
         if byte == 0 && nameLength == 0 && !isType {
@@ -249,7 +239,6 @@ struct EXRParser: FormatParser, Sendable {
     }
 
     /// Checks and records the data window.
-    @inlinable
     mutating func dataWindow(xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32, _ options: ScanOptions) -> ScanFailure? {
         let limit = Self.windowLimit
         guard xMin <= xMax && yMin <= yMax && xMin > -limit && yMin > -limit && xMax < limit && yMax < limit else {
@@ -266,7 +255,6 @@ struct EXRParser: FormatParser, Sendable {
 
     // MARK: The channel list (full mode)
 
-    @inlinable
     mutating func nextChannel() -> Step {
         phase = .channelName
         nameLength = 0
@@ -275,7 +263,6 @@ struct EXRParser: FormatParser, Sendable {
     }
 
     /// Takes a channel's fields.
-    @inlinable
     mutating func channelFields(pixelType: UInt32, _ options: ScanOptions) -> ScanFailure? {
         channels.remaining &-= 16
         channels.count &+= 1
@@ -295,37 +282,35 @@ struct EXRParser: FormatParser, Sendable {
 }
 
 /// What full mode gathers from the `channels` attribute.
-@usableFromInline
 struct ChannelSummary: Sendable {
     /// Bytes of the attribute value not yet read.
-    @usableFromInline var remaining: UInt32 = 0
-    @usableFromInline var count = 0
+    var remaining: UInt32 = 0
+    var count = 0
     /// The current channel name's first two bytes (the first in the high byte).
-    @usableFromInline var nameStart: UInt16 = 0
+    var nameStart: UInt16 = 0
     /// HALF channels (16 bits).
-    @usableFromInline var sawHalf = false
+    var sawHalf = false
     /// UINT or FLOAT channels (32 bits).
-    @usableFromInline var sawWide = false
-    @usableFromInline var sawUnknownType = false
-    @usableFromInline var sawAlpha = false
+    var sawWide = false
+    var sawUnknownType = false
+    var sawAlpha = false
     /// The list has been read or given up on.
-    @usableFromInline var settled = false
+    var settled = false
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 }
 
 /// Up to 16 bytes of ASCII held in two integers, so a name arriving one byte at a time can be
 /// compared with it without a string or a pointer.
-@usableFromInline
 struct ShortText: Sendable {
     /// Bytes 0...7, the first in the most significant byte.
-    @usableFromInline let head: UInt64
+    let head: UInt64
     /// Bytes 8...15, likewise.
-    @usableFromInline let tail: UInt64
-    @usableFromInline let count: Int
+    let tail: UInt64
+    let count: Int
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(head: UInt64, tail: UInt64, count: Int) {
         self.head = head
         self.tail = tail
@@ -333,7 +318,6 @@ struct ShortText: Sendable {
     }
 
     /// Whether the text has `byte` at `index`; false past its end.
-    @inlinable
     func has(_ byte: UInt8, at index: Int) -> Bool {
         guard index >= 0 && index < count else { return false }
         let word = index < 8 ? head : tail
@@ -343,7 +327,6 @@ struct ShortText: Sendable {
 
 extension EXRParser {
     /// Why EXR input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case openEXRMagicDamaged
         case tiledFlagWithDeepOrMultiPart
@@ -361,12 +344,10 @@ extension EXRParser {
         case attributeNameTooLong
         case attributeTypeNameTooLong
 
-        @inlinable
         static var owner: UInt8 { EXRParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .openEXRMagicDamaged: "OpenEXR magic damaged"
             case .tiledFlagWithDeepOrMultiPart: "tiled flag combined with deep or multi-part flags"

@@ -10,16 +10,13 @@
 /// `NAXIS1` when `NAXIS` is 1: one row), in both modes, with `bitDepth` = |BITPIX|. Axes
 /// after the second (a cube's planes) are not read. A primary header with `NAXIS = 0` holds
 /// no data: the scanner reads on to the first extension, which must be an `IMAGE`.
-@usableFromInline
 struct FITSParser: FormatParser, Sendable {
 
     /// The mandatory keywords, in their order.
-    @usableFromInline
     enum Keyword: UInt8, Sendable {
         case simple, bitpix, naxis, naxis1, naxis2
     }
 
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// "MPLE  =" (after the sniffed "SI").
         case simpleKeyword
@@ -39,33 +36,31 @@ struct FITSParser: FormatParser, Sendable {
 
     /// A plain enum, its data in the fields below it (a payload per case would cost an enum
     /// copy per byte).
-    @usableFromInline var phase: Phase = .simpleKeyword
+    var phase: Phase = .simpleKeyword
     /// The mandatory keyword whose card is being read.
-    @usableFromInline var keyword: Keyword = .simple
-    @usableFromInline var negative = false
-    @usableFromInline var number = DecimalInteger()
-    @usableFromInline var facts = ImageFacts(format: .fits)
+    var keyword: Keyword = .simple
+    var negative = false
+    var number = DecimalInteger()
+    var facts = ImageFacts(format: .fits)
     /// Where the current card starts.
-    @usableFromInline var cardStart: UInt64 = 0
-    @usableFromInline var axes: UInt16 = 0
-    @usableFromInline var inExtension = false
-    @usableFromInline var cards = 0
+    var cardStart: UInt64 = 0
+    var axes: UInt16 = 0
+    var inExtension = false
+    var cards = 0
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @usableFromInline static let cardLength: UInt64 = 80
-    @usableFromInline static let blockLength: UInt64 = 2880
+    static let cardLength: UInt64 = 80
+    static let blockLength: UInt64 = 2880
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(7) }
 
-    @inlinable
     var format: ImageFormat? {
         switch phase {
         case .simpleKeyword: nil
@@ -74,7 +69,7 @@ struct FITSParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {
@@ -143,7 +138,6 @@ struct FITSParser: FormatParser, Sendable {
     }
 
     /// The keyword as it is written in its 8 columns.
-    @inlinable
     static func name(_ keyword: Keyword) -> StaticString {
         switch keyword {
         case .simple: "SIMPLE  "
@@ -156,7 +150,6 @@ struct FITSParser: FormatParser, Sendable {
 
     /// A byte where a number's next digit is expected. A digit in the card's last column ends
     /// the number with the card.
-    @inlinable
     mutating func digit(_ byte: UInt8, at offset: UInt64, options: ScanOptions) -> Step {
         guard ASCII.isDigit(byte) else { return malformed(Failure.fitsValueIsNotAnInteger) }
         guard number.append(byte) else { return malformed(Failure.fitsValueTooLarge) }
@@ -168,7 +161,6 @@ struct FITSParser: FormatParser, Sendable {
     }
 
     /// A mandatory keyword's integer value, read up to `position`.
-    @inlinable
     mutating func value(_ value: Int64, of keyword: Keyword, at position: UInt64, options: ScanOptions) -> Step {
         switch keyword {
         case .simple:
@@ -202,7 +194,6 @@ struct FITSParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func size(height: Int64, options: ScanOptions) -> Step {
         guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height)) else { return .failed(.tooLarge(.fits)) }
         facts.storedHeight = UInt32(truncatingIfNeeded: height)
@@ -210,7 +201,6 @@ struct FITSParser: FormatParser, Sendable {
     }
 
     /// Skips the rest of the current card and reads the next one's keyword.
-    @inlinable
     mutating func nextCard(_ keyword: Keyword, from position: UInt64) -> Step {
         cardStart &+= Self.cardLength
         self.keyword = keyword
@@ -218,12 +208,10 @@ struct FITSParser: FormatParser, Sendable {
         return cardStart == position ? .read(9) : .skipThenRead(cardStart &- position, 9)
     }
 
-    @inlinable
     func malformed(_ reason: Failure) -> Step {
         .failed(.malformed(.fits, reason))
     }
 
-    @inlinable
     func malformed(_ reason: CommonFailure) -> Step {
         .failed(.malformed(.fits, reason))
     }
@@ -231,7 +219,6 @@ struct FITSParser: FormatParser, Sendable {
 
 extension FITSParser {
     /// Why FITS input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case mandatoryFITSKeywordMissingOrOutOfOrder
         case fitsKeywordWithoutAValue
@@ -245,12 +232,10 @@ extension FITSParser {
         case firstFITSExtensionIsNotAnImage
         case fitsImageExtensionWithoutData
 
-        @inlinable
         static var owner: UInt8 { FITSParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .mandatoryFITSKeywordMissingOrOutOfOrder: "mandatory FITS keyword missing or out of order"
             case .fitsKeywordWithoutAValue: "FITS keyword without a value"

@@ -4,27 +4,24 @@
 ///
 /// The size is known at byte 16, in both modes. Every farbfeld image is 16 bits per channel
 /// with alpha, so those facts come with it.
-@usableFromInline
 struct FarbfeldParser: FormatParser, Sendable {
 
-    @usableFromInline var facts = ImageFacts(format: .farbfeld)
+    var facts = ImageFacts(format: .farbfeld)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// "rbfeld" (after the sniffed "fa"), width, height.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(14) }
 
-    @inlinable
     var format: ImageFormat? { .farbfeld }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches("rbfeld", at: 0) else { return .failed(Sniffer.unknown) }
         let width = field.be32(6)

@@ -11,10 +11,8 @@
 /// - Animation mode walks every block to the trailer, following the data sub-blocks by their
 ///   lengths (the LZW data is never decoded), and reports each image as a frame with the delay
 ///   of the Graphic Control Extension before it.
-@usableFromInline
 struct GIFParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// "F87a"/"F89a" (after the sniffed "GI"), logical screen width and height.
         case header
@@ -38,41 +36,37 @@ struct GIFParser: FormatParser, Sendable {
         case imageDataStart
     }
 
-    @usableFromInline var facts = ImageFacts(format: .gif)
-    @usableFromInline var extras = ExtraFacts()
+    var facts = ImageFacts(format: .gif)
+    var extras = ExtraFacts()
 
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
     /// Animation mode: the frame whose descriptor was just read.
-    @usableFromInline var pending = PendingFrames()
+    var pending = PendingFrames()
     /// The delay of the last Graphic Control Extension, in centiseconds, for the next image.
-    @usableFromInline var delay: UInt16 = 0
-    @usableFromInline var phase: Phase = .header
+    var delay: UInt16 = 0
+    var phase: Phase = .header
     /// Image descriptors read so far.
-    @usableFromInline var images: UInt32 = 0
+    var images: UInt32 = 0
     /// Extensions other than Graphic Control walked, against maxEntries (frames are counted
     /// as frames, and each image has at most one control extension that matters).
-    @usableFromInline var blocks: UInt32 = 0
+    var blocks: UInt32 = 0
 
-    @inlinable static var emitsFrames: Bool { true }
+    static var emitsFrames: Bool { true }
 
-    @inlinable
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(8) }
+    var firstStep: Step { .read(8) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .gif }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -80,10 +74,10 @@ struct GIFParser: FormatParser, Sendable {
         }
     }
 
-    @usableFromInline static let netscape: StaticString = "NETSCAPE2.0"
-    @usableFromInline static let animexts: StaticString = "ANIMEXTS1.0"
+    static let netscape: StaticString = "NETSCAPE2.0"
+    static let animexts: StaticString = "ANIMEXTS1.0"
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -182,28 +176,24 @@ struct GIFParser: FormatParser, Sendable {
     }
 
     /// A colour table of 2^(n+1) three-byte entries.
-    @inlinable
     static func colourTableBytes(_ packed: UInt8) -> UInt64 {
         3 &* (1 << (UInt64(packed & 0x07) &+ 1))
     }
 
     /// Skips a data sub-block of `length` bytes and reads the next length, or, at a block
     /// terminator (length 0), goes on to the next block.
-    @inlinable
     mutating func subBlocks(skipping length: UInt8, _ options: ScanOptions) -> Step {
         guard length != 0 else { return nextBlock(skipping: 0, options) }
         phase = .subBlockLength
         return .skipThenRead(UInt64(length), 1)
     }
 
-    @inlinable
     mutating func nextBlock(skipping count: UInt64, _ options: ScanOptions) -> Step {
         phase = .introducer
         return count == 0 ? .read(1) : .skipThenRead(count, 1)
     }
 
     /// The trailer: the walk is complete.
-    @inlinable
     mutating func trailer() -> Step {
         if images <= 1 { facts.isAnimated = false }
         return .done
@@ -212,19 +202,16 @@ struct GIFParser: FormatParser, Sendable {
 
 extension GIFParser {
     /// Why GIF input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case notAGIF87aOrGIF89aSignature
         case logicalScreenSizeIsZero
         case unknownGIFBlock
         case moreBlocksThanMaxEntries
 
-        @inlinable
         static var owner: UInt8 { GIFParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .notAGIF87aOrGIF89aSignature: "not a GIF87a or GIF89a signature"
             case .logicalScreenSizeIsZero: "logical screen size is zero"

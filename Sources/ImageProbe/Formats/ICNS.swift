@@ -9,10 +9,8 @@
 /// skipping the data by length; a 1024×1024 `ic10`, the largest type there is, settles it
 /// early. Non-icon elements (`TOC `, `icnV`, `name`, `info`, nested families) and unknown
 /// types are skipped.
-@usableFromInline
 struct ICNSParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...7: "ns" and the total length.
         case familyHeader
@@ -21,54 +19,48 @@ struct ICNSParser: FormatParser, Sendable {
     }
 
     /// An element type's nominal pixel size.
-    @usableFromInline
     struct IconSize: Sendable {
-        @usableFromInline var width: UInt16
-        @usableFromInline var height: UInt16
+        var width: UInt16
+        var height: UInt16
         /// An 8-bit mask that goes with the icon of the same size, not an image of its own.
-        @usableFromInline var isMask: Bool
+        var isMask: Bool
 
-        @inlinable
         init(_ width: UInt16, _ height: UInt16, isMask: Bool = false) {
             self.width = width
             self.height = height
             self.isMask = isMask
         }
 
-        @inlinable
         var area: UInt32 { UInt32(width) * UInt32(height) }
     }
 
-    @usableFromInline var phase: Phase = .familyHeader
+    var phase: Phase = .familyHeader
     /// The facts; their size is the largest icon so far (0×0 before the first).
-    @usableFromInline var facts = ImageFacts(format: .icns)
+    var facts = ImageFacts(format: .icns)
 
     /// Offset where the family ends, as its header declares.
-    @usableFromInline var familyEnd: UInt64 = 0
-    @usableFromInline var elements = 0
-    @usableFromInline var icons = 0
+    var familyEnd: UInt64 = 0
+    var elements = 0
+    var icons = 0
 
     /// The largest pixel size of any type: once seen, nothing can beat it.
-    @usableFromInline static let maximumSide: UInt16 = 1024
+    static let maximumSide: UInt16 = 1024
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// After the sniffed "ic".
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(6) }
 
-    @inlinable
     var format: ImageFormat? { .icns }
 
     /// Only a 1024×1024 icon makes the size certain before the family ends.
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { facts.storedWidth == UInt32(Self.maximumSide) ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .familyHeader:
@@ -107,7 +99,6 @@ struct ICNSParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func finish(_ options: ScanOptions) -> Step {
         guard facts.storedWidth != 0 else { return .failed(.unsupported(.icns, Failure.noIconElementOfAKnownType)) }
         if !options.dimensionsOnly { facts.frameCount = icons }
@@ -116,7 +107,6 @@ struct ICNSParser: FormatParser, Sendable {
 
     /// Pixel sizes of the icon element types (Apple Icon Services types, as tabulated in
     /// "Apple Icon Image format"; the @2x types at their pixel size).
-    @inlinable
     static func size(of type: UInt32) -> IconSize? {
         switch type {
         case 0x6963_6D23, 0x6963_6D34, 0x6963_6D38: IconSize(16, 12)  // icm#, icm4, icm8
@@ -145,7 +135,6 @@ struct ICNSParser: FormatParser, Sendable {
 
 extension ICNSParser {
     /// Why ICNS input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case icnsMagicDamaged
         case iconFamilyHoldsNoElement
@@ -155,12 +144,10 @@ extension ICNSParser {
         case noIconElementOfAKnownType
         case moreElementsThanMaxEntries
 
-        @inlinable
         static var owner: UInt8 { ICNSParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .icnsMagicDamaged: "icns magic damaged"
             case .iconFamilyHoldsNoElement: "icon family holds no element"

@@ -8,10 +8,8 @@
 /// after the last entry's width and height, or as soon as an entry is 256 × 256, the largest
 /// possible, because later entries can only tie with it. Full mode reads the whole directory
 /// for `bitDepth` and validation. The embedded PNG or BMP images are never read.
-@usableFromInline
 struct ICOParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// An entry's width and height bytes.
         case entrySize
@@ -20,25 +18,25 @@ struct ICOParser: FormatParser, Sendable {
         case entryRest
     }
 
-    @usableFromInline var facts: ImageFacts
-    @usableFromInline var phase: Phase = .entrySize
+    var facts: ImageFacts
+    var phase: Phase = .entrySize
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline let isCursor: Bool
-    @usableFromInline let count: UInt16
+    let isCursor: Bool
+    let count: UInt16
     /// Index of the entry being read.
-    @usableFromInline var index: UInt16 = 0
+    var index: UInt16 = 0
     /// Area of the largest entry so far; 0 before the first.
-    @usableFromInline var largestArea: UInt32 = 0
+    var largestArea: UInt32 = 0
     /// Whether the entry being read is the largest so far, so its bit count is the answer's.
-    @usableFromInline var readingLargest = false
+    var readingLargest = false
     /// Set once no later entry can change the answer.
-    @usableFromInline var sizeKnown = false
+    var sizeKnown = false
 
     /// The largest area an entry can declare: 256 × 256.
-    @usableFromInline static let maximumArea: UInt32 = 256 * 256
+    static let maximumArea: UInt32 = 256 * 256
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(isCursor: Bool, count: UInt16) {
         self.isCursor = isCursor
         self.count = count
@@ -46,20 +44,19 @@ struct ICOParser: FormatParser, Sendable {
         facts.frameCount = Int(count)
     }
 
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(isCursor: sniffed.variant != 0, count: UInt16(truncatingIfNeeded: sniffed.value)) }
+    init(sniffed: Sniffed) {
+        guard case .iconDirectory(let isCursor, let count) = sniffed else { self.init(isCursor: false, count: 0); return }  // defensive
+        self.init(isCursor: isCursor, count: count)
+    }
 
-    @inlinable
     var firstStep: Step { .read(2) }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
     /// Where the image data may start: just past the directory.
-    @inlinable
     var directoryEnd: UInt32 { 6 &+ 16 &* UInt32(count) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .entrySize:
@@ -118,25 +115,21 @@ struct ICOParser: FormatParser, Sendable {
     }
 
     /// A width or height byte: 0 stands for 256.
-    @inlinable
     static func side(_ byte: UInt8) -> UInt32 { byte == 0 ? 256 : UInt32(byte) }
 }
 
 extension ICOParser {
     /// Why ICO input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case directoryEntrySReservedByteIsNot0
         case directoryEntryHasNoImageData
         case imageDataOverlapsTheDirectory
         case moreDirectoryEntriesThanMaxEntries
 
-        @inlinable
         static var owner: UInt8 { ICOParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .directoryEntrySReservedByteIsNot0: "directory entry's reserved byte is not 0"
             case .directoryEntryHasNoImageData: "directory entry has no image data"

@@ -8,10 +8,8 @@
 /// count and masking). Chunks before `BMHD` are skipped by their length; a `BODY` (or
 /// `ABIT`) before it is malformed. Other FORM types (`AIFF`, `8SVX`, `ANIM`, …) are not
 /// images of this kind.
-@usableFromInline
 struct ILBMParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// "RM" (after the sniffed "FO"), the FORM's length and type.
         case form
@@ -21,28 +19,26 @@ struct ILBMParser: FormatParser, Sendable {
         case bitmapHeader
     }
 
-    @usableFromInline var phase: Phase = .form
-    @usableFromInline var facts = ImageFacts(format: .ilbm)
+    var phase: Phase = .form
+    var facts = ImageFacts(format: .ilbm)
     /// Offset where the FORM ends, as its header declares.
-    @usableFromInline var formEnd: UInt64 = 0
-    @usableFromInline var chunks = 0
+    var formEnd: UInt64 = 0
+    var chunks = 0
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @usableFromInline static let bitmapHeaderID: UInt32 = 0x424D_4844  // "BMHD"
-    @usableFromInline static let bodyID: UInt32 = 0x424F_4459  // "BODY"
-    @usableFromInline static let contiguousBodyID: UInt32 = 0x4142_4954  // "ABIT"
+    static let bitmapHeaderID: UInt32 = 0x424D_4844  // "BMHD"
+    static let bodyID: UInt32 = 0x424F_4459  // "BODY"
+    static let contiguousBodyID: UInt32 = 0x4142_4954  // "ABIT"
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(10) }
 
-    @inlinable
     var format: ImageFormat? {
         switch phase {
         case .form: nil
@@ -50,7 +46,7 @@ struct ILBMParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {
@@ -110,7 +106,6 @@ struct ILBMParser: FormatParser, Sendable {
 
 extension ILBMParser {
     /// Why ILBM input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case iffFormOfNoImageType
         case formHasNoBMHD
@@ -118,12 +113,10 @@ extension ILBMParser {
         case bmhdChunkTooShort
         case bodyBeforeBMHD
 
-        @inlinable
         static var owner: UInt8 { ILBMParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .iffFormOfNoImageType: "IFF FORM of no image type"
             case .formHasNoBMHD: "IFF FORM has no BMHD"

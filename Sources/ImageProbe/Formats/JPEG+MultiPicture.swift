@@ -11,30 +11,26 @@
 /// byte order, 42, the IFD's offset, then entries; MPEntry (0xB002) points at 16-byte entries,
 /// the second of which gives the image's attributes, size and offset from the TIFF header.
 extension JPEGParser {
-    @usableFromInline
     struct MultiPicture: Sendable {
         /// Where the MPF index's TIFF header starts (offsets count from it); 0 before one is read.
-        @usableFromInline var base: UInt64 = 0
+        var base: UInt64 = 0
         /// Where the second image starts, when it may be a gain map; 0 for none.
-        @usableFromInline var secondImage: UInt64 = 0
+        var secondImage: UInt64 = 0
         /// The offset of the MP entries, from `base`; 0 before MPEntry is found.
-        @usableFromInline var entries: UInt32 = 0
-        @usableFromInline var entriesLeft: UInt16 = 0
-        @usableFromInline var bigEndian = false
+        var entries: UInt32 = 0
+        var entriesLeft: UInt16 = 0
+        var bigEndian = false
         /// The walk has gone on to the second image's segments.
-        @usableFromInline var inSecondImage = false
+        var inSecondImage = false
 
-        @inlinable init() {}
+        init() {}
 
-        @inlinable
         func u16(_ field: FieldBytes, _ index: Int) -> UInt16 { bigEndian ? field.be16(index) : field.le16(index) }
 
-        @inlinable
         func u32(_ field: FieldBytes, _ index: Int) -> UInt32 { bigEndian ? field.be32(index) : field.le32(index) }
     }
 
     /// The first 12 bytes of an MPF APP2 segment at `offset`: "MPF\0", then the TIFF header.
-    @inlinable
     mutating func startMultiPicture(_ field: FieldBytes, at offset: UInt64) -> Step {
         let position = offset &+ 12
         var index = MultiPicture()
@@ -55,7 +51,6 @@ extension JPEGParser {
     }
 
     /// The MPF index's fields: its entry count, each entry, the second MP entry.
-    @inlinable
     mutating func readMultiPicture(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {
@@ -90,7 +85,6 @@ extension JPEGParser {
     }
 
     /// The next 12-byte IFD entry of the MPF index, or past the segment when they are done.
-    @inlinable
     mutating func nextMultiPictureEntry(from position: UInt64) -> Step {
         guard multiPicture.entriesLeft > 0, segmentEnd > position, segmentEnd &- position >= 12 else {
             return skipRest(from: position, to: segmentEnd)
@@ -101,7 +95,6 @@ extension JPEGParser {
 
     /// After the primary's frame header, at `position`: the answer, or on to a second image
     /// that may be the gain map the primary doesn't show (`finishExtras` records an XMP one).
-    @inlinable
     mutating func afterPrimaryFrameHeader(at position: UInt64) -> Step {
         guard extras.hasGainMap != true, !xmp.hasGainMap, multiPicture.secondImage > position else { return finishExtras() }
         multiPicture.inSecondImage = true
@@ -112,7 +105,7 @@ extension JPEGParser {
 
     /// Full mode's answer: what wasn't found isn't there. Out of line: inlined into
     /// `markerCode`, it made every marker save and restore two registers.
-    @inlinable @inline(never)
+    @inline(never)
     mutating func finishExtras() -> Step {
         if xmp.hasGainMap { extras.hasGainMap = true }
         if extras.hasGainMap == nil { extras.hasGainMap = false }

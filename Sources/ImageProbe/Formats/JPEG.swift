@@ -9,10 +9,8 @@
 /// marker, the MPF index), all of which come before the frame header. When the MPF index lists a
 /// second image that may be a gain map and the primary shows none, full mode goes on to that
 /// image's own segments (JPEG+MultiPicture.swift).
-@usableFromInline
 struct JPEGParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Two bytes, normally 0xFF and a marker code.
         case marker
@@ -43,57 +41,54 @@ struct JPEGParser: FormatParser, Sendable {
         case secondImageStart
     }
 
-    @usableFromInline var exif = ExifReader()
-    @usableFromInline var facts = ImageFacts(format: .jpeg)
-    @usableFromInline var extras = ExtraFacts()
+    var exif = ExifReader()
+    var facts = ImageFacts(format: .jpeg)
+    var extras = ExtraFacts()
     /// Where the APP segment whose head is being read ends.
-    @usableFromInline var segmentEnd: UInt64 = 0
+    var segmentEnd: UInt64 = 0
     /// The XMP packet's properties: gain maps and motion photos.
-    @usableFromInline var xmp = XMPMatcher()
-    @usableFromInline var xmpSeen = false
-    @usableFromInline var phase: Phase = .marker
+    var xmp = XMPMatcher()
+    var xmpSeen = false
+    var phase: Phase = .marker
     /// The marker whose segment or frame header is being read.
-    @usableFromInline var marker: UInt8 = 0
+    var marker: UInt8 = 0
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline var exifSeen = false
-    @usableFromInline var segments = 0
+    var exifSeen = false
+    var segments = 0
     /// The MPF index: where its TIFF header starts (offsets count from it), its byte order,
     /// the entries left to read, and where the MP entries are.
-    @usableFromInline var multiPicture = MultiPicture()
+    var multiPicture = MultiPicture()
 
     /// After SOI (which the sniffer consumed): the first marker.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(2) }
+    var firstStep: Step { .read(2) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .jpeg }
 
     /// The size comes at SOF; full mode may go on to an MPF second image after it.
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { multiPicture.inSecondImage ? info : nil }
 
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
     /// APP2's identifiers (ICC.1:2022 B.4; ISO/TS 21496-1 uses a URN), and APP0's (JFIF 1.02).
-    @usableFromInline static let iccIdentifier: StaticString = "ICC_PROFILE\0"
-    @usableFromInline static let gainMapIdentifierStart: StaticString = "urn:iso:std:"
-    @usableFromInline static let gainMapIdentifierRest: StaticString = "iso:ts:21496:-1\0"
-    @usableFromInline static let jfifIdentifier: StaticString = "JFIF\0"
+    static let iccIdentifier: StaticString = "ICC_PROFILE\0"
+    static let gainMapIdentifierStart: StaticString = "urn:iso:std:"
+    static let gainMapIdentifierRest: StaticString = "iso:ts:21496:-1\0"
+    static let jfifIdentifier: StaticString = "JFIF\0"
     /// APP1's identifiers: Exif's, and XMP's (XMP Part 3 §1.1.3) in two parts.
-    @usableFromInline static let exifIdentifier: StaticString = "Exif\0\0"
-    @usableFromInline static let xmpIdentifierStart: StaticString = "http://n"
-    @usableFromInline static let xmpIdentifierRest: StaticString = "s.adobe.com/xap/1.0/\0"
+    static let exifIdentifier: StaticString = "Exif\0\0"
+    static let xmpIdentifierStart: StaticString = "http://n"
+    static let xmpIdentifierRest: StaticString = "s.adobe.com/xap/1.0/\0"
     /// APP2's MPF identifier (CIPA DC-007 §5.2).
-    @usableFromInline static let mpfIdentifier: StaticString = "MPF\0"
+    static let mpfIdentifier: StaticString = "MPF\0"
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .marker:
@@ -222,11 +217,6 @@ struct JPEGParser: FormatParser, Sendable {
     }
 
     /// A field of the Exif block, for `exif`.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)  // two callers: one copy of the code
-    #else
-    @inlinable
-    #endif
     mutating func readExif(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch exif.parse(field, at: offset, options: options) {
         case .step(let step):
@@ -238,21 +228,19 @@ struct JPEGParser: FormatParser, Sendable {
                 exifSeen = true
                 facts.orientation = exif.orientation
                 let exifFacts = exif.facts
-                if exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
+                if exifFacts.dpiX != 0 { extras.takeResolution(of: exifFacts) }
             }
             return skipRest(from: offset &+ field.span, to: exif.end)
         }
     }
 
     /// The next run of the XMP packet, up to 64 bytes, or past the segment once it is read.
-    @inlinable
     mutating func nextXMPRun(from position: UInt64) -> Step {
         guard position < segmentEnd else { return skipRest(from: position, to: segmentEnd) }
         phase = .xmp
         return .read(Int(truncatingIfNeeded: min(segmentEnd &- position, 64)))
     }
 
-    @inlinable
     mutating func markerCode(_ code: UInt8, options: ScanOptions) -> Step {
         // An MPF second image's segments end at its first marker that isn't a table or an APP
         // segment (SOI, EOI, SOS, a frame header): checked in those cases only, off the path
@@ -296,7 +284,6 @@ struct JPEGParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func skipRest(from position: UInt64, to payloadEnd: UInt64) -> Step {
         phase = .marker
         return position >= payloadEnd ? .read(2) : .skipThenRead(payloadEnd &- position, 2)
@@ -305,7 +292,6 @@ struct JPEGParser: FormatParser, Sendable {
 
 extension JPEGParser {
     /// Why JPEG input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case segmentLengthBelow2
         case frameHeaderTooShort
@@ -317,12 +303,10 @@ extension JPEGParser {
         case jpegLSFrame
         case moreSegmentsThanMaxEntries
 
-        @inlinable
         static var owner: UInt8 { JPEGParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .segmentLengthBelow2: "segment length below 2"
             case .frameHeaderTooShort: "frame header too short"

@@ -6,10 +6,8 @@
 /// Ysiz − YOsiz. A boxed file is walked from the signature and `ftyp` boxes, skipping other
 /// boxes by their size, to `jp2h` and then to `ihdr` (HEIGHT, WIDTH, NC, BPC). JPEG 2000
 /// carries no orientation.
-@usableFromInline
 struct JPEG2000Parser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// The SIZ marker, Lsiz, Rsiz, Xsiz, Ysiz, XOsiz and YOsiz (22 bytes), after SOC; or
         /// SOC and those (24 bytes) at the start of a `jp2c` box (`withStartMarker`).
@@ -33,59 +31,55 @@ struct JPEG2000Parser: FormatParser, Sendable {
 
     /// A plain enum, its data in the fields below it (a payload per case would cost an enum
     /// copy per field).
-    @usableFromInline var phase: Phase
-    @usableFromInline var withStartMarker = false
-    @usableFromInline var segmentLength: UInt16 = 0
-    @usableFromInline var largeType: UInt32 = 0
-    @usableFromInline var largeStart: UInt64 = 0
-    @usableFromInline var facts: ImageFacts
+    var phase: Phase
+    var withStartMarker = false
+    var segmentLength: UInt16 = 0
+    var largeType: UInt32 = 0
+    var largeStart: UInt64 = 0
+    var facts: ImageFacts
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline var sizeKnown = false
+    var sizeKnown = false
     /// The size of the file's first box, as the sniffer read it (it must be 12).
-    @usableFromInline var signatureBoxSize: UInt32 = 12
+    var signatureBoxSize: UInt32 = 12
     /// Whether the walk is inside the `jp2h` superbox, and where that ends (nil: at the end
     /// of the file).
-    @usableFromInline var inHeaderBox = false
-    @usableFromInline var headerBoxEnd: UInt64? = nil
+    var inHeaderBox = false
+    var headerBoxEnd: UInt64? = nil
     /// Boxes read, which `maxEntries` bounds.
-    @usableFromInline var boxes: UInt32 = 0
+    var boxes: UInt32 = 0
 
-    @usableFromInline static let headerBox: UInt32 = 0x6A70_3268  // "jp2h"
-    @usableFromInline static let imageHeaderBox: UInt32 = 0x6968_6472  // "ihdr"
-    @usableFromInline static let codestreamBox: UInt32 = 0x6A70_3263  // "jp2c"
-    @usableFromInline static let motionBrand: UInt32 = 0x6D6A_7032  // "mjp2"
-    @usableFromInline static let compoundBrand: UInt32 = 0x6A70_6D20  // "jpm "
+    static let headerBox: UInt32 = 0x6A70_3268  // "jp2h"
+    static let imageHeaderBox: UInt32 = 0x6968_6472  // "ihdr"
+    static let codestreamBox: UInt32 = 0x6A70_3263  // "jp2c"
+    static let motionBrand: UInt32 = 0x6D6A_7032  // "mjp2"
+    static let compoundBrand: UInt32 = 0x6A70_6D20  // "jpm "
 
     /// A raw codestream: the sniffer consumed SOC (`FF 4F`).
-    @inlinable @inline(__always)
+    @inline(__always)
     init(codestream: ()) {
         phase = .imageSize
         facts = ImageFacts(format: .j2k, width: 0, height: 0)
     }
 
     /// A JP2 family file: the sniffer consumed the first box's size and type `jP  `.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
         facts = ImageFacts(format: .jp2, width: 0, height: 0)
         self.signatureBoxSize = signatureBoxSize
     }
 
-    /// `Sniffed.variant` for a boxed file (its signature box's size in `value`); 0 for a raw
-    /// codestream.
-    @usableFromInline static var boxed: UInt8 { Sniffed.jpeg2000Boxed }
-
-    @inlinable @inline(__always)
+    /// A boxed file (its signature box), or a raw codestream (its signature `FF 4F`).
+    @inline(__always)
     init(sniffed: Sniffed) {
-        if sniffed.variant == Self.boxed {
-            self.init(signatureBoxSize: UInt32(truncatingIfNeeded: sniffed.value))
+        if case .box(let size) = sniffed {
+            self.init(signatureBoxSize: size)
         } else {
             self.init(codestream: ())
         }
     }
 
-    @inlinable
     var firstStep: Step {
         switch phase {
         case .signatureAndFileType: .read(16)
@@ -93,10 +87,9 @@ struct JPEG2000Parser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .imageSize:
@@ -190,7 +183,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func setSize(width: UInt32, height: UInt32, _ options: ScanOptions) -> ScanFailure? {
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .tooLarge(facts.format) }
         facts.width = Int(clamping: width)
@@ -201,7 +193,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
 
     /// Dispatches on a box whose payload starts at `payloadStart` and which ends at `end`
     /// (nil: at the end of the file, 15444-1 I.4).
-    @inlinable
     mutating func box(_ type: UInt32, payloadStart: UInt64, end: UInt64?, options: ScanOptions) -> Step {
         if let end, options.runsPastInput(end) { return .failed(.malformed(.jp2, .boxOrChunkRunsPastTheEndOfTheInput)) }
         if inHeaderBox {
@@ -240,7 +231,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
 
     /// Skips from `position` to `next`, the start of jp2h's next child box, which must have
     /// room for a box header.
-    @inlinable
     mutating func nextBoxInHeader(at next: UInt64, from position: UInt64) -> Step {
         if let headerBoxEnd, headerBoxEnd < next || headerBoxEnd &- next < 8 {
             return .failed(.malformed(.jp2, Failure.jp2hHasNoIhdr))
@@ -252,7 +242,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
 
 extension JPEG2000Parser {
     /// Why JPEG2000 input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case jp2cBoxDoesNotStartWithSOC
         case sizDoesNotFollowSOC
@@ -268,12 +257,10 @@ extension JPEG2000Parser {
         case motionJPEG2000KeepsItsHeaderInATrack
         case jpmCompoundImagesKeepTheirHeadersInPages
 
-        @inlinable
         static var owner: UInt8 { JPEG2000Parser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .jp2cBoxDoesNotStartWithSOC: "jp2c box does not start with SOC"
             case .sizDoesNotFollowSOC: "SIZ does not follow SOC"

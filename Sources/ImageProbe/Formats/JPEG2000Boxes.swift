@@ -1,12 +1,10 @@
 /// The start JPEG 2000's boxed files (ISO/IEC 15444-1 I.5) and JPEG XL's container (ISO/IEC
 /// 18181-2) share: a 12-byte signature box (payload `0D 0A 87 0A`), then `ftyp`. Their boxes
 /// are `BoxWalker`'s.
-@usableFromInline
 enum JPEG2000Box {
-    @usableFromInline static let fileType: UInt32 = 0x6674_7970  // "ftyp"
+    static let fileType: UInt32 = 0x6674_7970  // "ftyp"
 
     /// The start of a file, as the parsers read it after the sniffer.
-    @usableFromInline
     enum FileStart: Sendable {
         /// The `ftyp` box's major brand, and how much of that box is left to skip.
         case fileType(brand: UInt32, rest: UInt64)
@@ -15,7 +13,6 @@ enum JPEG2000Box {
 
     /// Checks the 16 bytes after the signature box's header: its payload, then the `ftyp` box's
     /// size, type and major brand. `signatureBoxSize` is what the sniffer read.
-    @inlinable
     static func fileStart(_ field: FieldBytes, signatureBoxSize: UInt32, format: ImageFormat) -> FileStart {
         guard field.u8(0) == 0x0D && field.u8(1) == 0x0A && field.u8(2) == 0x87 && field.u8(3) == 0x0A else {
             return .failed(ScanFailure(.unknownFormat, CommonFailure.signatureBoxDamaged))

@@ -7,10 +7,8 @@
 /// after `vkFormat` and `typeSize`. A `pixelHeight` of 0 marks a 1D texture: one row, reported
 /// with height 1. The enums also say, for free, the bits per channel and whether there is
 /// alpha, for the formats where that is certain.
-@usableFromInline
 struct KTXParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Identifier bytes 2...11.
         case identifier
@@ -21,23 +19,21 @@ struct KTXParser: FormatParser, Sendable {
         case version2
     }
 
-    @usableFromInline var phase: Phase = .identifier
-    @usableFromInline var facts = ImageFacts(format: .ktx)
+    var phase: Phase = .identifier
+    var facts = ImageFacts(format: .ktx)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// After the sniffed `AB 4B`.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(10) }
 
     /// Unknown until the identifier names the version: both start `AB 4B`.
-    @inlinable
     var format: ImageFormat? {
         switch phase {
         case .identifier: nil
@@ -48,7 +44,7 @@ struct KTXParser: FormatParser, Sendable {
 
     /// The answer comes with the size, so no partial answer exists.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .identifier:
@@ -98,7 +94,6 @@ struct KTXParser: FormatParser, Sendable {
     }
 
     /// Checks and records the size; both versions answer right after it.
-    @inlinable
     mutating func size(width: UInt32, height: UInt32, format: ImageFormat, _ options: ScanOptions) -> Step {
         guard width != 0 else { return .failed(.malformed(format, Failure.pixelWidthIsZero)) }
         // pixelHeight 0: a 1D texture, a single row.
@@ -111,7 +106,6 @@ struct KTXParser: FormatParser, Sendable {
 
     /// Bits per channel of the OpenGL component types; nil for packed types and compressed
     /// data (glType 0).
-    @inlinable
     static func bitsPerChannel(glType: UInt32) -> Int? {
         switch glType {
         case 0x1400, 0x1401: 8  // GL_BYTE, GL_UNSIGNED_BYTE
@@ -122,7 +116,6 @@ struct KTXParser: FormatParser, Sendable {
     }
 
     /// Whether an OpenGL base internal format carries alpha; nil for values it does not name.
-    @inlinable
     static func hasAlpha(glBaseInternalFormat: UInt32) -> Bool? {
         switch glBaseInternalFormat {
         case 0x1906, 0x1908, 0x190A, 0x80E1: true  // GL_ALPHA, GL_RGBA, GL_LUMINANCE_ALPHA, GL_BGRA
@@ -137,7 +130,6 @@ struct KTXParser: FormatParser, Sendable {
     /// Bits per channel and alpha of the core Vulkan formats whose names state them.
     /// `VK_FORMAT_UNDEFINED` (Basis Universal, described only by the DFD) and the formats whose
     /// alpha depends on the data (BC7, ASTC) give nil.
-    @inlinable
     static func describe(vkFormat: UInt32) -> (bits: Int?, alpha: Bool?) {
         switch vkFormat {
         case 9...36: (8, false)  // R8, R8G8, R8G8B8, B8G8R8
@@ -158,7 +150,6 @@ struct KTXParser: FormatParser, Sendable {
 
 extension KTXParser {
     /// Why KTX input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case ktxIdentifierDamaged
         case ktxIdentifierOfAnUnknownVersion
@@ -166,12 +157,10 @@ extension KTXParser {
         case onlyOneOfGlTypeAndGlFormatIsZero
         case pixelWidthIsZero
 
-        @inlinable
         static var owner: UInt8 { KTXParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .ktxIdentifierDamaged: "KTX identifier damaged"
             case .ktxIdentifierOfAnUnknownVersion: "KTX identifier of an unknown version"

@@ -5,32 +5,28 @@
 ///
 /// The size is at bytes 4–7; the scanner answers at byte 26, once the checksum has confirmed
 /// the four-byte key, in both modes. Pictures are 1 bit per pixel.
-@usableFromInline
 struct MSPParser: FormatParser, Sendable {
 
-    @usableFromInline var facts = ImageFacts(format: .msp)
+    var facts = ImageFacts(format: .msp)
     /// Version 2 ("LinS"), whose rows are run-length encoded.
-    @usableFromInline let version2: Bool
+    let version2: Bool
 
     /// Built on demand from the compact facts the parser keeps.
 
     /// After "Da" or "Li", which the sniffer consumed.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(version2: Bool) {
         self.version2 = version2
     }
 
     /// The rest of the key, then words 1 to 12 (width … y aspect correction) and the checksum.
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(version2: sniffed.variant != 0) }
+    init(sniffed: Sniffed) { self.init(version2: sniffed.signatureFirst == 0x4C) }  // "Li", or "Da"
 
-    @inlinable
     var firstStep: Step { .read(24) }
 
-    @inlinable
     var format: ImageFormat? { .msp }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches(version2 ? "nS" : "nM", at: 0) else { return .failed(Sniffer.unknown) }
         // Word 0 is the key's first half, which the sniffer consumed: "Da" or "Li".
@@ -55,16 +51,13 @@ struct MSPParser: FormatParser, Sendable {
 
 extension MSPParser {
     /// Why MSP input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case mspChecksumMismatch
 
-        @inlinable
         static var owner: UInt8 { MSPParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .mspChecksumMismatch: "MSP header checksum does not match"
             }

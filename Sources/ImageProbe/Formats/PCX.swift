@@ -5,27 +5,24 @@
 /// The size is xmax − xmin + 1 by ymax − ymin + 1, known at byte 12 in both modes; the bits
 /// per pixel (per plane) come with it. The sniffer consumed 0x0A, the version and the encoding
 /// byte: after `0A 00` that byte is what tells a PCX from a TGA (SPEC.md §3.15).
-@usableFromInline
 struct PCXParser: FormatParser, Sendable {
 
-    @usableFromInline var facts = ImageFacts(format: .pcx)
+    var facts = ImageFacts(format: .pcx)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// Bits per pixel, and the window.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(9) }
 
-    @inlinable
     var format: ImageFormat? { .pcx }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch Self.window(field, at: 0, format: .pcx, options: options) {
         case .failed(let failure):
@@ -39,7 +36,6 @@ struct PCXParser: FormatParser, Sendable {
     }
 
     /// What a PCX header's bits per pixel and window say.
-    @usableFromInline
     enum Window: Sendable {
         case size(width: UInt32, height: UInt32, bitsPerPixel: Int)
         case failed(ScanFailure)
@@ -48,7 +44,7 @@ struct PCXParser: FormatParser, Sendable {
     /// Reads the bits per pixel (per plane) and the window xmin, ymin, xmax, ymax from the 9
     /// bytes of `field` at `index`: a PCX file's bytes 3–11, or a DCX page's (failures name
     /// `format`).
-    @inlinable @inline(__always)
+    @inline(__always)
     static func window(_ field: FieldBytes, at index: Int, format: ImageFormat, options: ScanOptions) -> Window {
         let bitsPerPixel = field.u8(index)
         switch bitsPerPixel {
@@ -69,17 +65,14 @@ struct PCXParser: FormatParser, Sendable {
 
 extension PCXParser {
     /// Why PCX input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case bitsPerPixelIsNot1_2_4Or8
         case imageWindowEndsBeforeItStarts
 
-        @inlinable
         static var owner: UInt8 { PCXParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .bitsPerPixelIsNot1_2_4Or8: "bits per pixel is not 1, 2, 4 or 8"
             case .imageWindowEndsBeforeItStarts: "image window ends before it starts"

@@ -5,27 +5,24 @@
 ///
 /// The size is the image's (bytes 12–15), known at byte 16 in both modes; the extended size
 /// only validates it, as Android's `etc1_pkm_is_valid` does.
-@usableFromInline
 struct PKMParser: FormatParser, Sendable {
 
-    @usableFromInline var facts = ImageFacts(format: .pkm)
+    var facts = ImageFacts(format: .pkm)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// "M " (after the sniffed "PK"), version, data type, extended size, size.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(14) }
 
-    @inlinable
     var format: ImageFormat? { .pkm }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches("M ", at: 0) else { return .failed(Sniffer.unknown) }
         let etc2: Bool
@@ -67,18 +64,15 @@ struct PKMParser: FormatParser, Sendable {
 
 extension PKMParser {
     /// Why PKM input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case unknownPKMVersion
         case unknownPKMDataType
         case extendedSizeDoesNotCoverTheImage
 
-        @inlinable
         static var owner: UInt8 { PKMParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .unknownPKMVersion: "unknown PKM version"
             case .unknownPKMDataType: "unknown PKM data type"

@@ -9,10 +9,8 @@
 /// follow it (Pillow writes `eXIf` before `acTL`). On the way full mode notes the colour and
 /// resolution chunks, which precede the image data: `iCCP` (an ICC profile), `cICP` (CICP),
 /// `pHYs` (pixels per metre) and IHDR's interlace method (Adam7).
-@usableFromInline
 struct PNGParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Signature bytes 2...7, the first chunk's length and type, and 8 data bytes.
         case signature
@@ -34,60 +32,56 @@ struct PNGParser: FormatParser, Sendable {
         case colourCodes
     }
 
-    @usableFromInline var exif = ExifReader()
-    @usableFromInline var facts = ImageFacts(format: .png)
-    @usableFromInline var extras = ExtraFacts()
+    var exif = ExifReader()
+    var facts = ImageFacts(format: .png)
+    var extras = ExtraFacts()
     /// Animation mode: the frame whose `fcTL` was just read.
-    @usableFromInline var pending = PendingFrames()
-    @usableFromInline var phase: Phase = .signature
+    var pending = PendingFrames()
+    var phase: Phase = .signature
     /// An `acTL` came before the image data: an APNG.
-    @usableFromInline var isAPNG = false
+    var isAPNG = false
 
-    @inlinable static var emitsFrames: Bool { true }
+    static var emitsFrames: Bool { true }
 
-    @inlinable
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline var sizeKnown = false
-    @usableFromInline var sawImageData = false
+    var sizeKnown = false
+    var sawImageData = false
     /// The one `eXIf` allowed was read: the orientation is settled.
-    @usableFromInline var exifRead = false
-    @usableFromInline var chunks = 0
+    var exifRead = false
+    var chunks = 0
     /// The length of the `fcTL` being read.
-    @usableFromInline var frameControlLength: UInt32 = 0
+    var frameControlLength: UInt32 = 0
 
     /// After the two signature bytes the sniffer consumed.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(22) }
+    var firstStep: Step { .read(22) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .png }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @usableFromInline static let ihdr: UInt32 = 0x4948_4452  // "IHDR"
-    @usableFromInline static let cgbi: UInt32 = 0x4367_4249  // "CgBI"
-    @usableFromInline static let idat: UInt32 = 0x4944_4154  // "IDAT"
-    @usableFromInline static let iend: UInt32 = 0x4945_4E44  // "IEND"
-    @usableFromInline static let actl: UInt32 = 0x6163_544C  // "acTL"
-    @usableFromInline static let trns: UInt32 = 0x7452_4E53  // "tRNS"
-    @usableFromInline static let exif: UInt32 = 0x6558_4966  // "eXIf"
-    @usableFromInline static let fctl: UInt32 = 0x6663_544C  // "fcTL"
-    @usableFromInline static let iccp: UInt32 = 0x6943_4350  // "iCCP"
-    @usableFromInline static let cicp: UInt32 = 0x6349_4350  // "cICP"
-    @usableFromInline static let phys: UInt32 = 0x7048_5973  // "pHYs"
+    static let ihdr: UInt32 = 0x4948_4452  // "IHDR"
+    static let cgbi: UInt32 = 0x4367_4249  // "CgBI"
+    static let idat: UInt32 = 0x4944_4154  // "IDAT"
+    static let iend: UInt32 = 0x4945_4E44  // "IEND"
+    static let actl: UInt32 = 0x6163_544C  // "acTL"
+    static let trns: UInt32 = 0x7452_4E53  // "tRNS"
+    static let exif: UInt32 = 0x6558_4966  // "eXIf"
+    static let fctl: UInt32 = 0x6663_544C  // "fcTL"
+    static let iccp: UInt32 = 0x6943_4350  // "iCCP"
+    static let cicp: UInt32 = 0x6349_4350  // "cICP"
+    static let phys: UInt32 = 0x7048_5973  // "pHYs"
 
-    @inlinable @inline(__always)
+    @inline(__always)  // into the field loop, its one caller
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .signature:
@@ -163,13 +157,12 @@ struct PNGParser: FormatParser, Sendable {
                 facts.orientation = exif.orientation
                 // pHYs is PNG's own resolution; eXIf's counts only without it.
                 let exifFacts = exif.facts
-                if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.resolution = exifFacts.resolution }
+                if extras.dpiX == 0 && exifFacts.dpiX != 0 { extras.takeResolution(of: exifFacts) }
                 return afterExif(from: offset &+ field.span, to: exif.end, options: options)
             }
         }
     }
 
-    @inlinable
     mutating func header(length: UInt32, width: UInt32, height: UInt32, options: ScanOptions) -> Step {
         guard length == 13 else { return .failed(.malformed(.png, Failure.ihdrLengthIsNot13)) }
         guard width != 0 && height != 0 && width <= 0x7FFF_FFFF && height <= 0x7FFF_FFFF else {
@@ -184,7 +177,6 @@ struct PNGParser: FormatParser, Sendable {
         return .read(5)
     }
 
-    @inlinable
     mutating func chunk(length: UInt32, type: UInt32, at offset: UInt64, options: ScanOptions) -> Step {
         guard length <= 0x7FFF_FFFF else { return .failed(.malformed(.png, Failure.chunkLengthOver2To31)) }
         chunks &+= 1
@@ -235,7 +227,6 @@ struct PNGParser: FormatParser, Sendable {
 
     /// After the `eXIf` payload, read up to `position`, that ends at `payloadEnd`: after the
     /// image data that is the answer; before it, the walk goes on to IDAT for `acTL`/`tRNS`.
-    @inlinable
     mutating func afterExif(from position: UInt64, to payloadEnd: UInt64, options: ScanOptions) -> Step {
         exifRead = true
         if sawImageData && !(isAPNG && options.animation) { return .done }
@@ -247,7 +238,6 @@ struct PNGParser: FormatParser, Sendable {
 
 extension PNGParser {
     /// Why PNG input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case pngSignatureDamaged
         case badCgBIChunkLength
@@ -257,12 +247,10 @@ extension PNGParser {
         case ihdrSizeOutOfRange
         case chunkLengthOver2To31
 
-        @inlinable
         static var owner: UInt8 { PNGParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .pngSignatureDamaged: "PNG signature damaged"
             case .badCgBIChunkLength: "bad CgBI chunk length"

@@ -5,24 +5,20 @@
 /// (except for bitmaps) maxval, separated by white space and `#` comments. PAM: keyword lines
 /// up to `ENDHDR`. PFM: width, height and a scale factor. A number is known to have ended only
 /// at the byte after its last digit, so that byte is the answer point (SPEC.md §3, "PNM").
-@usableFromInline
 struct PNMParser: FormatParser, Sendable {
 
     /// The numbers of a P1–P6 or PFM header, in order.
-    @usableFromInline
     enum Token: Sendable {
         case width, height, maxval
     }
 
     /// The PAM header lines that carry a number.
-    @usableFromInline
     enum PAMField: Sendable {
         case width, height, depth, maxval
     }
 
     /// Where the header is: a plain enum, the numbers and words being read in the fields below
     /// it (a payload per case would cost an enum copy per byte).
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// The byte after the magic number, which must be white space (or a comment).
         case afterMagic
@@ -56,27 +52,27 @@ struct PNMParser: FormatParser, Sendable {
         case pamEnd
     }
 
-    @usableFromInline let magic: UInt8
-    @usableFromInline var phase: Phase
+    let magic: UInt8
+    var phase: Phase
     /// The P1–P6 or PFM number being read or waited for; the PAM line's number.
-    @usableFromInline var token: Token = .width
-    @usableFromInline var pamField: PAMField = .width
-    @usableFromInline var number = DecimalInteger()
-    @usableFromInline var scale = DecimalNumber()
-    @usableFromInline var word = ShortWord()
-    @usableFromInline var trimmed = ShortWord()
-    @usableFromInline var facts: ImageFacts
+    var token: Token = .width
+    var pamField: PAMField = .width
+    var number = DecimalInteger()
+    var scale = DecimalNumber()
+    var word = ShortWord()
+    var trimmed = ShortWord()
+    var facts: ImageFacts
 
     /// Built on demand from the compact facts the parser keeps.
     /// Set once width and height are both read (PAM fills them in one at a time).
-    @usableFromInline var sizeKnown = false
+    var sizeKnown = false
 
     /// Bytes of header text the scanner reads before giving up. Real headers are well under
     /// 100 bytes; GIMP's comment line is the longest seen in practice.
-    @usableFromInline static let headerBudget: UInt64 = 8192
+    static let headerBudget: UInt64 = 8192
 
     /// `magic` is the byte after `P`: `1`…`7`, `F` or `f`.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(magic: UInt8) {
         self.magic = magic
         self.phase = .afterMagic
@@ -85,26 +81,23 @@ struct PNMParser: FormatParser, Sendable {
     }
 
     /// After `P` and the magic byte, which the sniffer consumed.
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(magic: sniffed.variant) }
+    init(sniffed: Sniffed) {
+        guard case .signature(_, let magic) = sniffed else { self.init(magic: 0); return }  // defensive
+        self.init(magic: magic)
+    }
 
-    @inlinable
     var firstStep: Step { .read(1) }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
     var isFloat: Bool { facts.format == .pfm }
 
     /// P1 and P4 (bitmaps) have no maxval.
-    @inlinable
     var isBitmap: Bool { magic == 0x31 || magic == 0x34 }
 
-    @inlinable
     var isArbitraryMap: Bool { magic == 0x37 }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
             return .failed(.limit(facts.format, .headerLongerThan8KiB))
@@ -237,18 +230,15 @@ struct PNMParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     func malformed(_ message: Failure) -> Step {
         .failed(.malformed(facts.format, message))
     }
 
-    @inlinable
     func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(facts.format, message))
     }
 
     /// A P1–P6 or PFM number has ended at `terminator` (white space or `#`).
-    @inlinable
     mutating func finish(_ token: Token, _ value: UInt32, terminator: UInt8, options: ScanOptions) -> Step {
         let next: Token
         switch token {
@@ -288,13 +278,11 @@ struct PNMParser: FormatParser, Sendable {
     }
 
     /// Bits needed to hold `maxval`: 255 → 8, 1023 → 10, 15 → 4.
-    @inlinable
     static func bits(for maxval: UInt32) -> Int {
         32 &- maxval.leadingZeroBitCount
     }
 
     /// A PAM header line's keyword has ended at `terminator`.
-    @inlinable
     mutating func pamKeyword(_ keyword: ShortWord, terminator: UInt8) -> Step {
         let field: PAMField
         if keyword.equals("WIDTH") {
@@ -329,7 +317,6 @@ struct PNMParser: FormatParser, Sendable {
     }
 
     /// A PAM header number has ended at `terminator` (white space).
-    @inlinable
     mutating func pamValue(_ field: PAMField, _ value: UInt32, terminator: UInt8, options: ScanOptions) -> Step {
         switch field {
         case .width, .height:
@@ -357,7 +344,6 @@ struct PNMParser: FormatParser, Sendable {
 
 extension PNMParser {
     /// Why PNM input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case xvThumbnailP7332NotPAM
         case noWhiteSpaceAfterTheMagicNumber
@@ -375,12 +361,10 @@ extension PNMParser {
         case unknownPAMHeaderKeyword
         case pamHeaderLineWithoutAValue
 
-        @inlinable
         static var owner: UInt8 { PNMParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .xvThumbnailP7332NotPAM: "XV thumbnail (P7 332), not PAM"
             case .noWhiteSpaceAfterTheMagicNumber: "no white space after the magic number"

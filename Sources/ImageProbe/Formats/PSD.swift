@@ -8,10 +8,8 @@
 /// skipping the colour mode data and every other block's data by its length.
 /// The EXIF block in the image resources is not read: manifests and peers report no
 /// orientation for PSD, and Photoshop applies none on opening.
-@usableFromInline
 struct PSDParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// "PS" (after the sniffed "8B"), version, reserved, channels, height, width.
         case header
@@ -30,42 +28,39 @@ struct PSDParser: FormatParser, Sendable {
     }
 
     /// Resource IDs (Photoshop File Formats Specification, "Image Resource IDs").
-    @usableFromInline static let resolutionInfo: UInt16 = 1005
-    @usableFromInline static let iccProfile: UInt16 = 1039
+    static let resolutionInfo: UInt16 = 1005
+    static let iccProfile: UInt16 = 1039
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .psd)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .psd)
     /// Full mode's resolution and ICC profile.
-    @usableFromInline var extras = ExtraFacts()
+    var extras = ExtraFacts()
     /// The absolute offset where the image resources section ends.
-    @usableFromInline var sectionEnd: UInt64 = 0
+    var sectionEnd: UInt64 = 0
     /// The offset just past the current block's data and padding.
-    @usableFromInline var blockEnd: UInt64 = 0
+    var blockEnd: UInt64 = 0
     /// The ID of the block being read.
-    @usableFromInline var blockID: UInt16 = 0
+    var blockID: UInt16 = 0
     /// Whether the block is Photoshop's ("8BIM"): the IDs of the rare other signatures mean
     /// something else.
-    @usableFromInline var isPhotoshopBlock = false
-    @usableFromInline var foundResolution = false
-    @usableFromInline var blocks: UInt32 = 0
+    var isPhotoshopBlock = false
+    var foundResolution = false
+    var blocks: UInt32 = 0
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(20) }
+    var firstStep: Step { .read(20) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .psd }
 
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -73,7 +68,7 @@ struct PSDParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -163,7 +158,6 @@ struct PSDParser: FormatParser, Sendable {
 
     /// The next resource block from `position` (the current block's start, or its data), or
     /// the answer: at the end of the section, or once both facts are found.
-    @inlinable
     mutating func nextBlock(at position: UInt64, _ options: ScanOptions) -> Step {
         let next = max(position, blockEnd)
         // The smallest block (signature, ID, empty name, size) is 12 bytes: less is padding.
@@ -179,7 +173,6 @@ struct PSDParser: FormatParser, Sendable {
 
     /// With the input's length known, a section that claims to run past it is `malformed`
     /// (SPEC.md §3, "Containers").
-    @inlinable
     func pastTheInput(_ start: UInt64, _ length: UInt64, _ options: ScanOptions) -> ScanFailure? {
         guard let inputLength = options.inputLength else { return nil }
         guard start <= inputLength && inputLength &- start >= length else {
@@ -191,7 +184,6 @@ struct PSDParser: FormatParser, Sendable {
 
 extension PSDParser {
     /// Why PSD input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case notAPhotoshopSignature
         case channelCountOutOfRange
@@ -202,12 +194,10 @@ extension PSDParser {
         case imageResourceRunsPastItsSection
         case moreImageResourcesThanMaxEntries
 
-        @inlinable
         static var owner: UInt8 { PSDParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .notAPhotoshopSignature: "not a Photoshop signature"
             case .channelCountOutOfRange: "channel count outside 1...56"

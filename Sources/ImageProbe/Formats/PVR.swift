@@ -14,10 +14,8 @@
 /// Version 1 (a 44-byte header without the tag) is not recognised: four bytes are no
 /// signature. The orientation metadata of version 3 describes texture axes, not a display
 /// transform, and is not read.
-@usableFromInline
 struct PVRParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Version 3: the rest of the version, flags, pixel format, colour space, channel
         /// type, height and width (30 bytes after the sniffed two).
@@ -30,36 +28,33 @@ struct PVRParser: FormatParser, Sendable {
         case legacySurfaces
     }
 
-    @usableFromInline var phase: Phase
-    @usableFromInline var facts = ImageFacts(format: .pvr)
+    var phase: Phase
+    var facts = ImageFacts(format: .pvr)
     /// Version 3 written big-endian.
-    @usableFromInline var bigEndian = false
+    var bigEndian = false
 
     /// Built on demand from the compact facts the parser keeps.
 
     /// Version 3: the sniffer consumed "PV" (or `03 52` in a big-endian file).
-    @inlinable @inline(__always)
+    @inline(__always)
     init(bigEndian: Bool) {
         phase = .header
         self.bigEndian = bigEndian
     }
 
     /// Legacy version 2: the sniffer consumed the header size, `34 00 00 00`.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(legacy: ()) {
         phase = .legacyHeader
     }
 
-    /// `Sniffed.variant` for the legacy (version 2) header; version 3 has the byte order in
-    /// `value` (1: big-endian).
-    @usableFromInline static var legacy: UInt8 { Sniffed.pvrLegacy }
-
-    @inlinable @inline(__always)
+    /// A legacy header's size (`34 00 00 00`, which the sniffer read), or version 3's
+    /// signature: `PV` little-endian, `03 52` big-endian.
+    @inline(__always)
     init(sniffed: Sniffed) {
-        if sniffed.variant == Self.legacy { self.init(legacy: ()) } else { self.init(bigEndian: sniffed.value != 0) }
+        if case .headerStart = sniffed { self.init(legacy: ()) } else { self.init(bigEndian: sniffed.signatureFirst == 0x03) }
     }
 
-    @inlinable
     var firstStep: Step {
         switch phase {
         case .legacyHeader, .legacySurfaces: .read(44)
@@ -67,10 +62,8 @@ struct PVRParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     var format: ImageFormat? { .pvr }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header, .legacyHeader: nil
@@ -78,7 +71,7 @@ struct PVRParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -122,7 +115,6 @@ struct PVRParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func setSize(width: UInt32, height: UInt32, _ options: ScanOptions) -> ScanFailure? {
         guard width != 0 && height != 0 else { return .malformed(.pvr, .zeroWidthOrHeight) }
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .tooLarge(.pvr) }
@@ -134,7 +126,6 @@ struct PVRParser: FormatParser, Sendable {
     /// Bit depth and alpha from a version 3 pixel format. With the high 32 bits set, the low
     /// four bytes name the channels (`r g b a l i …`) and the high four give their widths;
     /// otherwise the low 32 bits are a compressed format's number.
-    @inlinable
     mutating func describe(pixelFormat: UInt64) {
         let names = UInt32(truncatingIfNeeded: pixelFormat)
         let widths = UInt32(truncatingIfNeeded: pixelFormat >> 32)

@@ -3,10 +3,8 @@
 /// (3 or 4) and colour space (0 sRGB with linear alpha, 1 all linear).
 ///
 /// The size is known at byte 12; full mode reads channels and colour space (14 bytes).
-@usableFromInline
 struct QOIParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// "if" (after the sniffed "qo"), width, height.
         case header
@@ -14,23 +12,21 @@ struct QOIParser: FormatParser, Sendable {
         case channels
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .qoi)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .qoi)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(10) }
+    var firstStep: Step { .read(10) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .qoi }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -38,7 +34,7 @@ struct QOIParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -65,18 +61,15 @@ struct QOIParser: FormatParser, Sendable {
 
 extension QOIParser {
     /// Why QOI input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case notAQOISignature
         case channelsIsNot3Or4
         case colourSpaceIsNot0Or1
 
-        @inlinable
         static var owner: UInt8 { QOIParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .notAQOISignature: "not a QOI signature"
             case .channelsIsNot3Or4: "channels is not 3 or 4"

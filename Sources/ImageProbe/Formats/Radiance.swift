@@ -6,12 +6,10 @@
 /// counts the scanlines (the stored height) and the second is their length (the stored
 /// width). The signs and the axis order say how the stored raster maps onto the picture, which
 /// full mode reports as an EXIF orientation (SPEC.md §3, "Radiance").
-@usableFromInline
 struct RadianceParser: FormatParser, Sendable {
 
     /// Where the header is: a plain enum, the word or number being read in the fields below it
     /// (a payload per case would cost an enum copy per byte).
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// The rest of the first line, in `word`: `RADIANCE` or `RGBE`.
         case programName
@@ -38,19 +36,16 @@ struct RadianceParser: FormatParser, Sendable {
     }
 
     /// How the resolution string orders the raster, from its two axes.
-    @usableFromInline
     struct Axes: Sendable {
-        @usableFromInline var firstIsY = false
-        @usableFromInline var firstNegative = false
-        @usableFromInline var secondNegative = false
+        var firstIsY = false
+        var firstNegative = false
+        var secondNegative = false
 
-        @inlinable
         init() {}
 
         /// The EXIF orientation that turns the stored raster into the picture Radiance
         /// defines (origin at the lower left, X to the right, Y up); nil for the standard
         /// `-Y +X`, whose raster is already upright.
-        @inlinable
         var orientation: Orientation? {
             switch (firstIsY, firstNegative, secondNegative) {
             case (true, true, false): nil  // -Y +X: rows top to bottom, left to right
@@ -65,38 +60,36 @@ struct RadianceParser: FormatParser, Sendable {
         }
     }
 
-    @usableFromInline var phase: Phase = .programName
-    @usableFromInline var word = ShortWord()
+    var phase: Phase = .programName
+    var word = ShortWord()
     /// The resolution string's axis being read (0 or 1), its sign, and its number.
-    @usableFromInline var index: UInt8 = 0
-    @usableFromInline var negative = false
-    @usableFromInline var number = DecimalInteger()
-    @usableFromInline var facts = ImageFacts(format: .hdr)
+    var index: UInt8 = 0
+    var negative = false
+    var number = DecimalInteger()
+    var facts = ImageFacts(format: .hdr)
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline var axes = Axes()
-    @usableFromInline var sawFormat = false
+    var axes = Axes()
+    var sawFormat = false
 
     /// Bytes of header the scanner reads before giving up. Radiance's own headers hold the
     /// command lines that made the picture; a few hundred bytes is usual.
-    @usableFromInline static let headerBudget: UInt64 = 8192
+    static let headerBudget: UInt64 = 8192
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// After `#?`, which the sniffer consumed.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(1) }
 
-    @inlinable
     var format: ImageFormat? { .hdr }
 
     /// The size is the last thing the header holds: known only at the answer.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else { return .failed(.limit(.hdr, .headerLongerThan8KiB)) }
         let byte = field.u8(0)
@@ -192,19 +185,16 @@ struct RadianceParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     func malformed(_ message: Failure) -> Step {
         .failed(.malformed(.hdr, message))
     }
 
-    @inlinable
     func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(.hdr, message))
     }
 
     /// Reads the first bytes of a header line into `word`, which matter only if they spell
     /// `FORMAT=`.
-    @inlinable
     mutating func keyword(_ byte: UInt8) -> Step {
         if byte == ASCII.newline {
             phase = .lineStart
@@ -221,14 +211,12 @@ struct RadianceParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    @inlinable
     mutating func endOfHeader() -> Step {
         phase = .firstSign
         return .read(1)
     }
 
     /// The second number has ended: the size is known.
-    @inlinable
     mutating func size(scanlineLength: UInt32, options: ScanOptions) -> Step {
         guard options.admits(width: UInt64(scanlineLength), height: UInt64(facts.storedHeight)) else {
             return .failed(.tooLarge(.hdr))
@@ -245,7 +233,6 @@ struct RadianceParser: FormatParser, Sendable {
 
 extension RadianceParser {
     /// Why Radiance input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case programLineIsNotRadianceOrRGBE
         case formatIsNotRGBEOrXYZE
@@ -257,12 +244,10 @@ extension RadianceParser {
         case zeroResolution
         case resolutionStringHasOneAxis
 
-        @inlinable
         static var owner: UInt8 { RadianceParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .programLineIsNotRadianceOrRGBE: "#? line is not RADIANCE or RGBE"
             case .formatIsNotRGBEOrXYZE: "FORMAT is not 32-bit_rle_rgbe or 32-bit_rle_xyze"

@@ -5,10 +5,8 @@
 /// A one-dimensional image is a single row: its height is 1 and its ysize is not read, so
 /// the size is known at byte 8. Otherwise it is known at byte 10. Full mode also reads zsize
 /// (the channel count) of a three-dimensional image for `hasAlpha` (12 bytes).
-@usableFromInline
 struct SGIParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Storage, bytes per channel, dimension, xsize.
         case header
@@ -18,27 +16,24 @@ struct SGIParser: FormatParser, Sendable {
         case heightAndChannels
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .sgi)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .sgi)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(6) }
 
-    @inlinable
     var format: ImageFormat? { .sgi }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -79,7 +74,6 @@ struct SGIParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func sized(height: UInt16, options: ScanOptions) -> Step {
         guard height != 0 else { return .failed(.malformed(.sgi, .zeroHeight)) }
         guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(height)) else { return .failed(.tooLarge(.sgi)) }
@@ -90,19 +84,16 @@ struct SGIParser: FormatParser, Sendable {
 
 extension SGIParser {
     /// Why SGI input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case storageIsNot0Or1
         case bytesPerChannelIsNot1Or2
         case dimensionIsNot1_2Or3
         case zeroChannels
 
-        @inlinable
         static var owner: UInt8 { SGIParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .storageIsNot0Or1: "storage is not 0 or 1"
             case .bytesPerChannelIsNot1Or2: "bytes per channel is not 1 or 2"

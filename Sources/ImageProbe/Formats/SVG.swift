@@ -6,21 +6,18 @@
 /// element's name, and reads its `width`, `height` and `viewBox` attributes as they stream
 /// past, without buffering them. The pixel size is computed from those three
 /// (`SVGLengthRules`); the values as written go into `ImageInfo.svg` (SPEC.md §3, "SVG").
-@usableFromInline
 struct SVGParser: FormatParser, Sendable {
 
     /// The root element's attributes that matter, each as its bit in `seen`.
-    @usableFromInline
     enum Attribute: UInt8, Sendable {
         case other = 0, width = 1, height = 2, viewBox = 4
 
         /// `seen` once all three are.
-        @inlinable static var all: UInt8 { width.rawValue | height.rawValue | viewBox.rawValue }
+        static var all: UInt8 { width.rawValue | height.rawValue | viewBox.rawValue }
     }
 
     /// Where the document is: a plain enum, each phase's data in the fields below it (a
     /// payload per case would cost an enum copy per byte).
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// A failure the sniffer's two bytes already decided (in `rejection`), reported at the
         /// next byte.
@@ -67,56 +64,52 @@ struct SVGParser: FormatParser, Sendable {
         case emptyElementEnd
     }
 
-    @usableFromInline var phase: Phase
+    var phase: Phase
     /// Bytes of `EF BB BF`, `DOCTYPE` or `svg` matched.
-    @usableFromInline var matched: UInt8 = 0
+    var matched: UInt8 = 0
     /// The open quote of a DOCTYPE, subset or attribute value, or 0.
-    @usableFromInline var quote: UInt8 = 0
+    var quote: UInt8 = 0
     /// The `-` just before, in a comment (up to 2).
-    @usableFromInline var dashes: UInt8 = 0
+    var dashes: UInt8 = 0
     /// Whether the last byte of a processing instruction was `?`.
-    @usableFromInline var question = false
+    var question = false
     /// Whether white space followed the previous attribute.
-    @usableFromInline var spaced = false
+    var spaced = false
     /// The attribute whose `=` or value is being read.
-    @usableFromInline var attribute = Attribute.other
-    @usableFromInline var rootFound = false
+    var attribute = Attribute.other
+    var rootFound = false
     /// Where a comment or processing instruction returns: `prolog` or `subset`.
-    @usableFromInline var resume = Phase.prolog
+    var resume = Phase.prolog
     /// The internal subset's last bytes, to see `<!--` and `<?`.
-    @usableFromInline var recent: UInt32 = 0
+    var recent: UInt32 = 0
     /// The failure the sniffer's two bytes decided.
-    @usableFromInline var rejection = SVGParser.notXML
+    var rejection = SVGParser.notXML
     /// The last eight bytes of the attribute name being read, packed big-endian (the last
     /// byte lowest). Name bytes are never 0, so the packed value tells the length too, and a
     /// name longer than eight bytes matches no attribute that matters.
-    @usableFromInline var name: UInt64 = 0
+    var name: UInt64 = 0
     /// The `width` or `height` value being read.
-    @usableFromInline var lengthScanner = LengthScanner()
+    var lengthScanner = LengthScanner()
     /// The `viewBox` value being read.
-    @usableFromInline var viewBoxScanner = ViewBoxScanner()
+    var viewBoxScanner = ViewBoxScanner()
     /// The attributes read so far, as written.
-    @usableFromInline var size = SVGSize()
+    var size = SVGSize()
     /// Which of `width`, `height` and `viewBox` appeared (valid or not), to reject repeats:
     /// their `Attribute` bits.
-    @usableFromInline var seen: UInt8 = 0
+    var seen: UInt8 = 0
     /// The pixel size, once the attributes settle it.
-    @usableFromInline var pixelWidth = 0
-    @usableFromInline var pixelHeight = 0
-    @usableFromInline var sizeKnown = false
+    var pixelWidth = 0
+    var pixelHeight = 0
+    var sizeKnown = false
 
     /// Bytes read before the root element's start tag must have ended.
-    @usableFromInline static let budget: UInt64 = 65536
-    @usableFromInline static let mismatch: UInt8 = 0xFF
+    static let budget: UInt64 = 65536
+    static let mismatch: UInt8 = 0xFF
 
     /// `first` and `second` are the two bytes the sniffer consumed: `<`, `EF` or white space,
     /// then anything but 0 or 1. They go through the same state machine as every later byte.
     /// Out of line in size builds: the sniffer's `rejects` and the parser's start both make one.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable @inline(__always)
-    #endif
+    @inline(__always)
     init(first: UInt8, second: UInt8) {
         phase = .prolog
         // One call of `advance` for both bytes: after `EF`, only the second goes through it.
@@ -136,45 +129,40 @@ struct SVGParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(first: sniffed.variant, second: UInt8(truncatingIfNeeded: sniffed.value)) }
+    init(sniffed: Sniffed) {
+        guard case .markup(let first, let second) = sniffed else { self.init(first: 0, second: 0); return }  // defensive
+        self.init(first: first, second: second)
+    }
 
     /// Whether two first bytes already rule out XML: the input then matched no signature in
     /// its first two bytes (SPEC.md §3, "Identification"), and the sniffer reads on.
-    @inlinable
     static func rejects(_ first: UInt8, _ second: UInt8) -> Bool {
         SVGParser(first: first, second: second).rejectsItsFirstBytes
     }
 
-    @inlinable
     var firstStep: Step { .read(1) }
 
     /// Whether the two sniffed bytes already rule out XML: the input then matched no
     /// signature in its first two bytes (SPEC.md §3, "Identification").
-    @inlinable
     var rejectsItsFirstBytes: Bool {
         phase == .rejected
     }
 
     /// SVG once the root element is known to be `svg`; until then any XML could follow.
-    @inlinable
     var format: ImageFormat? { rootFound ? .svg : nil }
 
     /// The facts, from the answer this parser builds its own way.
-    @inlinable
     var facts: ImageFacts { info.facts }
 
-    @inlinable
     var info: ImageInfo {
         var info = ImageInfo(format: .svg, width: pixelWidth, height: pixelHeight)
         info.svg = size
         return info
     }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         if phase == .rejected { return .failed(rejection) }
         guard offset < Self.budget else {
@@ -183,11 +171,9 @@ struct SVGParser: FormatParser, Sendable {
         return advance(field.u8(0), options: options)
     }
 
-    @usableFromInline
     static let notXML = ScanFailure(.unknownFormat, Failure.notAnXMLDocument)
 
     /// Consumes one byte.
-    @inlinable
     mutating func advance(_ byte: UInt8, options: ScanOptions) -> Step {
         switch phase {
         case .rejected:
@@ -361,19 +347,16 @@ struct SVGParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    @inlinable
     func malformed(_ message: Failure) -> Step {
         .failed(.malformed(.svg, message))
     }
 
-    @inlinable
     func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(.svg, message))
     }
 
     /// The root tag after its name or an attribute value: white space, another attribute
     /// (only after white space), `>` or `/>`.
-    @inlinable
     mutating func afterValue(_ byte: UInt8, spaced: Bool, options: ScanOptions) -> Step {
         if ASCII.isXMLSpace(byte) {
             self.spaced = true
@@ -392,7 +375,6 @@ struct SVGParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    @inlinable
     mutating func beforeEquals(_ byte: UInt8) -> Step {
         if byte == 0x3D {
             phase = .beforeValue
@@ -406,7 +388,6 @@ struct SVGParser: FormatParser, Sendable {
     /// attribute that matters, the same once no later attribute can change the size, the
     /// answer only in dimensions-only mode. One function for both: each has few callers, and
     /// wasm-opt would copy a function left with one into it.
-    @inlinable
     mutating func settle(atEnd: Bool, options: ScanOptions) -> Step {
         if !sizeKnown {
             let rules = SVGLengthRules(size)
@@ -421,7 +402,6 @@ struct SVGParser: FormatParser, Sendable {
     }
 
     /// Computes the pixel size; a failure when there is none.
-    @inlinable
     mutating func settle(_ rules: SVGLengthRules, options: ScanOptions) -> ScanFailure? {
         if let failure = rules.pixelSize(options: options, width: &pixelWidth, height: &pixelHeight) { return failure }
         sizeKnown = true
@@ -432,32 +412,27 @@ struct SVGParser: FormatParser, Sendable {
 
     /// XML NameStartChar, with every non-ASCII byte allowed (a UTF-8 sequence's bytes):
     /// letters, `_` and `:`.
-    @inlinable
     static func isNameStart(_ byte: UInt8) -> Bool {
         isNameByte(byte, (0x0400_0000_0000_0000, 0x07FF_FFFE_87FF_FFFE))
     }
 
     /// XML NameChar, with every non-ASCII byte allowed: NameStartChar, digits, `-` and `.`.
-    @inlinable
     static func isNameChar(_ byte: UInt8) -> Bool {
         isNameByte(byte, (0x07FF_6000_0000_0000, 0x07FF_FFFE_87FF_FFFE))
     }
 
     /// Whether `byte` is non-ASCII or in the set whose bytes 0–63 and 64–127 are the bits
     /// of `set`: one shift rather than a comparison per range.
-    @inlinable
     static func isNameByte(_ byte: UInt8, _ set: (UInt64, UInt64)) -> Bool {
         byte >= 0x80 || ((byte < 0x40 ? set.0 : set.1) >> UInt64(byte & 0x3F)) & 1 != 0
     }
 
     /// Advances the match of a local name against `svg`.
-    @inlinable
     static func matchRoot(_ matched: UInt8, _ byte: UInt8) -> UInt8 {
         matched < 3 && byte == ASCII.byte(of: "svg", at: Int(matched)) ? matched &+ 1 : mismatch
     }
 
     /// A comment's next `dashes` count, or nil when `byte` closes it (`-->`).
-    @inlinable
     static func commentStep(_ dashes: UInt8, _ byte: UInt8) -> UInt8? {
         if byte == 0x2D { return dashes < 2 ? dashes &+ 1 : 2 }
         if byte == 0x3E && dashes == 2 { return nil }
@@ -467,27 +442,24 @@ struct SVGParser: FormatParser, Sendable {
 
 /// Reads a `width` or `height` value: optional white space, a number, an optional unit or
 /// `%`, optional white space (the CSS syntax SVG 2's geometry properties use).
-@usableFromInline
 struct LengthScanner: Sendable {
-    @usableFromInline
     enum State: UInt8, Sendable {
         case leading, number, unit, trailing, invalid
     }
 
-    @usableFromInline var state = State.leading
-    @usableFromInline var number = DecimalNumber()
+    var state = State.leading
+    var number = DecimalNumber()
     /// The unit's (lowercased) letters so far, packed big-endian (the last letter lowest),
     /// the oldest shifted out past eight: letters are never 0, so the packed value tells the
     /// length too.
-    @usableFromInline var unit: UInt64 = 0
-    @usableFromInline var percent = false
+    var unit: UInt64 = 0
+    var percent = false
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// Each byte passes through the states in order, so that the number's first byte and
     /// the byte that ends it are handled by the code of the state they start.
-    @inlinable
     mutating func feed(_ byte: UInt8) {
         if state == .leading {
             if ASCII.isXMLSpace(byte) { return }
@@ -528,7 +500,6 @@ struct LengthScanner: Sendable {
 
     /// The length, or nil when the value is empty or not a valid non-negative length (CSS
     /// ignores an invalid declaration, so it counts as absent).
-    @inlinable
     func finish() -> SVGSize.Length? {
         let unit: SVGSize.Unit
         switch state {
@@ -555,7 +526,6 @@ struct LengthScanner: Sendable {
 
     /// The unit that (lowercased) letters packed as in `unit` name. Units are one to three
     /// letters; a longer word packs to 2^24 or more and matches none.
-    @inlinable
     static func unit(_ letters: UInt64) -> SVGSize.Unit? {
         switch letters {
         case 0x7078: return .px  // "px"
@@ -575,19 +545,17 @@ struct LengthScanner: Sendable {
 }
 
 /// Reads a `viewBox` value: four numbers separated by white space and/or a comma.
-@usableFromInline
 struct ViewBoxScanner: Sendable {
-    @usableFromInline var number = DecimalNumber()
-    @usableFromInline var inNumber = false
-    @usableFromInline var commaPending = false
-    @usableFromInline var invalid = false
-    @usableFromInline var count: UInt8 = 0
-    @usableFromInline var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    var number = DecimalNumber()
+    var inNumber = false
+    var commaPending = false
+    var invalid = false
+    var count: UInt8 = 0
+    var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     mutating func feed(_ byte: UInt8) {
         guard !invalid else { return }
         if inNumber {
@@ -617,7 +585,6 @@ struct ViewBoxScanner: Sendable {
         commaPending = false
     }
 
-    @inlinable
     mutating func store() {
         inNumber = false
         let value = number.value
@@ -633,7 +600,6 @@ struct ViewBoxScanner: Sendable {
 
     /// Sets `size.viewBox` to the rectangle, or to nil when the value is not four numbers or
     /// has a negative size ("a negative value for width or height is an error", SVG 1.1 §7.7).
-    @inlinable
     mutating func finish(into size: inout SVGSize) {
         if inNumber && !invalid {
             if number.isComplete { store() } else { invalid = true }
@@ -644,24 +610,21 @@ struct ViewBoxScanner: Sendable {
 }
 
 /// How the root's `width`, `height` and `viewBox` become a pixel size (SPEC.md §3, "SVG").
-@usableFromInline
 struct SVGLengthRules: Sendable {
-    @usableFromInline let size: SVGSize
-    @usableFromInline let width: Double?
-    @usableFromInline let height: Double?
+    let size: SVGSize
+    let width: Double?
+    let height: Double?
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(_ size: SVGSize) {
         self.size = size
         width = size.width?.pixels
         height = size.height?.pixels
     }
 
-    @inlinable
     var bothAbsolute: Bool { width != nil && height != nil }
 
     /// A percentage's fraction; 1 (the initial `auto`, which is 100%) when absent.
-    @inlinable
     static func fraction(_ length: SVGSize.Length?) -> Double {
         guard let length, length.unit == .percent else { return 1 }
         return length.value / 100
@@ -670,7 +633,6 @@ struct SVGLengthRules: Sendable {
     /// Stores the pixel size in `pixelWidth` and `pixelHeight`; a failure, and nothing
     /// stored, when there is none: a zero width or height renders nothing, and relative or
     /// missing dimensions need a usable viewBox.
-    @inlinable
     func pixelSize(options: ScanOptions, width pixelWidth: inout Int, height pixelHeight: inout Int) -> ScanFailure? {
         let empty = ScanFailure.unsupported(.svg, SVGParser.Failure.zeroWidthOrHeightNothingIsRendered)
         let pixels: (Double, Double)
@@ -701,7 +663,6 @@ struct SVGLengthRules: Sendable {
 
     /// Rounds half up, but never a positive length down to 0; nil when the result is 2^32 or
     /// more (no limit admits it) or infinite.
-    @inlinable
     static func round(_ pixels: Double) -> Int? {
         guard pixels.isFinite && pixels + 0.5 < 4_294_967_296 else { return nil }
         guard pixels > 0 else { return 0 }
@@ -714,7 +675,6 @@ struct SVGLengthRules: Sendable {
 
 extension SVGParser {
     /// Why SVG input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case notAnXMLDocument
         case xmlRootElementIsNotSvg
@@ -730,12 +690,10 @@ extension SVGParser {
         case unexpectedByteInTheSvgStartTag
         case attributeWithoutEquals
 
-        @inlinable
         static var owner: UInt8 { SVGParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .notAnXMLDocument: "not an XML document"
             case .xmlRootElementIsNotSvg: "XML root element is not svg"

@@ -3,10 +3,8 @@
 /// values (the rest of the 32-byte header is length, type and colour map).
 ///
 /// The size is known at byte 12; full mode reads the depth (16 bytes).
-@usableFromInline
 struct SunRasterParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Magic bytes 2-3 (after the sniffed 59 A6), width, height.
         case header
@@ -14,24 +12,21 @@ struct SunRasterParser: FormatParser, Sendable {
         case depth
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .sun)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .sun)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(10) }
 
-    @inlinable
     var format: ImageFormat? { .sun }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -39,7 +34,7 @@ struct SunRasterParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -68,17 +63,14 @@ struct SunRasterParser: FormatParser, Sendable {
 
 extension SunRasterParser {
     /// Why SunRaster input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case notASunRasterSignature
         case depthIsNot1_8_24Or32
 
-        @inlinable
         static var owner: UInt8 { SunRasterParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .notASunRasterSignature: "not a Sun raster signature"
             case .depthIsNot1_8_24Or32: "depth is not 1, 8, 24 or 32"

@@ -11,10 +11,8 @@
 ///
 /// The size is known at byte 17 (through the pixel depth). Full mode reads the image
 /// descriptor (byte 17) for the alpha bits. The origin bits are not an EXIF orientation.
-@usableFromInline
 struct TGAParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// The header through the pixel depth (byte 16), minus the bytes the sniffer consumed.
         case header
@@ -25,7 +23,6 @@ struct TGAParser: FormatParser, Sendable {
     }
 
     /// What the header's first 17 bytes say.
-    @usableFromInline
     enum Verdict: Sendable {
         case valid
         /// Breaks only a soft rule: a TGA if the footer says so.
@@ -34,45 +31,44 @@ struct TGAParser: FormatParser, Sendable {
         case invalid(ScanFailure)
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .tga)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .tga)
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline let known: KnownBytes
+    let known: KnownBytes
     /// Whether the header broke a soft rule, so the footer must confirm it.
-    @usableFromInline var needsFooter = false
+    var needsFooter = false
     /// Set once the input is known to be a TGA (the size is then certain).
-    @usableFromInline var confirmed = false
+    var confirmed = false
     /// The most alpha (attribute) bits a pixel can carry: its own depth, or a colour map
     /// entry's for colour-mapped images.
-    @usableFromInline var attributeLimit: UInt8 = 0
+    var attributeLimit: UInt8 = 0
     /// A full-mode descriptor that breaks the specification, reported once confirmed.
-    @usableFromInline var descriptorIsBad = false
+    var descriptorIsBad = false
 
     /// The header bytes the size needs: ID length through pixel depth.
-    @usableFromInline static let sizedHeaderLength = 17
+    static let sizedHeaderLength = 17
     /// The whole header, which a footer may not overlap.
-    @usableFromInline static let headerLength: UInt64 = 18
-    @usableFromInline static let footerLength: UInt64 = 26
+    static let headerLength: UInt64 = 18
+    static let footerLength: UInt64 = 26
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(known: KnownBytes) {
         self.known = known
     }
 
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(known: sniffed.knownBytes) }
+    init(sniffed: Sniffed) {
+        guard case .headerStart(let known) = sniffed else { self.init(known: KnownBytes(storage: 0, count: 0)); return }  // defensive
+        self.init(known: known)
+    }
 
-    @inlinable
     var firstStep: Step { .read(Self.sizedHeaderLength &- known.count) }
 
-    @inlinable
     var format: ImageFormat? { confirmed ? facts.format : nil }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { confirmed ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -126,7 +122,6 @@ struct TGAParser: FormatParser, Sendable {
     ///
     /// The header's frame count, size and depth (bytes 6–13) when the magic is there and the
     /// file size (bytes 0–3) covers the header; nil when the depth shows it is no Aseprite file.
-    @inlinable
     mutating func aseprite(_ field: FieldBytes, options: ScanOptions) -> Step? {
         guard byte(4, field) == 0xE0 && byte(5, field) == 0xA5 else { return nil }
         let size = UInt32(le16(0, field)) | UInt32(le16(2, field)) << 16
@@ -145,13 +140,11 @@ struct TGAParser: FormatParser, Sendable {
 
     /// The end of the scan once the header is confirmed. A bad descriptor comes after the
     /// size, so it ends the scan with a partial answer.
-    @inlinable
     func finish() -> Step {
         descriptorIsBad ? .failed(.malformed(.tga, Failure.imageDescriptorBreaksTheSpecification)) : .done
     }
 
     /// Skips from `position` to the footer. The header step checked that it lies ahead.
-    @inlinable
     mutating func footerStep(after position: UInt64, options: ScanOptions) -> Step {
         phase = .footer
         let footerStart = (options.inputLength ?? 0) &- Self.footerLength
@@ -162,22 +155,15 @@ struct TGAParser: FormatParser, Sendable {
 
     /// Header byte `index` (below 17): from the sniffer's bytes or from `field`. Out of line
     /// in size builds: the header reads some twenty of them once.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable
-    #endif
     func byte(_ index: Int, _ field: FieldBytes) -> UInt8 {
         index < known.count ? known[index] : field.u8(index &- known.count)
     }
 
-    @inlinable
     func le16(_ index: Int, _ field: FieldBytes) -> UInt16 {
         UInt16(byte(index, field)) | UInt16(byte(index &+ 1, field)) << 8
     }
 
     /// Applies the header rules (SPEC) and records the size and depth.
-    @inlinable
     mutating func judge(_ field: FieldBytes) -> Verdict {
         let mapType = byte(1, field)
         let imageType = byte(2, field)
@@ -230,7 +216,6 @@ struct TGAParser: FormatParser, Sendable {
 
 extension TGAParser {
     /// Why TGA input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case tgaRuleBrokenAndNoFooter
         case tgaRuleBrokenAndFooterMissing
@@ -244,12 +229,10 @@ extension TGAParser {
         case notATGABadColourMapEntrySize
         case notATGAZeroWidthOrHeight
 
-        @inlinable
         static var owner: UInt8 { TGAParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .tgaRuleBrokenAndNoFooter: "not a TGA: header breaks a rule and no footer can confirm it"
             case .tgaRuleBrokenAndFooterMissing: "not a TGA: header breaks a rule and the footer is missing"

@@ -5,10 +5,8 @@
 ///
 /// IFD0 may sit anywhere after the header, often after the pixel data. The scanner skips to
 /// it by counting, and `HeaderScanner.pendingSkip` lets a seeking reader jump there instead.
-@usableFromInline
 struct TIFFParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// Bytes 2...7: the magic number and, for classic TIFF, IFD0's 32-bit offset.
         case header
@@ -19,29 +17,26 @@ struct TIFFParser: FormatParser, Sendable {
     }
 
     /// IFD0's walker; until the header is read it only holds the byte order.
-    @usableFromInline var walker: TIFFDirectoryReader
-    @usableFromInline var phase: Phase = .header
-    @inlinable var bigEndian: Bool { walker.bigEndian }
-    @usableFromInline var facts = ImageFacts(format: .tiff)
+    var walker: TIFFDirectoryReader
+    var phase: Phase = .header
+    var bigEndian: Bool { walker.bigEndian }
+    var facts = ImageFacts(format: .tiff)
     /// Full mode's extras, set with `facts` when the walk ends.
-    @usableFromInline var extras = ExtraFacts()
+    var extras = ExtraFacts()
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(bigEndian: sniffed.value != 0) }
+    init(sniffed: Sniffed) { self.init(bigEndian: sniffed.signatureFirst == 0x4D) }  // "MM"
 
-    @inlinable var firstStep: Step { .read(6) }
+    var firstStep: Step { .read(6) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(bigEndian: Bool) {
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: false, base: 0, end: 0, wanted: [])
     }
 
-    @inlinable
     var format: ImageFormat? { .tiff }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         guard case .directory = phase, walker.found.isSuperset(of: [.width, .height]),
             walker.width != 0 && walker.height != 0
@@ -52,10 +47,9 @@ struct TIFFParser: FormatParser, Sendable {
     }
 
     /// The facts, with full mode's extras (dimensions-only mode wants none, so none are set).
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let next = offset &+ field.span
         switch phase {
@@ -81,7 +75,6 @@ struct TIFFParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     mutating func begin(ifdOffset: UInt64, bigTIFF: Bool, at position: UInt64, _ options: ScanOptions) -> Step {
         let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation, .extras]
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
@@ -89,7 +82,6 @@ struct TIFFParser: FormatParser, Sendable {
         return directory(walker.begin(ifdOffset: ifdOffset, position: position), options)
     }
 
-    @inlinable
     mutating func directory(
         _ outcome: TIFFDirectoryReader.Outcome, _ options: ScanOptions
     ) -> Step {
@@ -117,7 +109,6 @@ struct TIFFParser: FormatParser, Sendable {
 
     /// The walk's findings into `facts` and `extras`, read in place (a copy of the walker
     /// costs more than the rest of a small TIFF's answer).
-    @inlinable
     mutating func settle() {
         // Values past Int.max only exist on 32-bit targets; maxWidth rejects them anyway.
         facts.width = Int(clamping: walker.width)
@@ -136,19 +127,16 @@ struct TIFFParser: FormatParser, Sendable {
 
 extension TIFFParser {
     /// Why TIFF input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case byteOrderMarkWithoutTheTIFFMagicNumber
         case badBigTIFFHeader
         case ifd0LacksImageWidthOrImageLength
         case moreIFDEntriesThanMaxEntries
 
-        @inlinable
         static var owner: UInt8 { TIFFParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .byteOrderMarkWithoutTheTIFFMagicNumber: "byte-order mark without the TIFF magic number"
             case .badBigTIFFHeader: "bad BigTIFF header"

@@ -6,10 +6,8 @@
 /// The size is known at byte 20. Full mode reads on to the image format (56 bytes): frames,
 /// alpha and bits per channel. The console variants (`VTFX`, `VTF3`) have other layouts and
 /// are not read.
-@usableFromInline
 struct VTFParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// "F\0" (after the sniffed "VT"), version, header size, width, height.
         case header
@@ -17,24 +15,21 @@ struct VTFParser: FormatParser, Sendable {
         case details
     }
 
-    @usableFromInline var phase: Phase = .header
-    @usableFromInline var facts = ImageFacts(format: .vtf)
+    var phase: Phase = .header
+    var facts = ImageFacts(format: .vtf)
 
     /// Built on demand from the compact facts the parser keeps.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable
     var firstStep: Step { .read(18) }
 
-    @inlinable
     var format: ImageFormat? { .vtf }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         switch phase {
         case .header: nil
@@ -43,9 +38,9 @@ struct VTFParser: FormatParser, Sendable {
     }
 
     /// VTF flags: a one-bit or an eight-bit alpha channel.
-    @usableFromInline static let alphaFlags: UInt32 = 0x1000 | 0x2000
+    static let alphaFlags: UInt32 = 0x1000 | 0x2000
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:
@@ -78,7 +73,6 @@ struct VTFParser: FormatParser, Sendable {
 
     /// Bits per channel of the formats that store whole channels: 8 for the 8-bit ones, 16 for
     /// RGBA16161616 and its float form; nil for packed and block-compressed formats.
-    @inlinable
     static func bitsPerChannel(_ format: UInt32) -> Int? {
         switch format {
         case 0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 16, 22, 23, 26: 8
@@ -88,7 +82,6 @@ struct VTFParser: FormatParser, Sendable {
     }
 
     /// Whether an image format carries alpha; nil for formats the table does not know.
-    @inlinable
     static func hasAlpha(_ format: UInt32) -> Bool? {
         switch format {
         // RGBA8888, ABGR8888, IA88, A8, ARGB8888, BGRA8888, DXT3, DXT5, BGRA4444,
@@ -104,17 +97,14 @@ struct VTFParser: FormatParser, Sendable {
 
 extension VTFParser {
     /// Why VTF input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case unknownVTFVersion
         case vtfHeaderSizeBelow64
 
-        @inlinable
         static var owner: UInt8 { VTFParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .unknownVTFVersion: "unknown VTF version"
             case .vtfHeaderSizeBelow64: "VTF header size below 64"

@@ -7,10 +7,8 @@
 /// length) to `ANIM` for the loop count, and one that announces EXIF on to the `EXIF` chunk,
 /// which the specification places after the image data. Animation mode walks every chunk and
 /// reports each `ANMF` as a frame.
-@usableFromInline
 struct WebPParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: Sendable {
         /// "FF" (after the sniffed "RI"), RIFF size, "WEBP", first chunk type and size.
         case riffHeader
@@ -30,54 +28,50 @@ struct WebPParser: FormatParser, Sendable {
         case exif
     }
 
-    @usableFromInline var exif = ExifReader()
-    @usableFromInline var facts = ImageFacts(format: .webp)
-    @usableFromInline var extras = ExtraFacts()
+    var exif = ExifReader()
+    var facts = ImageFacts(format: .webp)
+    var extras = ExtraFacts()
     /// Animation mode: the frame whose `ANMF` header was just read.
-    @usableFromInline var pending = PendingFrames()
-    @usableFromInline var phase: Phase = .riffHeader
-    @usableFromInline var chunkSize: UInt32 = 0
+    var pending = PendingFrames()
+    var phase: Phase = .riffHeader
+    var chunkSize: UInt32 = 0
     /// The walk goes on for the `EXIF` chunk (full mode, the VP8X EXIF flag).
-    @usableFromInline var wantsExif = false
+    var wantsExif = false
     /// The walk goes on through every chunk (animation mode, the VP8X animation flag).
-    @usableFromInline var walksFrames = false
+    var walksFrames = false
 
-    @inlinable static var emitsFrames: Bool { true }
+    static var emitsFrames: Bool { true }
 
-    @inlinable
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
     /// Built on demand from the compact facts the parser keeps.
-    @usableFromInline var sizeKnown = false
+    var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
-    @usableFromInline var riffEnd: UInt64 = 0
-    @usableFromInline var chunks = 0
+    var riffEnd: UInt64 = 0
+    var chunks = 0
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
-    @inlinable var firstStep: Step { .read(18) }
+    var firstStep: Step { .read(18) }
 
-    @usableFromInline static let vp8: UInt32 = 0x5650_3820  // "VP8 "
-    @usableFromInline static let vp8l: UInt32 = 0x5650_384C  // "VP8L"
-    @usableFromInline static let vp8x: UInt32 = 0x5650_3858  // "VP8X"
-    @usableFromInline static let exif: UInt32 = 0x4558_4946  // "EXIF"
-    @usableFromInline static let anim: UInt32 = 0x414E_494D  // "ANIM"
-    @usableFromInline static let anmf: UInt32 = 0x414E_4D46  // "ANMF"
+    static let vp8: UInt32 = 0x5650_3820  // "VP8 "
+    static let vp8l: UInt32 = 0x5650_384C  // "VP8L"
+    static let vp8x: UInt32 = 0x5650_3858  // "VP8X"
+    static let exif: UInt32 = 0x4558_4946  // "EXIF"
+    static let anim: UInt32 = 0x414E_494D  // "ANIM"
+    static let anmf: UInt32 = 0x414E_4D46  // "ANMF"
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     var format: ImageFormat? { .webp }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
 
-    @inlinable
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // Every phase that walks on to the next chunk header ends in the one `nextChunk` below:
         // the skip starts at `position` and is `padding` long. After the `EXIF` chunk, it
@@ -208,7 +202,7 @@ struct WebPParser: FormatParser, Sendable {
             case .finished:
                 facts.orientation = exif.orientation
                 // WebP states no resolution of its own: the EXIF chunk's is the file's.
-                extras.resolution = exif.facts.resolution
+                extras.takeResolution(of: exif.facts)
                 exifStop = offset &+ field.span
             }
         }
@@ -225,12 +219,10 @@ struct WebPParser: FormatParser, Sendable {
     }
 
     /// Chunk payloads are padded to an even length.
-    @inlinable
     static func padded(_ size: UInt32) -> UInt64 { UInt64(size) &+ UInt64(size & 1) }
 
     /// Skips `padding` bytes after `position` to the next chunk header, unless the RIFF
     /// payload ends first: then no EXIF chunk follows.
-    @inlinable
     mutating func nextChunk(after position: UInt64, padding: UInt64) -> Step {
         let next = position &+ padding
         if riffEnd > 20 && (next >= riffEnd || riffEnd &- next < 8) { return .done }
@@ -240,7 +232,6 @@ struct WebPParser: FormatParser, Sendable {
 
 extension WebPParser {
     /// Why WebP input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case notARIFFFile
         case riffFileIsNotWebP
@@ -251,12 +242,10 @@ extension WebPParser {
         case vp8xChunkTooShort
         case unknownVP8LVersion
 
-        @inlinable
         static var owner: UInt8 { WebPParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .notARIFFFile: "not a RIFF file"
             case .riffFileIsNotWebP: "RIFF file is not WebP"

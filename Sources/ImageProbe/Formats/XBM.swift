@@ -9,16 +9,13 @@
 /// A file may open with a C comment (GIMP writes `/* Created with GIMP */`). Until a width or
 /// height define follows it, the text is only C source: failures then say `unknownFormat`, so
 /// a C file is not called a broken XBM. (The sniffer sends `/* XPM */` to the XPM parser.)
-@usableFromInline
 struct XBMParser: FormatParser, Sendable {
 
     /// Which dimension a `#define` sets.
-    @usableFromInline
     enum Dimension: Sendable {
         case width, height, other
     }
 
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// The rest of `#define` (`efine` after the first line's `#d`): `matched` bytes so far.
         case directive
@@ -40,63 +37,57 @@ struct XBMParser: FormatParser, Sendable {
 
     /// A plain enum, its data in the fields below it (a payload per case would cost an enum
     /// copy per byte).
-    @usableFromInline var phase: Phase = .directive
-    @usableFromInline var matched: UInt8 = 2
-    @usableFromInline var word = ShortWord()
-    @usableFromInline var dimension: Dimension = .other
-    @usableFromInline var number = DecimalInteger()
-    @usableFromInline var star = false
+    var phase: Phase = .directive
+    var matched: UInt8 = 2
+    var word = ShortWord()
+    var dimension: Dimension = .other
+    var number = DecimalInteger()
+    var star = false
     /// Width and height are 0 until their defines are read.
-    @usableFromInline var facts = ImageFacts(format: .xbm)
+    var facts = ImageFacts(format: .xbm)
     /// The file opened with a C comment rather than `#define`.
-    @usableFromInline var openedWithComment = false
+    var openedWithComment = false
 
     /// Built on demand from the compact facts the parser keeps.
 
     /// Bytes of text the scanner reads before giving up: the two defines come first in every
     /// writer's output.
-    @usableFromInline static let headerBudget: UInt64 = 8192
+    static let headerBudget: UInt64 = 8192
 
     /// After `#d`, which the sniffer consumed.
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// Inside the comment the file opens with: the sniffer consumed `/*` and the comment's
     /// first bytes, the last of them `*` when `star` (SPEC.md §3.26).
-    @inlinable @inline(__always)
+    @inline(__always)
     init(afterCommentOpening: (), star: Bool) {
         phase = .leadingComment
         self.star = star
         openedWithComment = true
     }
 
-    /// `Sniffed.variant` after `/*` and a comment other than ` XPM */` (`value` 1 when its last
-    /// byte read was `*`).
-    @usableFromInline static var afterComment: UInt8 { Sniffed.xbmAfterComment }
-
-    @inlinable @inline(__always)
+    /// After `/*` and a comment other than ` XPM */`, or the signature `#d`.
+    @inline(__always)
     init(sniffed: Sniffed) {
-        if sniffed.variant == Self.afterComment {
-            self.init(afterCommentOpening: (), star: sniffed.value != 0)
+        if case .comment(.other(let lastByteWasStar)) = sniffed {
+            self.init(afterCommentOpening: (), star: lastByteWasStar)
         } else {
             self.init()
         }
     }
 
-    @inlinable
     var firstStep: Step { .read(1) }
 
     /// Whether the text is known to be an XBM: it opened with `#define`, or a width or height
     /// define followed the opening comment.
-    @inlinable
     var isKnownXBM: Bool { !openedWithComment || facts.width != 0 || facts.height != 0 }
 
-    @inlinable
     var format: ImageFormat? { isKnownXBM ? .xbm : nil }
 
     /// The size is complete only at the answer.
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
             guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, Failure.noXBMWidthOrHeightInTheFirst8KiB)) }
@@ -168,18 +159,15 @@ struct XBMParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     func malformed(_ message: Failure) -> Step {
         .failed(.malformed(.xbm, message))
     }
 
-    @inlinable
     func malformed(_ message: CommonFailure) -> Step {
         .failed(.malformed(.xbm, message))
     }
 
     /// A byte of the macro name: `word` keeps what follows its last underscore.
-    @inlinable
     mutating func name(_ byte: UInt8) -> Step {
         if byte == 0x5F {  // "_": what came before is a prefix
             word = ShortWord()
@@ -192,7 +180,6 @@ struct XBMParser: FormatParser, Sendable {
 
     /// Skips to the end of the line that `byte` belongs to. The bitmap data (`{`) before both
     /// dimensions means they are missing.
-    @inlinable
     mutating func skipLine(_ byte: UInt8) -> Step {
         if byte == 0x7B {
             guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, Failure.cSourceWithoutAnXBMWidthOrHeight)) }
@@ -207,7 +194,6 @@ struct XBMParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    @inlinable
     mutating func size(options: ScanOptions) -> Step {
         guard options.admits(width: UInt64(facts.storedWidth), height: UInt64(facts.storedHeight)) else { return .failed(.tooLarge(.xbm)) }
         if !options.dimensionsOnly {
@@ -220,7 +206,6 @@ struct XBMParser: FormatParser, Sendable {
 
 extension XBMParser {
     /// Why XBM input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case noXBMWidthOrHeightInTheFirst8KiB
         case notAnXBMDefine
@@ -232,12 +217,10 @@ extension XBMParser {
         case widthOrHeightTooLarge
         case bitmapDataBeforeWidthAndHeight
 
-        @inlinable
         static var owner: UInt8 { XBMParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .noXBMWidthOrHeightInTheFirst8KiB: "no XBM width or height in the first 8 KiB"
             case .notAnXBMDefine: "not an XBM #define"

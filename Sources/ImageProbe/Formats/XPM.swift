@@ -9,12 +9,10 @@
 /// values string. The answer comes at the byte after the height's last digit; full mode
 /// also reads the colour count and characters per pixel to validate them. The colours are
 /// names or hexadecimal values of any length, so no bit depth or alpha is reported.
-@usableFromInline
 struct XPMParser: FormatParser, Sendable {
 
     /// Where the text is: a plain enum, its data in the fields below it (a payload per case
     /// would cost an enum copy per byte).
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// The declaration, up to `{`.
         case declaration
@@ -33,60 +31,55 @@ struct XPMParser: FormatParser, Sendable {
         case digits
     }
 
-    @usableFromInline var phase: Phase
+    var phase: Phase
     /// Whether a comment is inside the array (else in the declaration), and whether its last
     /// byte was `*`.
-    @usableFromInline var inArray = false
-    @usableFromInline var star = false
-    @usableFromInline var matched: UInt8 = 0
+    var inArray = false
+    var star = false
+    var matched: UInt8 = 0
     /// Which number of the values string (0...3) is being read or waited for.
-    @usableFromInline var index: UInt8 = 0
-    @usableFromInline var number = DecimalInteger()
-    @usableFromInline var facts = ImageFacts(format: .xpm)
+    var index: UInt8 = 0
+    var number = DecimalInteger()
+    var facts = ImageFacts(format: .xpm)
     /// XPM2: the values line is not quoted, and ends at the end of the line.
-    @usableFromInline var plain = false
+    var plain = false
 
     /// Built on demand from the compact facts the parser keeps.
 
     /// Bytes of text read before giving up: the values string comes in the first lines.
-    @usableFromInline static let headerBudget: UInt64 = 8192
+    static let headerBudget: UInt64 = 8192
 
     /// XPM3: after `/* XPM */`, which the sniffer consumed.
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {
         phase = .declaration
     }
 
     /// XPM2: after "! ", which the sniffer consumed.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(xpm2: ()) {
         phase = .xpm2Tag
         plain = true
     }
 
-    /// `Sniffed.variant` for XPM2 (`! XPM2`).
-    @usableFromInline static var version2: UInt8 { Sniffed.xpmVersion2 }
-
-    @inlinable @inline(__always)
+    /// XPM2's signature `! `, or XPM 3's `/* XPM */`.
+    @inline(__always)
     init(sniffed: Sniffed) {
-        if sniffed.variant == Self.version2 { self.init(xpm2: ()) } else { self.init() }
+        if case .signature = sniffed { self.init(xpm2: ()) } else { self.init() }
     }
 
-    @inlinable
     var firstStep: Step { .read(1) }
 
     /// XPM3 is identified by its comment; XPM2 once its tag is complete.
-    @inlinable
     var format: ImageFormat? {
         if phase == .xpm2Tag { return nil }
         return .xpm
     }
 
     /// Full mode's answer comes after the size: the size then stands.
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
             guard phase == .xpm2Tag else { return .failed(.limit(.xpm, Failure.noXPMValuesInTheFirst8KiB)) }
@@ -153,7 +146,6 @@ struct XPMParser: FormatParser, Sendable {
     }
 
     /// A byte of the declaration before `{`; nil when the scan reads on.
-    @inlinable
     mutating func declaration(_ byte: UInt8) -> Step? {
         switch byte {
         case 0x7B: phase = .beforeValues  // "{"
@@ -167,13 +159,11 @@ struct XPMParser: FormatParser, Sendable {
     }
 
     /// Whether `byte` ends the values: the closing quote, or for XPM2 the end of the line.
-    @inlinable
     func endsValues(_ byte: UInt8) -> Bool {
         plain ? byte == ASCII.newline || byte == ASCII.carriageReturn : byte == 0x22
     }
 
     /// Records the values string's `index`-th number.
-    @inlinable
     mutating func record(_ value: UInt32, index: UInt8, endsValues: Bool, options: ScanOptions) -> Step {
         switch index {
         case 0:
@@ -197,12 +187,10 @@ struct XPMParser: FormatParser, Sendable {
         return .read(1)
     }
 
-    @inlinable
     func malformed(_ reason: Failure) -> Step {
         .failed(.malformed(.xpm, reason))
     }
 
-    @inlinable
     func malformed(_ reason: CommonFailure) -> Step {
         .failed(.malformed(.xpm, reason))
     }
@@ -210,7 +198,6 @@ struct XPMParser: FormatParser, Sendable {
 
 extension XPMParser {
     /// Why XPM input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case noXPMValuesInTheFirst8KiB
         case stringBeforeTheXPMArray
@@ -220,12 +207,10 @@ extension XPMParser {
         case xpmColourCountIsZero
         case xpmValuesStringHasFewerThan4Numbers
 
-        @inlinable
         static var owner: UInt8 { XPMParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .noXPMValuesInTheFirst8KiB: "no XPM values string in the first 8 KiB"
             case .stringBeforeTheXPMArray: "a string before the XPM array's {"

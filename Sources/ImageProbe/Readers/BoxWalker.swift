@@ -7,27 +7,24 @@
 /// (ISOBMFF's) must remember, so that the parser keeps only what boxes say: where each open container ends (a stack indexed by depth, the file being depth 0),
 /// where the box being read ends, how many boxes and list entries were read (which
 /// `ScanOptions.maxEntries` bounds) and the entries left in the list box being read.
-@usableFromInline
 struct BoxWalker: Sendable {
     /// How deep containers nest in the deepest walk (HEIF's `moov/trak/mdia/minf/stbl`).
-    @usableFromInline static var depthCapacity: Int { 5 }
+    static var depthCapacity: Int { 5 }
 
     /// The ends of the containers open at depths 1 to 5.
-    @usableFromInline var ends: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    var ends: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// Where the box being read ends.
-    @usableFromInline var boxEnd: UInt64 = 0
+    var boxEnd: UInt64 = 0
     /// Boxes, and entries of list boxes, read so far.
-    @usableFromInline var boxes: UInt32 = 0
+    var boxes: UInt32 = 0
     /// Entries left in the list box being read (`ipma`, `stts`).
-    @usableFromInline var entriesLeft: UInt32 = 0
+    var entriesLeft: UInt32 = 0
     /// The type of the box whose 64-bit size is being read.
-    @usableFromInline var pendingType: UInt32 = 0
+    var pendingType: UInt32 = 0
 
-    @inlinable
     init() {}
 
     /// What a box header's 32-bit size says.
-    @usableFromInline
     enum Size: Sendable {
         /// The payload's length.
         case payload(UInt64)
@@ -39,7 +36,7 @@ struct BoxWalker: Sendable {
         case tooSmall
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     static func size(_ value: UInt32) -> Size {
         switch value {
         case 0: .toEnd
@@ -50,35 +47,33 @@ struct BoxWalker: Sendable {
     }
 
     /// The payload's length for a 64-bit size, or nil when that is smaller than its header.
-    @inlinable
     static func largePayload(_ value: UInt64) -> UInt64? {
         value >= 16 ? value &- 16 : nil
     }
 
     /// The end of a box at `start` with the 64-bit size `value`, or nil when the size is
     /// smaller than the header or the end would be past 2^64.
-    @inlinable
     static func largeEnd(_ value: UInt64, start: UInt64) -> UInt64? {
         guard value >= 16, value <= UInt64.max &- start else { return nil }
         return start &+ value
     }
 
     /// Counts a box or a list entry; false once there are more than `limit`.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func count(limit: UInt32) -> Bool {
         Self.count(&boxes, limit: limit)
     }
 
     /// Counts a box in `boxes`, for walks that keep no stack (JPEG 2000's and JPEG XL's top
     /// level); false once there are more than `limit`.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func count(_ boxes: inout UInt32, limit: UInt32) -> Bool {
         boxes &+= 1
         return boxes <= limit
     }
 
     /// The end of the container open at `depth` (1 to `depthCapacity`; 0 past them).
-    @inlinable @inline(__always)
+    @inline(__always)
     func end(atDepth depth: Int) -> UInt64 {
         switch depth {
         case 1: ends.0
@@ -92,7 +87,7 @@ struct BoxWalker: Sendable {
 
     /// Opens a container at `depth` that ends at `end`. Callers check `depth` against
     /// `maxDepth` first; depths past `depthCapacity` are ignored.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func open(atDepth depth: Int, end: UInt64) {
         switch depth {
         case 1: ends.0 = end
@@ -106,7 +101,7 @@ struct BoxWalker: Sendable {
 
     /// The step to the box header at `start`, reading from `position`; nil when `start` is
     /// behind `position` (the box overlaps the one before).
-    @inlinable @inline(__always)
+    @inline(__always)
     static func header(at start: UInt64, from position: UInt64) -> Step? {
         guard start >= position else { return nil }
         return start == position ? .read(8) : .skipThenRead(start &- position, 8)

@@ -3,33 +3,25 @@
 // token split across chunks is invisible to them and their state stays a few dozen bytes.
 
 /// Byte classes of the ASCII text headers.
-@usableFromInline
 enum ASCII {
-    @inlinable
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
     /// C's `isspace`, which Netpbm uses: space, tab, LF, VT, FF and CR.
-    @inlinable
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 
     /// XML's white space (production S): space, tab, CR and LF.
-    @inlinable
     static func isXMLSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// Space or tab: the white space inside one line.
-    @inlinable
     static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-    @inlinable
     static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
 
     /// ASCII letters folded to lower case; every other byte unchanged.
-    @inlinable
     static func lowercased(_ byte: UInt8) -> UInt8 { isLetter(byte) ? byte | 0x20 : byte }
 
     /// Byte `index` of the ASCII text `literal`, or 0 past its end: for matching a keyword
     /// one byte per step.
-    @inlinable
     static func byte(of literal: StaticString, at index: Int) -> UInt8 {
         literal.withUTF8Buffer { bytes in
             for (position, byte) in bytes.enumerated() where position == index { return byte }
@@ -37,32 +29,30 @@ enum ASCII {
         }
     }
 
-    @usableFromInline static let newline: UInt8 = 0x0A
-    @usableFromInline static let carriageReturn: UInt8 = 0x0D
-    @usableFromInline static let hash: UInt8 = 0x23
+    static let newline: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let hash: UInt8 = 0x23
 }
 
 /// A non-negative decimal integer read one digit at a time.
 ///
 /// Capped at 2^31 − 1, the largest value Netpbm's, X11's and Radiance's own readers accept (they
 /// read into a C `int`); a longer number is an overflow, never a wrapped value.
-@usableFromInline
 struct DecimalInteger: Sendable {
-    @usableFromInline var value: UInt32 = 0
+    var value: UInt32 = 0
 
-    @usableFromInline static let maximum = UInt32(Int32.max)
+    static let maximum = UInt32(Int32.max)
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
     /// Starts a number with its first digit.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(firstDigit: UInt8) {
         value = UInt32(firstDigit &- 0x30)
     }
 
     /// Appends the ASCII digit `digit`; false when the number exceeds `maximum`.
-    @inlinable
     mutating func append(_ digit: UInt8) -> Bool {
         let next = UInt64(value) &* 10 &+ UInt64(digit &- 0x30)
         guard next <= UInt64(Self.maximum) else { return false }
@@ -74,30 +64,26 @@ struct DecimalInteger: Sendable {
 /// A short word compared with literals once it ends: a keyword, an attribute name, a unit, the
 /// value of a Radiance `FORMAT=` line. It keeps the first and the last eight bytes and the
 /// length, so words of up to 16 bytes compare exactly, and longer ones never match.
-@usableFromInline
 struct ShortWord: Sendable {
     /// The first eight bytes, packed big-endian (the first byte highest).
-    @usableFromInline var head: UInt64 = 0
+    var head: UInt64 = 0
     /// The last eight bytes, packed big-endian (the last byte lowest).
-    @usableFromInline var tail: UInt64 = 0
+    var tail: UInt64 = 0
     /// Bytes appended, saturating.
-    @usableFromInline var count: UInt16 = 0
+    var count: UInt16 = 0
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     mutating func append(_ byte: UInt8) {
         if count < 8 { head = head << 8 | UInt64(byte) }
         tail = tail << 8 | UInt64(byte)
         if count < UInt16.max { count &+= 1 }
     }
 
-    @inlinable
     var isEmpty: Bool { count == 0 }
 
     /// Whether the word is exactly `literal` (at most 16 ASCII bytes).
-    @inlinable
     func equals(_ literal: StaticString) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard Int(count) == length && length <= 16 else { return false }
@@ -107,7 +93,6 @@ struct ShortWord: Sendable {
     }
 
     /// Whether the word ends with `literal` (at most 8 ASCII bytes).
-    @inlinable
     func hasSuffix(_ literal: StaticString) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard Int(count) >= length && length <= 8 && length > 0 else { return false }
@@ -116,7 +101,6 @@ struct ShortWord: Sendable {
     }
 
     /// `count` bytes of `literal` from `start`, packed big-endian like `tail`.
-    @inlinable
     static func pack(_ literal: StaticString, from start: Int, count: Int) -> UInt64 {
         literal.withUTF8Buffer { bytes in
             var packed: UInt64 = 0
@@ -134,15 +118,12 @@ struct ShortWord: Sendable {
 /// The digits go into a 64-bit mantissa and a power of ten, so the value is exact whenever the
 /// written number is a representable double of up to 19 significant digits (`1.23e2` is 123,
 /// not 122.99999999999999). Digits beyond the 19th only move the power of ten.
-@usableFromInline
 struct DecimalNumber: Sendable {
-    @usableFromInline
     enum State: UInt8, Sendable {
         case start, sign, integer, point, leadingPoint, fraction, exponentMark, exponentSign, exponent
     }
 
     /// What a byte did to the number.
-    @usableFromInline
     enum Outcome: Sendable {
         /// The byte is part of the number.
         case accepted
@@ -155,18 +136,17 @@ struct DecimalNumber: Sendable {
         case invalid
     }
 
-    @usableFromInline var state = State.start
-    @usableFromInline var negative = false
-    @usableFromInline var exponentNegative = false
-    @usableFromInline var mantissa: UInt64 = 0
+    var state = State.start
+    var negative = false
+    var exponentNegative = false
+    var mantissa: UInt64 = 0
     /// Power of ten from the fraction and from integer digits beyond the mantissa's capacity.
-    @usableFromInline var scale: Int32 = 0
-    @usableFromInline var exponent: Int32 = 0
+    var scale: Int32 = 0
+    var exponent: Int32 = 0
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init() {}
 
-    @inlinable
     mutating func feed(_ byte: UInt8) -> Outcome {
         let isDigit = ASCII.isDigit(byte)
         let isExponentMark = byte == 0x65 || byte == 0x45  // e, E
@@ -241,7 +221,6 @@ struct DecimalNumber: Sendable {
     }
 
     /// Whether the bytes so far form a complete number.
-    @inlinable
     var isComplete: Bool {
         switch state {
         case .integer, .point, .fraction, .exponent: true
@@ -249,7 +228,6 @@ struct DecimalNumber: Sendable {
         }
     }
 
-    @inlinable
     mutating func addDigit(_ byte: UInt8, fraction: Bool) {
         if mantissa < 1_000_000_000_000_000_000 {
             mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30)
@@ -260,7 +238,6 @@ struct DecimalNumber: Sendable {
     }
 
     /// The number's value; infinite when it exceeds a double's range.
-    @inlinable
     var value: Double {
         let magnitude: Double
         let power = scale &+ (exponentNegative ? -exponent : exponent)
@@ -278,7 +255,6 @@ struct DecimalNumber: Sendable {
     }
 
     /// 10^exponent for 0 ≤ exponent ≤ 400, exact up to 10^22. At most nine multiplications.
-    @inlinable
     static func powerOfTen(_ exponent: Int32) -> Double {
         var result = 1.0
         var square = 10.0

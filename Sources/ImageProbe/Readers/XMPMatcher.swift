@@ -5,31 +5,30 @@
 // of literals.
 
 /// What `XMPMatcher` found in an XMP packet.
-@usableFromInline
 struct XMPFacts: OptionSet, Sendable {
-    @usableFromInline let rawValue: UInt8
-    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+    let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `hdrgm:Version`, as an attribute or an element: Adobe's gain map namespace
     /// (`http://ns.adobe.com/hdr-gain-map/1.0/`) in use, as in both XMP packets of an Ultra HDR
     /// JPEG (the primary image's and the gain map image's).
-    @inlinable static var hdrGainMapVersion: XMPFacts { XMPFacts(rawValue: 1) }
+    static var hdrGainMapVersion: XMPFacts { XMPFacts(rawValue: 1) }
     /// An `Item:Semantic` of `GainMap`: a Google container directory that lists a gain map image
     /// (an Ultra HDR primary image).
-    @inlinable static var gainMapItem: XMPFacts { XMPFacts(rawValue: 2) }
+    static var gainMapItem: XMPFacts { XMPFacts(rawValue: 2) }
     /// Apple's gain map: the property `HDRGainMap:HDRGainMapVersion`, or a value that is
     /// `urn:com:apple:photo:2020:aux:hdrgainmap` (`apdi:AuxiliaryImageType` of the gain map
     /// image).
-    @inlinable static var appleGainMap: XMPFacts { XMPFacts(rawValue: 4) }
+    static var appleGainMap: XMPFacts { XMPFacts(rawValue: 4) }
     /// A motion photo: `GCamera:MotionPhoto`, `Camera:MotionPhoto` or `GCamera:MicroVideo` of
     /// `1`, or an `Item:Semantic` of `MotionPhoto`.
     /// Any of the three gain-map facts. A constant, not an array literal: in Embedded Swift an
     /// OptionSet built from `[a, b, c]` may allocate the array, and the C library has no heap.
-    @inlinable static var anyGainMap: XMPFacts { XMPFacts(rawValue: 1 | 2 | 4) }
-    @inlinable static var motionPhoto: XMPFacts { XMPFacts(rawValue: 8) }
+    static var anyGainMap: XMPFacts { XMPFacts(rawValue: 1 | 2 | 4) }
+    static var motionPhoto: XMPFacts { XMPFacts(rawValue: 8) }
     /// `GCamera:MotionPhoto`, `Camera:MotionPhoto` or `GCamera:MicroVideo` of `0`: the writer
     /// says this is not a motion photo.
-    @inlinable static var notMotionPhoto: XMPFacts { XMPFacts(rawValue: 16) }
+    static var notMotionPhoto: XMPFacts { XMPFacts(rawValue: 16) }
 }
 
 /// Finds whether an XMP packet describes a gain map (Ultra HDR, Adobe's or Apple's) or a motion
@@ -73,10 +72,8 @@ struct XMPFacts: OptionSet, Sendable {
 ///
 /// A value counts when it ends (its closing quote, or the `<` after the text): a packet cut
 /// short in the middle of one doesn't report it.
-@usableFromInline
 struct XMPMatcher: Sendable {
     /// Where the lexer is in the XML.
-    @usableFromInline
     enum State: UInt8, Sendable {
         /// Text that is not a value worth reading (after an end tag or an empty element).
         case text
@@ -114,37 +111,34 @@ struct XMPMatcher: Sendable {
         case instruction
     }
 
-    @usableFromInline var state: State = .text
+    var state: State = .text
     /// The closing quote of the attribute value being read, or a counter of the comment,
     /// CDATA section or processing instruction being skipped (see `State`).
-    @usableFromInline var mark: UInt8 = 0
+    var mark: UInt8 = 0
     /// The literals (`Literal`) the current name or value still matches: one bit each.
-    @usableFromInline var candidates: UInt16 = 0
+    var candidates: UInt16 = 0
     /// Bytes of the current name or value compared so far (its leading white space not
     /// counted); it stops growing when no candidate is left, so it never passes the longest
     /// literal's length.
-    @usableFromInline var length: UInt8 = 0
+    var length: UInt8 = 0
     /// White space has followed the value's first bytes: any further byte ends every match.
-    @usableFromInline var trailing: Bool = false
+    var trailing: Bool = false
     /// The property (`Literal`) the current start tag's element is, or `Literal.none`.
-    @usableFromInline var element: UInt8 = Literal.none
+    var element: UInt8 = Literal.none
     /// The property (`Literal`) whose value is being read, or `Literal.none`.
-    @usableFromInline var property: UInt8 = Literal.none
+    var property: UInt8 = Literal.none
     /// What was found so far.
-    @usableFromInline var facts: XMPFacts = []
+    var facts: XMPFacts = []
 
-    @inlinable
     init() {}
 
     // MARK: What callers read
 
     /// A gain map, Adobe's (Ultra HDR) or Apple's.
-    @inlinable
     var hasGainMap: Bool { !facts.isDisjoint(with: .anyGainMap) }
 
     /// True when a property says this is a motion photo, false when one says it is not (`0`)
     /// and none says it is, nil when none says either.
-    @inlinable
     var motionPhoto: Bool? {
         if facts.contains(.motionPhoto) { return true }
         return facts.contains(.notMotionPhoto) ? false : nil
@@ -153,13 +147,11 @@ struct XMPMatcher: Sendable {
     /// Whether anything was found: a caller that only needs to know whether the packet says
     /// something may stop feeding. (A `0` for a motion photo may still be followed by a `1`,
     /// and a gain map by a motion photo.)
-    @inlinable
     var foundAnything: Bool { !facts.isEmpty }
 
     // MARK: Feeding
 
     /// Feeds the next bytes of the packet.
-    @inlinable
     mutating func consume(_ field: FieldBytes) {
         var index = 0
         while index < field.count {
@@ -170,7 +162,6 @@ struct XMPMatcher: Sendable {
 
     /// Feeds the next bytes of the packet from a buffer of any length (tests, the fuzzer), in
     /// fields of at most `Carry.capacity` bytes as the parsers feed it.
-    @inlinable
     mutating func consume(_ bytes: UnsafeRawBufferPointer) {
         var cursor = InputCursor(bytes)
         while cursor.remaining > 0 {
@@ -179,7 +170,6 @@ struct XMPMatcher: Sendable {
     }
 
     /// Feeds one byte.
-    @inlinable
     mutating func consume(byte: UInt8) {
         switch state {
         case .text:
@@ -292,7 +282,6 @@ struct XMPMatcher: Sendable {
     // MARK: The lexer's steps
 
     /// A byte in a start tag, between attributes.
-    @inlinable
     mutating func inTag(_ byte: UInt8) {
         switch byte {
         case Byte.greaterThan:
@@ -316,7 +305,6 @@ struct XMPMatcher: Sendable {
     }
 
     /// A byte after an attribute's name.
-    @inlinable
     mutating func afterName(_ byte: UInt8) {
         if ASCII.isXMLSpace(byte) { return }
         if byte == Byte.equals {
@@ -330,7 +318,6 @@ struct XMPMatcher: Sendable {
 
     /// A byte of a comment, a CDATA section or a processing instruction, which ends at `count`
     /// bytes `counted` (or more) followed by `>`.
-    @inlinable
     mutating func skip(_ byte: UInt8, counting counted: UInt8, upTo count: UInt8) {
         if byte == counted {
             if mark < count { mark &+= 1 }
@@ -342,7 +329,6 @@ struct XMPMatcher: Sendable {
 
     /// Whether `byte` ends a name (or can't start one): XML white space or a delimiter. Every
     /// other byte, non-ASCII ones included, is read as part of the name.
-    @inlinable
     static func endsName(_ byte: UInt8) -> Bool {
         switch byte {
         case Byte.equals, Byte.greaterThan, Byte.slash, Byte.lessThan, Byte.doubleQuote, Byte.singleQuote: true
@@ -353,7 +339,6 @@ struct XMPMatcher: Sendable {
     // MARK: Names and values
 
     /// Starts comparing a name with the property names, with its first byte.
-    @inlinable
     mutating func beginName(_ byte: UInt8) {
         candidates = Literal.names
         length = 0
@@ -361,7 +346,6 @@ struct XMPMatcher: Sendable {
         feedName(byte)
     }
 
-    @inlinable
     mutating func feedName(_ byte: UInt8) {
         guard candidates != 0 else { return }
         compare(byte)
@@ -369,7 +353,6 @@ struct XMPMatcher: Sendable {
 
     /// Starts reading the value of `property`: an attribute's, up to `closingQuote`, or an
     /// element's text (nil).
-    @inlinable
     mutating func beginValue(closingQuote: UInt8?) {
         candidates = Literal.values(of: property)
         length = 0
@@ -382,7 +365,6 @@ struct XMPMatcher: Sendable {
         }
     }
 
-    @inlinable
     mutating func feedValue(_ byte: UInt8) {
         guard candidates != 0 else { return }
         if ASCII.isXMLSpace(byte) {
@@ -396,7 +378,6 @@ struct XMPMatcher: Sendable {
     }
 
     /// Keeps the candidates whose byte at `length` is `byte`, and counts it.
-    @inlinable
     mutating func compare(_ byte: UInt8) {
         let index = Int(length)
         var left = candidates
@@ -412,11 +393,9 @@ struct XMPMatcher: Sendable {
     }
 
     /// The literal the name or value read so far is, whole, or `Literal.none`.
-    @inlinable
     var matchedLiteral: UInt8 { Literal.whole(candidates, length: length) }
 
     /// A value has ended: records what it and its property say.
-    @inlinable
     mutating func finishValue() {
         let value = matchedLiteral
         switch property {
@@ -439,30 +418,28 @@ struct XMPMatcher: Sendable {
 
     /// The property names and values the matcher compares with, by number (a bit of
     /// `candidates`).
-    @usableFromInline
     enum Literal {
         // Property names (qualified, with their conventional prefixes).
-        @inlinable static var hdrgmVersion: UInt8 { 0 }
-        @inlinable static var itemSemantic: UInt8 { 1 }
-        @inlinable static var appleVersion: UInt8 { 2 }
-        @inlinable static var googleMotionPhoto: UInt8 { 3 }
-        @inlinable static var motionPhoto: UInt8 { 4 }
-        @inlinable static var microVideo: UInt8 { 5 }
+        static var hdrgmVersion: UInt8 { 0 }
+        static var itemSemantic: UInt8 { 1 }
+        static var appleVersion: UInt8 { 2 }
+        static var googleMotionPhoto: UInt8 { 3 }
+        static var motionPhoto: UInt8 { 4 }
+        static var microVideo: UInt8 { 5 }
         // Values.
-        @inlinable static var one: UInt8 { 6 }
-        @inlinable static var zero: UInt8 { 7 }
-        @inlinable static var gainMap: UInt8 { 8 }
-        @inlinable static var motionPhotoItem: UInt8 { 9 }
-        @inlinable static var appleAuxiliaryType: UInt8 { 10 }
+        static var one: UInt8 { 6 }
+        static var zero: UInt8 { 7 }
+        static var gainMap: UInt8 { 8 }
+        static var motionPhotoItem: UInt8 { 9 }
+        static var appleAuxiliaryType: UInt8 { 10 }
         /// No literal.
-        @inlinable static var none: UInt8 { 0xFF }
+        static var none: UInt8 { 0xFF }
 
         /// The property names, as candidates.
-        @inlinable static var names: UInt16 { 0b11_1111 }
+        static var names: UInt16 { 0b11_1111 }
 
         /// The values worth comparing for `property`, as candidates: Apple's gain map type for
         /// any property, and what the property's own values can say.
-        @inlinable
         static func values(of property: UInt8) -> UInt16 {
             let any: UInt16 = 1 << 10
             switch property {
@@ -472,7 +449,6 @@ struct XMPMatcher: Sendable {
             }
         }
 
-        @inlinable
         static func text(_ literal: UInt8) -> StaticString {
             switch literal {
             case 0: "hdrgm:Version"
@@ -491,7 +467,6 @@ struct XMPMatcher: Sendable {
 
         /// The literal among `candidates` that is `length` bytes long, or `none`. (Taking the
         /// two fields, not the matcher: the size build passes a struct by value in pieces.)
-        @inlinable
         static func whole(_ candidates: UInt16, length: UInt8) -> UInt8 {
             var left = candidates
             while left != 0 {
@@ -503,26 +478,24 @@ struct XMPMatcher: Sendable {
         }
 
         /// Byte `index` of literal `literal`, or nil past its end.
-        @inlinable
         static func byte(of literal: UInt8, at index: Int) -> UInt8? {
             text(literal).withUTF8Buffer { $0.dropFirst(index).first }
         }
     }
 
     /// The ASCII bytes the lexer looks for.
-    @usableFromInline
     enum Byte {
-        @inlinable static var lessThan: UInt8 { 0x3C }
-        @inlinable static var greaterThan: UInt8 { 0x3E }
-        @inlinable static var slash: UInt8 { 0x2F }
-        @inlinable static var bang: UInt8 { 0x21 }
-        @inlinable static var question: UInt8 { 0x3F }
-        @inlinable static var equals: UInt8 { 0x3D }
-        @inlinable static var doubleQuote: UInt8 { 0x22 }
-        @inlinable static var singleQuote: UInt8 { 0x27 }
-        @inlinable static var dash: UInt8 { 0x2D }
-        @inlinable static var openBracket: UInt8 { 0x5B }
-        @inlinable static var closeBracket: UInt8 { 0x5D }
+        static var lessThan: UInt8 { 0x3C }
+        static var greaterThan: UInt8 { 0x3E }
+        static var slash: UInt8 { 0x2F }
+        static var bang: UInt8 { 0x21 }
+        static var question: UInt8 { 0x3F }
+        static var equals: UInt8 { 0x3D }
+        static var doubleQuote: UInt8 { 0x22 }
+        static var singleQuote: UInt8 { 0x27 }
+        static var dash: UInt8 { 0x2D }
+        static var openBracket: UInt8 { 0x5B }
+        static var closeBracket: UInt8 { 0x5D }
     }
 }
 

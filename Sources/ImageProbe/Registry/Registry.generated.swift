@@ -1,7 +1,6 @@
 // Generated from formats.tsv by Scripts/registry.py: edit the table and run the script.
 
 extension ImageFormat {
-    @usableFromInline
     enum Kind: UInt8, Sendable, CaseIterable {
         case jpeg = 1
         case png = 2
@@ -132,9 +131,8 @@ extension ImageFormat {
     /// Aseprite sprite.
     public static let aseprite = ImageFormat(.aseprite)
 
-    /// The lowercase name used in SPEC.md and in the CLI's JSON output. A literal: reading it
-    /// allocates nothing.
-    public var name: String {
+    /// The lowercase name (SPEC.md §3, the CLI's JSON), as a literal of either type.
+    package func spelledName<Text: ExpressibleByStringLiteral>() -> Text {
         switch kind {
         case .jpeg: "jpeg"
         case .png: "png"
@@ -181,340 +179,140 @@ extension ImageFormat {
         }
     }
 
-    /// The media type to serve this format with (IANA-registered where one exists).
-    public var mimeType: String {
+    /// The media type, as a literal of either type. A build that leaves formats out
+    /// (`IMAGEPROBE_SELECT_FORMATS`) has only its own formats' (a format left out is named,
+    /// as `detected_format`, but never answered).
+    package func spelledMIMEType<Text: ExpressibleByStringLiteral>() -> Text {
         switch kind {
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
         case .jpeg: "image/jpeg"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
         case .png: "image/png"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
         case .gif: "image/gif"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
         case .bmp: "image/bmp"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
         case .webp: "image/webp"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
         case .tiff: "image/tiff"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
         case .heif: "image/heif"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
         case .avif: "image/avif"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
         case .jxl: "image/jxl"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
         case .jp2: "image/jp2"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
         case .j2k: "image/j2c"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
         case .ico: "image/vnd.microsoft.icon"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
         case .cur: "image/x-win-bitmap"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
         case .psd: "image/vnd.adobe.photoshop"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
         case .tga: "image/x-tga"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
         case .pnm: "image/x-portable-anymap"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
         case .pfm: "image/x-portable-floatmap"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
         case .qoi: "image/qoi"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
         case .svg: "image/svg+xml"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
         case .dds: "image/vnd-ms.dds"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
         case .ktx: "image/ktx"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
         case .ktx2: "image/ktx2"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
         case .icns: "image/icns"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
         case .exr: "image/x-exr"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
         case .hdr: "image/vnd.radiance"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
         case .pcx: "image/vnd.zbrush.pcx"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
         case .sgi: "image/sgi"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
         case .sun: "image/x-sun-raster"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
         case .xbm: "image/x-xbitmap"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
         case .eps: "image/x-eps"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
         case .xpm: "image/x-xpixmap"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
         case .fits: "image/fits"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
         case .dcx: "image/x-dcx"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
         case .msp: "image/x-msp"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
         case .blp: "image/x-blp"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
         case .pvr: "image/x-pvr"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
         case .pkm: "image/x-pkm"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
         case .astc: "image/astc"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
         case .farbfeld: "image/x-farbfeld"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
         case .vtf: "image/vnd.valve.source.texture"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
         case .ilbm: "image/x-ilbm"
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
         case .aseprite: "image/x-aseprite"
-        }
-    }
-
-    /// How many formats there are: their numbers are 1 to this.
-    @usableFromInline static var count: Int { 42 }
-
-    /// Every format's name, one per line in format-number order: what `nameUTF8` reads for
-    /// the C interface, with no String built.
-    @usableFromInline
-    static var nameTable: StaticString {
-        """
-        jpeg
-        png
-        gif
-        bmp
-        webp
-        tiff
-        heif
-        avif
-        jxl
-        jp2
-        j2k
-        ico
-        cur
-        psd
-        tga
-        pnm
-        pfm
-        qoi
-        svg
-        dds
-        ktx
-        ktx2
-        icns
-        exr
-        hdr
-        pcx
-        sgi
-        sun
-        xbm
-        eps
-        xpm
-        fits
-        dcx
-        msp
-        blp
-        pvr
-        pkm
-        astc
-        farbfeld
-        vtf
-        ilbm
-        aseprite
-        """
-    }
-
-    /// Every media type, one per line in format-number order: what `mimeTypeUTF8` reads.
-    @usableFromInline
-    static var mimeTable: StaticString {
-        """
-        image/jpeg
-        image/png
-        image/gif
-        image/bmp
-        image/webp
-        image/tiff
-        image/heif
-        image/avif
-        image/jxl
-        image/jp2
-        image/j2c
-        image/vnd.microsoft.icon
-        image/x-win-bitmap
-        image/vnd.adobe.photoshop
-        image/x-tga
-        image/x-portable-anymap
-        image/x-portable-floatmap
-        image/qoi
-        image/svg+xml
-        image/vnd-ms.dds
-        image/ktx
-        image/ktx2
-        image/icns
-        image/x-exr
-        image/vnd.radiance
-        image/vnd.zbrush.pcx
-        image/sgi
-        image/x-sun-raster
-        image/x-xbitmap
-        image/x-eps
-        image/x-xpixmap
-        image/fits
-        image/x-dcx
-        image/x-msp
-        image/x-blp
-        image/x-pvr
-        image/x-pkm
-        image/astc
-        image/x-farbfeld
-        image/vnd.valve.source.texture
-        image/x-ilbm
-        image/x-aseprite
-        """
-    }
-
-    #if IMAGEPROBE_SELECT_FORMATS
-    /// `mimeTypeUTF8` in a build that leaves formats out: only its own formats' media types,
-    /// one literal each, so the others' are not in the build (they are never reported: a
-    /// format left out is named, as `detected_format`, but never answered).
-    @usableFromInline
-    var selectedMimeTypeUTF8: UnsafeRawBufferPointer {
-        switch kind {
-        #if IMAGEPROBE_WITH_JPEG
-        case .jpeg: ("image/jpeg" as StaticString).utf8Bytes
         #endif
-        #if IMAGEPROBE_WITH_PNG
-        case .png: ("image/png" as StaticString).utf8Bytes
+        #if IMAGEPROBE_SELECT_FORMATS
+        default: ""
         #endif
-        #if IMAGEPROBE_WITH_GIF
-        case .gif: ("image/gif" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_BMP
-        case .bmp: ("image/bmp" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_WEBP
-        case .webp: ("image/webp" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_TIFF
-        case .tiff: ("image/tiff" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ISOBMFF
-        case .heif: ("image/heif" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ISOBMFF
-        case .avif: ("image/avif" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_JXL
-        case .jxl: ("image/jxl" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_JPEG2000
-        case .jp2: ("image/jp2" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_JPEG2000
-        case .j2k: ("image/j2c" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ICO
-        case .ico: ("image/vnd.microsoft.icon" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ICO
-        case .cur: ("image/x-win-bitmap" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_PSD
-        case .psd: ("image/vnd.adobe.photoshop" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_TGA
-        case .tga: ("image/x-tga" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_PNM
-        case .pnm: ("image/x-portable-anymap" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_PNM
-        case .pfm: ("image/x-portable-floatmap" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_QOI
-        case .qoi: ("image/qoi" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_SVG
-        case .svg: ("image/svg+xml" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_DDS
-        case .dds: ("image/vnd-ms.dds" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_KTX
-        case .ktx: ("image/ktx" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_KTX
-        case .ktx2: ("image/ktx2" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ICNS
-        case .icns: ("image/icns" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_EXR
-        case .exr: ("image/x-exr" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_RADIANCE
-        case .hdr: ("image/vnd.radiance" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_PCX
-        case .pcx: ("image/vnd.zbrush.pcx" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_SGI
-        case .sgi: ("image/sgi" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_SUNRASTER
-        case .sun: ("image/x-sun-raster" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_XBM
-        case .xbm: ("image/x-xbitmap" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_EPS
-        case .eps: ("image/x-eps" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_XPM
-        case .xpm: ("image/x-xpixmap" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_FITS
-        case .fits: ("image/fits" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_DCX
-        case .dcx: ("image/x-dcx" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_MSP
-        case .msp: ("image/x-msp" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_BLP
-        case .blp: ("image/x-blp" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_PVR
-        case .pvr: ("image/x-pvr" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_PKM
-        case .pkm: ("image/x-pkm" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ASTC
-        case .astc: ("image/astc" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_FARBFELD
-        case .farbfeld: ("image/x-farbfeld" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_VTF
-        case .vtf: ("image/vnd.valve.source.texture" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ILBM
-        case .ilbm: ("image/x-ilbm" as StaticString).utf8Bytes
-        #endif
-        #if IMAGEPROBE_WITH_ASEPRITE
-        case .aseprite: ("image/x-aseprite" as StaticString).utf8Bytes
-        #endif
-        default: UnsafeRawBufferPointer(start: nil, count: 0)
-        }
-    }
-    #endif
-
-    /// The parser that reads this format.
-    @usableFromInline
-    var parser: ParserKind {
-        switch kind {
-        case .jpeg: .jpeg
-        case .png: .png
-        case .gif: .gif
-        case .bmp: .bmp
-        case .webp: .webp
-        case .tiff: .tiff
-        case .heif: .isobmff
-        case .avif: .isobmff
-        case .jxl: .jxl
-        case .jp2: .jpeg2000
-        case .j2k: .jpeg2000
-        case .ico: .ico
-        case .cur: .ico
-        case .psd: .psd
-        case .tga: .tga
-        case .pnm: .pnm
-        case .pfm: .pnm
-        case .qoi: .qoi
-        case .svg: .svg
-        case .dds: .dds
-        case .ktx: .ktx
-        case .ktx2: .ktx
-        case .icns: .icns
-        case .exr: .exr
-        case .hdr: .radiance
-        case .pcx: .pcx
-        case .sgi: .sgi
-        case .sun: .sunRaster
-        case .xbm: .xbm
-        case .eps: .eps
-        case .xpm: .xpm
-        case .fits: .fits
-        case .dcx: .dcx
-        case .msp: .msp
-        case .blp: .blp
-        case .pvr: .pvr
-        case .pkm: .pkm
-        case .astc: .astc
-        case .farbfeld: .farbfeld
-        case .vtf: .vtf
-        case .ilbm: .ilbm
-        case .aseprite: .aseprite
         }
     }
 }
@@ -559,141 +357,177 @@ enum ParserKind: UInt8, Sendable, CaseIterable {
     case vtf
     case ilbm
     case aseprite
-
-    /// How many there are: their raw values are 0 to this − 1.
-    @usableFromInline static var count: UInt8 { 37 }
-}
-
-extension HeaderScanner {
-    /// The one dispatch from a parser kind to its parser: `operation` specialised for the
-    /// parser's type, a direct call. Parsers left out of the build (`IMAGEPROBE_SELECT_FORMATS`)
-    /// go to `operation.unavailable`, all through one case.
-    @usableFromInline @_transparent
-    mutating func dispatch<Operation: ScannerOperation>(
-        _ kind: ParserKind, _ operation: Operation.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
-    ) -> Bool {
-        switch kind {
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
-        case .jpeg: return Operation.apply(JPEGParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
-        case .png: return Operation.apply(PNGParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
-        case .gif: return Operation.apply(GIFParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
-        case .bmp: return Operation.apply(BMPParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
-        case .webp: return Operation.apply(WebPParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
-        case .tiff: return Operation.apply(TIFFParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
-        case .isobmff: return Operation.apply(ISOBMFFParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
-        case .jxl: return Operation.apply(JXLParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
-        case .jpeg2000: return Operation.apply(JPEG2000Parser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
-        case .ico: return Operation.apply(ICOParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
-        case .psd: return Operation.apply(PSDParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
-        case .tga: return Operation.apply(TGAParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
-        case .pnm: return Operation.apply(PNMParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
-        case .qoi: return Operation.apply(QOIParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
-        case .svg: return Operation.apply(SVGParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
-        case .dds: return Operation.apply(DDSParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
-        case .ktx: return Operation.apply(KTXParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
-        case .icns: return Operation.apply(ICNSParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
-        case .exr: return Operation.apply(EXRParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
-        case .radiance: return Operation.apply(RadianceParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
-        case .pcx: return Operation.apply(PCXParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
-        case .sgi: return Operation.apply(SGIParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
-        case .sunRaster: return Operation.apply(SunRasterParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
-        case .xbm: return Operation.apply(XBMParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
-        case .eps: return Operation.apply(EPSParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
-        case .xpm: return Operation.apply(XPMParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
-        case .fits: return Operation.apply(FITSParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
-        case .dcx: return Operation.apply(DCXParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
-        case .msp: return Operation.apply(MSPParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
-        case .blp: return Operation.apply(BLPParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
-        case .pvr: return Operation.apply(PVRParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
-        case .pkm: return Operation.apply(PKMParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
-        case .astc: return Operation.apply(ASTCParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
-        case .farbfeld: return Operation.apply(FarbfeldParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
-        case .vtf: return Operation.apply(VTFParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
-        case .ilbm: return Operation.apply(ILBMParser.self, &self, &input, onFrame)
-        #endif
-        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
-        case .aseprite: return Operation.apply(AsepriteParser.self, &self, &input, onFrame)
-        #endif
-        #if IMAGEPROBE_SELECT_FORMATS
-        default: return Operation.unavailable(kind, &self)
-        #endif
-        }
-    }
 }
 
 extension ParserKind {
+    /// The parser whose format's two-byte signature (formats.tsv) the input starts with:
+    /// a switch on the first byte, then on the second.
+    static func signature(_ first: UInt8, _ second: UInt8) -> ParserKind? {
+        switch first {
+        case 0x01:
+            switch second {
+            case 0xDA: return .sgi  // sgi
+            default: return nil
+            }
+        case 0x03:
+            switch second {
+            case 0x52: return .pvr  // pvr
+            default: return nil
+            }
+        case 0x13:
+            switch second {
+            case 0xAB: return .astc  // astc
+            default: return nil
+            }
+        case 0x21:
+            switch second {
+            case 0x20: return .xpm  // xpm, "! "
+            default: return nil
+            }
+        case 0x23:
+            switch second {
+            case 0x3F: return .radiance  // hdr, "#?"
+            case 0x64: return .xbm  // xbm, "#d"
+            default: return nil
+            }
+        case 0x25:
+            switch second {
+            case 0x21: return .eps  // eps, "%!"
+            default: return nil
+            }
+        case 0x38:
+            switch second {
+            case 0x42: return .psd  // psd, "8B"
+            default: return nil
+            }
+        case 0x42:
+            switch second {
+            case 0x4C: return .blp  // blp, "BL"
+            case 0x4D: return .bmp  // bmp, "BM"
+            default: return nil
+            }
+        case 0x44:
+            switch second {
+            case 0x44: return .dds  // dds, "DD"
+            case 0x61: return .msp  // msp, "Da"
+            default: return nil
+            }
+        case 0x46:
+            switch second {
+            case 0x4F: return .ilbm  // ilbm, "FO"
+            default: return nil
+            }
+        case 0x47:
+            switch second {
+            case 0x49: return .gif  // gif, "GI"
+            default: return nil
+            }
+        case 0x49:
+            switch second {
+            case 0x49: return .tiff  // tiff, "II"
+            default: return nil
+            }
+        case 0x4C:
+            switch second {
+            case 0x69: return .msp  // msp, "Li"
+            default: return nil
+            }
+        case 0x4D:
+            switch second {
+            case 0x4D: return .tiff  // tiff, "MM"
+            default: return nil
+            }
+        case 0x50:
+            switch second {
+            case 0x31...0x37: return .pnm  // pnm, "P1"
+            case 0x46: return .pnm  // pfm, "PF"
+            case 0x4B: return .pkm  // pkm, "PK"
+            case 0x56: return .pvr  // pvr, "PV"
+            case 0x66: return .pnm  // pfm, "Pf"
+            default: return nil
+            }
+        case 0x52:
+            switch second {
+            case 0x49: return .webp  // webp, "RI"
+            default: return nil
+            }
+        case 0x53:
+            switch second {
+            case 0x49: return .fits  // fits, "SI"
+            default: return nil
+            }
+        case 0x56:
+            switch second {
+            case 0x54: return .vtf  // vtf, "VT"
+            default: return nil
+            }
+        case 0x59:
+            switch second {
+            case 0xA6: return .sunRaster  // sun
+            default: return nil
+            }
+        case 0x66:
+            switch second {
+            case 0x61: return .farbfeld  // farbfeld, "fa"
+            default: return nil
+            }
+        case 0x69:
+            switch second {
+            case 0x63: return .icns  // icns, "ic"
+            default: return nil
+            }
+        case 0x71:
+            switch second {
+            case 0x6F: return .qoi  // qoi, "qo"
+            default: return nil
+            }
+        case 0x76:
+            switch second {
+            case 0x2F: return .exr  // exr, "v/"
+            default: return nil
+            }
+        case 0x89:
+            switch second {
+            case 0x50: return .png  // png
+            default: return nil
+            }
+        case 0xAB:
+            switch second {
+            case 0x4B: return .ktx  // ktx
+            default: return nil
+            }
+        case 0xB1:
+            switch second {
+            case 0x68: return .dcx  // dcx
+            default: return nil
+            }
+        case 0xC5:
+            switch second {
+            case 0xD0: return .eps  // eps
+            default: return nil
+            }
+        case 0xFF:
+            switch second {
+            case 0x0A: return .jxl  // jxl
+            case 0x4F: return .jpeg2000  // j2k
+            case 0xD8: return .jpeg  // jpeg
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The parser whose format's first box (formats.tsv) has type `type`.
+    static func box(type: UInt32) -> ParserKind? {
+        switch type {
+        case 0x66747970: .isobmff  // "ftyp"
+        case 0x4A584C20: .jxl  // "JXL "
+        case 0x6A502020: .jpeg2000  // "jP  "
+        default: nil
+        }
+    }
+
     /// The first format this parser reads: named when the build leaves the parser out.
-    @inlinable
     var primaryFormat: ImageFormat {
         switch self {
         case .jpeg: .jpeg
@@ -737,501 +571,469 @@ extension ParserKind {
     }
 
     /// `visitor` for this kind's parser type; nil when the build leaves the parser out.
-    @inlinable
     func visit<Visitor: ParserVisitor>(_ visitor: Visitor) -> Visitor.Result? {
         switch self {
-        case .jpeg:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG
-            return nil
-            #else
-            return visitor.visit(JPEGParser.self)
-            #endif
-        case .png:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG
-            return nil
-            #else
-            return visitor.visit(PNGParser.self)
-            #endif
-        case .gif:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF
-            return nil
-            #else
-            return visitor.visit(GIFParser.self)
-            #endif
-        case .bmp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP
-            return nil
-            #else
-            return visitor.visit(BMPParser.self)
-            #endif
-        case .webp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP
-            return nil
-            #else
-            return visitor.visit(WebPParser.self)
-            #endif
-        case .tiff:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF
-            return nil
-            #else
-            return visitor.visit(TIFFParser.self)
-            #endif
-        case .isobmff:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF
-            return nil
-            #else
-            return visitor.visit(ISOBMFFParser.self)
-            #endif
-        case .jxl:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL
-            return nil
-            #else
-            return visitor.visit(JXLParser.self)
-            #endif
-        case .jpeg2000:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000
-            return nil
-            #else
-            return visitor.visit(JPEG2000Parser.self)
-            #endif
-        case .ico:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO
-            return nil
-            #else
-            return visitor.visit(ICOParser.self)
-            #endif
-        case .psd:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD
-            return nil
-            #else
-            return visitor.visit(PSDParser.self)
-            #endif
-        case .tga:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA
-            return nil
-            #else
-            return visitor.visit(TGAParser.self)
-            #endif
-        case .pnm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM
-            return nil
-            #else
-            return visitor.visit(PNMParser.self)
-            #endif
-        case .qoi:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI
-            return nil
-            #else
-            return visitor.visit(QOIParser.self)
-            #endif
-        case .svg:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG
-            return nil
-            #else
-            return visitor.visit(SVGParser.self)
-            #endif
-        case .dds:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS
-            return nil
-            #else
-            return visitor.visit(DDSParser.self)
-            #endif
-        case .ktx:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX
-            return nil
-            #else
-            return visitor.visit(KTXParser.self)
-            #endif
-        case .icns:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS
-            return nil
-            #else
-            return visitor.visit(ICNSParser.self)
-            #endif
-        case .exr:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR
-            return nil
-            #else
-            return visitor.visit(EXRParser.self)
-            #endif
-        case .radiance:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE
-            return nil
-            #else
-            return visitor.visit(RadianceParser.self)
-            #endif
-        case .pcx:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX
-            return nil
-            #else
-            return visitor.visit(PCXParser.self)
-            #endif
-        case .sgi:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI
-            return nil
-            #else
-            return visitor.visit(SGIParser.self)
-            #endif
-        case .sunRaster:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER
-            return nil
-            #else
-            return visitor.visit(SunRasterParser.self)
-            #endif
-        case .xbm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM
-            return nil
-            #else
-            return visitor.visit(XBMParser.self)
-            #endif
-        case .eps:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS
-            return nil
-            #else
-            return visitor.visit(EPSParser.self)
-            #endif
-        case .xpm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM
-            return nil
-            #else
-            return visitor.visit(XPMParser.self)
-            #endif
-        case .fits:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS
-            return nil
-            #else
-            return visitor.visit(FITSParser.self)
-            #endif
-        case .dcx:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX
-            return nil
-            #else
-            return visitor.visit(DCXParser.self)
-            #endif
-        case .msp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP
-            return nil
-            #else
-            return visitor.visit(MSPParser.self)
-            #endif
-        case .blp:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP
-            return nil
-            #else
-            return visitor.visit(BLPParser.self)
-            #endif
-        case .pvr:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR
-            return nil
-            #else
-            return visitor.visit(PVRParser.self)
-            #endif
-        case .pkm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM
-            return nil
-            #else
-            return visitor.visit(PKMParser.self)
-            #endif
-        case .astc:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC
-            return nil
-            #else
-            return visitor.visit(ASTCParser.self)
-            #endif
-        case .farbfeld:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD
-            return nil
-            #else
-            return visitor.visit(FarbfeldParser.self)
-            #endif
-        case .vtf:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF
-            return nil
-            #else
-            return visitor.visit(VTFParser.self)
-            #endif
-        case .ilbm:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM
-            return nil
-            #else
-            return visitor.visit(ILBMParser.self)
-            #endif
-        case .aseprite:
-            #if IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE
-            return nil
-            #else
-            return visitor.visit(AsepriteParser.self)
-            #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
+        case .jpeg: visitor.visit(JPEGParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
+        case .png: visitor.visit(PNGParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
+        case .gif: visitor.visit(GIFParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
+        case .bmp: visitor.visit(BMPParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
+        case .webp: visitor.visit(WebPParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
+        case .tiff: visitor.visit(TIFFParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
+        case .isobmff: visitor.visit(ISOBMFFParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
+        case .jxl: visitor.visit(JXLParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
+        case .jpeg2000: visitor.visit(JPEG2000Parser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
+        case .ico: visitor.visit(ICOParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
+        case .psd: visitor.visit(PSDParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
+        case .tga: visitor.visit(TGAParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
+        case .pnm: visitor.visit(PNMParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
+        case .qoi: visitor.visit(QOIParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
+        case .svg: visitor.visit(SVGParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
+        case .dds: visitor.visit(DDSParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
+        case .ktx: visitor.visit(KTXParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
+        case .icns: visitor.visit(ICNSParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
+        case .exr: visitor.visit(EXRParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
+        case .radiance: visitor.visit(RadianceParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
+        case .pcx: visitor.visit(PCXParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
+        case .sgi: visitor.visit(SGIParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
+        case .sunRaster: visitor.visit(SunRasterParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
+        case .xbm: visitor.visit(XBMParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
+        case .eps: visitor.visit(EPSParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
+        case .xpm: visitor.visit(XPMParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
+        case .fits: visitor.visit(FITSParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
+        case .dcx: visitor.visit(DCXParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
+        case .msp: visitor.visit(MSPParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
+        case .blp: visitor.visit(BLPParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
+        case .pvr: visitor.visit(PVRParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
+        case .pkm: visitor.visit(PKMParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
+        case .astc: visitor.visit(ASTCParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
+        case .farbfeld: visitor.visit(FarbfeldParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
+        case .vtf: visitor.visit(VTFParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
+        case .ilbm: visitor.visit(ILBMParser.self)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
+        case .aseprite: visitor.visit(AsepriteParser.self)
+        #endif
+        #if IMAGEPROBE_SELECT_FORMATS
+        default: nil
+        #endif
         }
     }
 }
 
-extension Sniffer {
-    /// The formats whose first two bytes formats.tsv declares as their signature, for
-    /// `laterSignature`; formats the sniffer routes by more than two bytes aren't here.
-    @inlinable
-    static func registeredSignature(_ first: UInt8, _ second: UInt8) -> ParserKind? {
-        switch (first, second) {
-        default: nil
+extension HeaderScanner {
+    /// `operation` on the running parser of `kind`, compiled for its type (Core/Engine.swift).
+    /// Returns whether the scan has ended.
+    mutating func perform(
+        _ operation: ParserOperation, on kind: ParserKind, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
+    ) -> Bool {
+        switch kind {
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
+        case .jpeg: perform(operation, JPEGParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
+        case .png: perform(operation, PNGParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
+        case .gif: perform(operation, GIFParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
+        case .bmp: perform(operation, BMPParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
+        case .webp: perform(operation, WebPParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
+        case .tiff: perform(operation, TIFFParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
+        case .isobmff: perform(operation, ISOBMFFParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
+        case .jxl: perform(operation, JXLParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
+        case .jpeg2000: perform(operation, JPEG2000Parser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
+        case .ico: perform(operation, ICOParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
+        case .psd: perform(operation, PSDParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
+        case .tga: perform(operation, TGAParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
+        case .pnm: perform(operation, PNMParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
+        case .qoi: perform(operation, QOIParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
+        case .svg: perform(operation, SVGParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
+        case .dds: perform(operation, DDSParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
+        case .ktx: perform(operation, KTXParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
+        case .icns: perform(operation, ICNSParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
+        case .exr: perform(operation, EXRParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
+        case .radiance: perform(operation, RadianceParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
+        case .pcx: perform(operation, PCXParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
+        case .sgi: perform(operation, SGIParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
+        case .sunRaster: perform(operation, SunRasterParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
+        case .xbm: perform(operation, XBMParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
+        case .eps: perform(operation, EPSParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
+        case .xpm: perform(operation, XPMParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
+        case .fits: perform(operation, FITSParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
+        case .dcx: perform(operation, DCXParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
+        case .msp: perform(operation, MSPParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
+        case .blp: perform(operation, BLPParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
+        case .pvr: perform(operation, PVRParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
+        case .pkm: perform(operation, PKMParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
+        case .astc: perform(operation, ASTCParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
+        case .farbfeld: perform(operation, FarbfeldParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
+        case .vtf: perform(operation, VTFParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
+        case .ilbm: perform(operation, ILBMParser.self, &input, onFrame)
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
+        case .aseprite: perform(operation, AsepriteParser.self, &input, onFrame)
+        #endif
+        #if IMAGEPROBE_SELECT_FORMATS
+        default: concludeLeftOut(kind)
+        #endif
         }
     }
 }
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
 extension JPEGParser {
-    @inlinable
     static var kind: ParserKind { .jpeg }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
 extension PNGParser {
-    @inlinable
     static var kind: ParserKind { .png }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
 extension GIFParser {
-    @inlinable
     static var kind: ParserKind { .gif }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
 extension BMPParser {
-    @inlinable
     static var kind: ParserKind { .bmp }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
 extension WebPParser {
-    @inlinable
     static var kind: ParserKind { .webp }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
 extension TIFFParser {
-    @inlinable
     static var kind: ParserKind { .tiff }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
 extension ISOBMFFParser {
-    @inlinable
     static var kind: ParserKind { .isobmff }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
 extension JXLParser {
-    @inlinable
     static var kind: ParserKind { .jxl }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
 extension JPEG2000Parser {
-    @inlinable
     static var kind: ParserKind { .jpeg2000 }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
 extension ICOParser {
-    @inlinable
     static var kind: ParserKind { .ico }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
 extension PSDParser {
-    @inlinable
     static var kind: ParserKind { .psd }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
 extension TGAParser {
-    @inlinable
     static var kind: ParserKind { .tga }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
 extension PNMParser {
-    @inlinable
     static var kind: ParserKind { .pnm }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
 extension QOIParser {
-    @inlinable
     static var kind: ParserKind { .qoi }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
 extension SVGParser {
-    @inlinable
     static var kind: ParserKind { .svg }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
 extension DDSParser {
-    @inlinable
     static var kind: ParserKind { .dds }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
 extension KTXParser {
-    @inlinable
     static var kind: ParserKind { .ktx }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
 extension ICNSParser {
-    @inlinable
     static var kind: ParserKind { .icns }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
 extension EXRParser {
-    @inlinable
     static var kind: ParserKind { .exr }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
 extension RadianceParser {
-    @inlinable
     static var kind: ParserKind { .radiance }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
 extension PCXParser {
-    @inlinable
     static var kind: ParserKind { .pcx }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
 extension SGIParser {
-    @inlinable
     static var kind: ParserKind { .sgi }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
 extension SunRasterParser {
-    @inlinable
     static var kind: ParserKind { .sunRaster }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
 extension XBMParser {
-    @inlinable
     static var kind: ParserKind { .xbm }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
 extension EPSParser {
-    @inlinable
     static var kind: ParserKind { .eps }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
 extension XPMParser {
-    @inlinable
     static var kind: ParserKind { .xpm }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
 extension FITSParser {
-    @inlinable
     static var kind: ParserKind { .fits }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
 extension DCXParser {
-    @inlinable
     static var kind: ParserKind { .dcx }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
 extension MSPParser {
-    @inlinable
     static var kind: ParserKind { .msp }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
 extension BLPParser {
-    @inlinable
     static var kind: ParserKind { .blp }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
 extension PVRParser {
-    @inlinable
     static var kind: ParserKind { .pvr }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
 extension PKMParser {
-    @inlinable
     static var kind: ParserKind { .pkm }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
 extension ASTCParser {
-    @inlinable
     static var kind: ParserKind { .astc }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
 extension FarbfeldParser {
-    @inlinable
     static var kind: ParserKind { .farbfeld }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
 extension VTFParser {
-    @inlinable
     static var kind: ParserKind { .vtf }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
 extension ILBMParser {
-    @inlinable
     static var kind: ParserKind { .ilbm }
 }
 #endif
 
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
 extension AsepriteParser {
-    @inlinable
     static var kind: ParserKind { .aseprite }
 }
 #endif

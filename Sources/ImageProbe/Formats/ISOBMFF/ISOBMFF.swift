@@ -12,17 +12,14 @@
 /// items of `meta` (`pitm`, `iinf`, `ipco`, `ipma`), and `PrimaryTrack` reads the track of an
 /// image sequence's `moov`. Boxes the scanner doesn't need, `mdat` above all, are skipped by
 /// their size: a `meta` after a large `mdat` costs a seeking reader one jump.
-@usableFromInline
 struct ISOBMFFParser: FormatParser, Sendable {
 
     /// The containers the parser descends into; anything else is skipped whole.
-    @usableFromInline
     enum Level: UInt8, Sendable {
         case top, meta, iinf, iprp, ipco
         case moov, trak, edts, tref, mdia, minf, stbl
 
         /// The depth of the walker's stack at which this container's end is kept.
-        @inlinable
         var depth: Int {
             switch self {
             case .top: 0
@@ -34,7 +31,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
             }
         }
 
-        @inlinable
         var parent: Level {
             switch self {
             case .top, .meta, .moov: .top
@@ -50,7 +46,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// What the next field is. The walk's phases, then each sub-machine's, in one enum without
     /// payloads, so that a field costs one dispatch.
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// A box's 32-bit size and type, inside the container `level`.
         case header
@@ -74,55 +69,51 @@ struct ISOBMFFParser: FormatParser, Sendable {
     // Declared in this order so that the parser packs into the scanner's 256-byte slot: the
     // walker (60 bytes, 8-aligned), the items (4-aligned, 154), the track (8-aligned, 34), then
     // single bytes. 255 bytes in all; LayoutTests checks the fit.
-    @usableFromInline var walker = BoxWalker()
-    @usableFromInline var items = ItemProperties()
-    @usableFromInline var track = PrimaryTrack()
-    @usableFromInline var brands = Brands()
-    @usableFromInline var phase: Phase
+    var walker = BoxWalker()
+    var items = ItemProperties()
+    var track = PrimaryTrack()
+    var brands = Brands()
+    var phase: Phase
     /// The container whose children the walk reads.
-    @usableFromInline var level = Level.top
+    var level = Level.top
 
     /// Built on demand: keeping an `ImageInfo` in the state would only make it larger.
     /// The facts, from the answer this parser builds its own way.
-    @inlinable
     var facts: ImageFacts { info.facts }
 
-    @inlinable
     var info: ImageInfo { makeInfo() }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     init(firstBoxSize: UInt32) {
         phase = firstBoxSize == 1 ? .ftypLargeSize : .ftypHead
         walker.boxEnd = UInt64(firstBoxSize)
     }
 
-    @inlinable @inline(__always)
-    init(sniffed: Sniffed) { self.init(firstBoxSize: UInt32(truncatingIfNeeded: sniffed.value)) }
+    init(sniffed: Sniffed) {
+        guard case .box(let size) = sniffed else { self.init(firstBoxSize: 0); return }  // defensive: routed by its box
+        self.init(firstBoxSize: size)
+    }
 
-    @inlinable
     var firstStep: Step { .read(8) }
 
-    @inlinable
     var format: ImageFormat? { brands.hasImageBrand ? brands.format : nil }
 
     /// A partial answer needs the primary's checked size and a settled format: a format
     /// guessed before the item types are known would not be "certain".
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? {
         if items.hasAnswer { return items.formatSettled(brands) ? makeInfo() : nil }
         return track.hasPrimaryTrack ? makeInfo() : nil
     }
 
-    @inlinable static var emitsFrames: Bool { true }
+    static var emitsFrames: Bool { true }
 
-    @inlinable
     mutating func takeFrame() -> PendingFrames? { track.takeFrame() }
 
-    @usableFromInline static let unknownBrand = ScanFailure(.unknownFormat, Failure.isobmffFileWithoutAnImageBrand)
+    static let unknownBrand = ScanFailure(.unknownFormat, Failure.isobmffFileWithoutAnImageBrand)
 
     // MARK: - Parsing
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         let outcome: Outcome
@@ -193,7 +184,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// What a sub-machine's outcome means for the walk.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func follow(_ outcome: Outcome, options: ScanOptions) -> Step {
         switch outcome {
         case .step(let step):
@@ -212,7 +203,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// Where `level` ends: the walker's stack at the level's depth (one switch, straight to
     /// the stack's slot), or the input's end for the top level.
-    @inlinable @inline(__always)
+    @inline(__always)
     func containerEnd(_ level: Level, _ options: ScanOptions) -> UInt64 {
         switch level {
         case .top: options.inputLength ?? UInt64.max
@@ -225,7 +216,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// A box of `type` whose payload starts at `payload` and which ends at `end`.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end >= payload, level == .top || end <= containerEnd(level, options) else {
             return .failed(.malformed(.heif, Failure.boxOverrunsItsContainer))
@@ -318,7 +309,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// A leaf box a sub-machine reads, ending at `end`: its first step and phase.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func read(_ start: BoxStart, end: UInt64) -> Step {
         walker.boxEnd = end
         phase = start.phase
@@ -327,7 +318,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// Opens the container `level`, which ends at `end`, and reads its first child. Inside a
     /// track, the depth limit names the format decided so far.
-    @inlinable
     mutating func open(_ level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard level.depth <= options.maxDepth else {
             // Inside a track (below trak), the format decided so far.
@@ -338,39 +328,32 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// The top-level boxes are over: the answer if there is one.
-    @inlinable
     func endOfBoxes() -> Step {
         if items.hasAnswer || track.hasPrimaryTrack { return .done }
         return .failed(.malformed(.heif, Failure.noMetaBoxBeforeTheEndOfTheFile))
     }
 
     /// Skips the rest of a box ending at `end`, then continues in `level`.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func finishBox(at position: UInt64, end: UInt64, in level: Level, options: ScanOptions) -> Step {
         nextHeader(in: level, at: end, skipFrom: position, options: options)
     }
 
     /// The next box header in `level` at `start`, closing every container that ends there.
     /// The usual case, another box in the same container, is inlined; closing containers is not.
-    #if IMAGEPROBE_COMPACT
-    @inlinable @inline(never)
-    #else
-    @inlinable @inline(__always)
-    #endif
+    @inline(__always)
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         // The compact build keeps one copy of the walk: closeContainers' first round is this test.
-        #if !IMAGEPROBE_COMPACT
         if level != .top {
             let end = containerEnd(level, options)
             // Fewer than 8 bytes left cannot hold another box: treat them as padding.
             if start < end && end &- start >= 8 { return header(in: level, at: start, skipFrom: position) }
         }
-        #endif
         return closeContainers(from: level, at: start, skipFrom: position, options: options)
     }
 
     /// Reads the box header at `start`, skipping from `position`.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func header(in level: Level, at start: UInt64, skipFrom position: UInt64) -> Step {
         phase = .header
         self.level = level
@@ -379,7 +362,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     /// `nextHeader` when `start` is at or near the end of `level`: closes containers up to the
     /// one that has room for another box.
-    @usableFromInline @inline(never)
+    @inline(never)
     mutating func closeContainers(from level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
         var level = level
         var start = start
@@ -399,7 +382,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     /// Called when a container ends; returns a step when that settles the scan.
-    @inlinable
     mutating func close(_ level: Level, options: ScanOptions) -> Step? {
         switch level {
         case .top, .iprp, .edts, .tref, .mdia, .minf, .stbl:
@@ -431,7 +413,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     // MARK: - The answer
 
-    @inlinable
     func makeInfo() -> ImageInfo {
         // The primary item, or the primary track in a sequence without one.
         let (width, height) =
@@ -462,47 +443,45 @@ struct ISOBMFFParser: FormatParser, Sendable {
 
     // MARK: - Codes
 
-    @usableFromInline
     enum Box {
-        @usableFromInline static let meta: UInt32 = 0x6D65_7461  // "meta"
-        @usableFromInline static let pitm: UInt32 = 0x7069_746D  // "pitm"
-        @usableFromInline static let iinf: UInt32 = 0x6969_6E66  // "iinf"
-        @usableFromInline static let infe: UInt32 = 0x696E_6665  // "infe"
-        @usableFromInline static let iprp: UInt32 = 0x6970_7270  // "iprp"
-        @usableFromInline static let ipco: UInt32 = 0x6970_636F  // "ipco"
-        @usableFromInline static let ipma: UInt32 = 0x6970_6D61  // "ipma"
-        @usableFromInline static let ispe: UInt32 = 0x6973_7065  // "ispe"
-        @usableFromInline static let irot: UInt32 = 0x6972_6F74  // "irot"
-        @usableFromInline static let imir: UInt32 = 0x696D_6972  // "imir"
-        @usableFromInline static let clap: UInt32 = 0x636C_6170  // "clap"
-        @usableFromInline static let pixi: UInt32 = 0x7069_7869  // "pixi"
-        @usableFromInline static let colr: UInt32 = 0x636F_6C72  // "colr"
-        @usableFromInline static let auxC: UInt32 = 0x6175_7843  // "auxC"
+        static let meta: UInt32 = 0x6D65_7461  // "meta"
+        static let pitm: UInt32 = 0x7069_746D  // "pitm"
+        static let iinf: UInt32 = 0x6969_6E66  // "iinf"
+        static let infe: UInt32 = 0x696E_6665  // "infe"
+        static let iprp: UInt32 = 0x6970_7270  // "iprp"
+        static let ipco: UInt32 = 0x6970_636F  // "ipco"
+        static let ipma: UInt32 = 0x6970_6D61  // "ipma"
+        static let ispe: UInt32 = 0x6973_7065  // "ispe"
+        static let irot: UInt32 = 0x6972_6F74  // "irot"
+        static let imir: UInt32 = 0x696D_6972  // "imir"
+        static let clap: UInt32 = 0x636C_6170  // "clap"
+        static let pixi: UInt32 = 0x7069_7869  // "pixi"
+        static let colr: UInt32 = 0x636F_6C72  // "colr"
+        static let auxC: UInt32 = 0x6175_7843  // "auxC"
         /// The item type of ISO 21496-1 tone-map derived images: a gain map.
-        @usableFromInline static let tmap: UInt32 = 0x746D_6170  // "tmap"
-        @usableFromInline static let moov: UInt32 = 0x6D6F_6F76  // "moov"
-        @usableFromInline static let trak: UInt32 = 0x7472_616B  // "trak"
-        @usableFromInline static let tkhd: UInt32 = 0x746B_6864  // "tkhd"
-        @usableFromInline static let tref: UInt32 = 0x7472_6566  // "tref"
-        @usableFromInline static let auxl: UInt32 = 0x6175_786C  // "auxl"
-        @usableFromInline static let edts: UInt32 = 0x6564_7473  // "edts"
-        @usableFromInline static let elst: UInt32 = 0x656C_7374  // "elst"
-        @usableFromInline static let mdia: UInt32 = 0x6D64_6961  // "mdia"
-        @usableFromInline static let mdhd: UInt32 = 0x6D64_6864  // "mdhd"
-        @usableFromInline static let hdlr: UInt32 = 0x6864_6C72  // "hdlr"
-        @usableFromInline static let minf: UInt32 = 0x6D69_6E66  // "minf"
-        @usableFromInline static let stbl: UInt32 = 0x7374_626C  // "stbl"
-        @usableFromInline static let stsd: UInt32 = 0x7374_7364  // "stsd"
-        @usableFromInline static let stts: UInt32 = 0x7374_7473  // "stts"
+        static let tmap: UInt32 = 0x746D_6170  // "tmap"
+        static let moov: UInt32 = 0x6D6F_6F76  // "moov"
+        static let trak: UInt32 = 0x7472_616B  // "trak"
+        static let tkhd: UInt32 = 0x746B_6864  // "tkhd"
+        static let tref: UInt32 = 0x7472_6566  // "tref"
+        static let auxl: UInt32 = 0x6175_786C  // "auxl"
+        static let edts: UInt32 = 0x6564_7473  // "edts"
+        static let elst: UInt32 = 0x656C_7374  // "elst"
+        static let mdia: UInt32 = 0x6D64_6961  // "mdia"
+        static let mdhd: UInt32 = 0x6D64_6864  // "mdhd"
+        static let hdlr: UInt32 = 0x6864_6C72  // "hdlr"
+        static let minf: UInt32 = 0x6D69_6E66  // "minf"
+        static let stbl: UInt32 = 0x7374_626C  // "stbl"
+        static let stsd: UInt32 = 0x7374_7364  // "stsd"
+        static let stts: UInt32 = 0x7374_7473  // "stts"
         /// Handler types of image sequences (HEIF §7.1) and video.
-        @usableFromInline static let pict: UInt32 = 0x7069_6374  // "pict"
-        @usableFromInline static let vide: UInt32 = 0x7669_6465  // "vide"
+        static let pict: UInt32 = 0x7069_6374  // "pict"
+        static let vide: UInt32 = 0x7669_6465  // "vide"
     }
 }
 
 extension ISOBMFFParser {
     /// Why ISOBMFF input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case isobmffFileWithoutAnImageBrand
         case ipmaBeforeIpcoAndPitmAfterBoth
@@ -525,12 +504,10 @@ extension ISOBMFFParser {
         case moreIpmaEntriesThanMaxEntries
         case sttsEntriesOverrunTheirBox
 
-        @inlinable
         static var owner: UInt8 { ISOBMFFParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .isobmffFileWithoutAnImageBrand: "ISOBMFF file without an image brand"
             case .ipmaBeforeIpcoAndPitmAfterBoth: "ipma before ipco, and pitm after both"

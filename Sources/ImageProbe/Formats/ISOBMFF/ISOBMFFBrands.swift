@@ -1,7 +1,6 @@
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
 extension ISOBMFFParser {
     /// What a sub-machine of the parser says after a field of the box it reads.
-    @usableFromInline
     enum Outcome: Sendable {
         /// It reads on in the same phase, or the step ends the scan.
         case step(Step)
@@ -16,57 +15,53 @@ extension ISOBMFFParser {
     }
 
     /// A leaf box a sub-machine reads: its first step, and the phase that reads it.
-    @usableFromInline
     typealias BoxStart = (step: Step, phase: Phase)
 
     /// AVIF or other HEIF: what `ftyp`'s brands, the item types and the sample entries say,
     /// and the sub-machine that reads `ftyp` (`Phase`'s ftyp group). Two bytes of facts, decided by
     /// `format`: AVIF for the AVIF brands; HEIF for brands of other codings; otherwise (generic
     /// brands such as mif1) by the primary item's type, then by the items and compatible brands.
-    @usableFromInline
     struct Brands: Sendable {
         /// The facts, one bit each, and in bits 8–9 the primary item's coding (`Coding`).
-        @usableFromInline var bits: UInt16 = 0
+        var bits: UInt16 = 0
 
         /// What an item's or a sample entry's type says.
-        @usableFromInline
         enum Coding: UInt16, Sendable {
             case unknown = 0, av1, other, unrecognised
         }
 
-        @inlinable
         init() {}
 
-        @inlinable @inline(__always) func bit(_ index: UInt16) -> Bool { bits & (1 << index) != 0 }
-        @inlinable @inline(__always) mutating func setBit(_ index: UInt16, _ value: Bool) {
+        @inline(__always)
+        func bit(_ index: UInt16) -> Bool { bits & (1 << index) != 0 }
+        @inline(__always)
+        mutating func setBit(_ index: UInt16, _ value: Bool) {
             bits = value ? bits | 1 << index : bits & ~(1 << index)
         }
         /// A brand says the file holds HEIF images or image sequences.
-        @inlinable var hasImageBrand: Bool { get { bit(0) } set { setBit(0, newValue) } }
-        @inlinable var compatibleWithAVIF: Bool { get { bit(1) } set { setBit(1, newValue) } }
+        var hasImageBrand: Bool { get { bit(0) } set { setBit(0, newValue) } }
+        var compatibleWithAVIF: Bool { get { bit(1) } set { setBit(1, newValue) } }
         /// A brand names an image sequence: `moov` holds frames worth reading.
-        @inlinable var hasSequenceBrand: Bool { get { bit(2) } set { setBit(2, newValue) } }
-        @inlinable var sawAV1Item: Bool { get { bit(3) } set { setBit(3, newValue) } }
-        @inlinable var sawOtherCodedItem: Bool { get { bit(4) } set { setBit(4, newValue) } }
-        @inlinable var majorIsAVIF: Bool { get { bit(5) } set { setBit(5, newValue) } }
+        var hasSequenceBrand: Bool { get { bit(2) } set { setBit(2, newValue) } }
+        var sawAV1Item: Bool { get { bit(3) } set { setBit(3, newValue) } }
+        var sawOtherCodedItem: Bool { get { bit(4) } set { setBit(4, newValue) } }
+        var majorIsAVIF: Bool { get { bit(5) } set { setBit(5, newValue) } }
         /// The major brand names a coding other than AV1.
-        @inlinable var majorIsCodingSpecific: Bool { get { bit(6) } set { setBit(6, newValue) } }
-        @inlinable var majorIsSequence: Bool { get { bit(7) } set { setBit(7, newValue) } }
+        var majorIsCodingSpecific: Bool { get { bit(6) } set { setBit(6, newValue) } }
+        var majorIsSequence: Bool { get { bit(7) } set { setBit(7, newValue) } }
         /// A gain map: a `tmap` item, or Apple's HDR gain map auxiliary image (full mode).
-        @inlinable var sawGainMap: Bool { get { bit(10) } set { setBit(10, newValue) } }
+        var sawGainMap: Bool { get { bit(10) } set { setBit(10, newValue) } }
         /// Full mode: colour and gain maps are read.
-        @inlinable var fullMode: Bool { get { bit(11) } set { setBit(11, newValue) } }
+        var fullMode: Bool { get { bit(11) } set { setBit(11, newValue) } }
         /// The coding of the primary item, once its `infe` is read.
-        @inlinable var primaryCoding: Coding {
+        var primaryCoding: Coding {
             get { Coding(rawValue: bits >> 8 & 3) ?? .unknown }
             set { bits = bits & ~0x300 | newValue.rawValue << 8 }
         }
 
         /// Whether the major brand alone decides between AVIF and other HEIF.
-        @inlinable
         var majorSettlesFormat: Bool { majorIsAVIF || majorIsCodingSpecific }
 
-        @inlinable
         var format: ImageFormat {
             if majorIsAVIF { return .avif }
             if majorIsCodingSpecific { return .heif }
@@ -81,7 +76,6 @@ extension ISOBMFFParser {
         // MARK: ftyp
 
         /// `ftyp`'s 64-bit size, when its 32-bit size was 1.
-        @inlinable
         static func largeSize(_ field: FieldBytes, walker: inout BoxWalker) -> Outcome {
             let size = field.be64(0)
             guard size >= 24 else { return .step(.failed(.malformed(.heif, .ftypBoxTooSmall))) }
@@ -90,7 +84,6 @@ extension ISOBMFFParser {
         }
 
         /// `ftyp`'s major brand and minor version.
-        @inlinable
         mutating func head(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
             let position = offset &+ field.span
             let end = walker.boxEnd
@@ -110,7 +103,6 @@ extension ISOBMFFParser {
         }
 
         /// A run of compatible brands.
-        @inlinable
         mutating func compatible(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
             var index = 0
             while index &+ 4 <= field.count {
@@ -124,7 +116,6 @@ extension ISOBMFFParser {
 
         /// The next compatible brands, up to 16 in a field. Each counts against `maxEntries`
         /// as it would one at a time: a run stops at the limit, and the brand after it fails.
-        @inlinable
         mutating func nextBrand(at position: UInt64, options: ScanOptions, walker: inout BoxWalker) -> Outcome {
             let end = walker.boxEnd
             guard end &- position >= 4, end > position else {
@@ -141,7 +132,6 @@ extension ISOBMFFParser {
             return .next(.read(4 &* (1 &+ Int(truncatingIfNeeded: more))), .compatibleBrand)
         }
 
-        @inlinable
         mutating func note(_ brand: UInt32) {
             let traits = Brand.traits(brand)
             if traits & Brand.image != 0 { hasImageBrand = true }
@@ -149,7 +139,6 @@ extension ISOBMFFParser {
         }
 
         /// An item's type or a sample entry's: which codings the file uses.
-        @inlinable
         mutating func noteCoding(_ type: UInt32) {
             switch Brand.coding(type) {
             case .av1: sawAV1Item = true
@@ -159,28 +148,25 @@ extension ISOBMFFParser {
         }
 
         /// The primary item's type, from its `infe`.
-        @inlinable
         mutating func notePrimary(_ type: UInt32) {
             primaryCoding = Brand.coding(type)
         }
     }
 
-    @usableFromInline
     enum Brand {
-        @usableFromInline static let avif: UInt32 = 0x6176_6966  // "avif"
-        @usableFromInline static let avis: UInt32 = 0x6176_6973  // "avis"
-        @usableFromInline static let avio: UInt32 = 0x6176_696F  // "avio"
-        @usableFromInline static let msf1: UInt32 = 0x6D73_6631  // "msf1"
-        @usableFromInline static let av01: UInt32 = 0x6176_3031  // "av01"
-        @usableFromInline static let hvc1: UInt32 = 0x6876_6331  // "hvc1"
-        @usableFromInline static let hev1: UInt32 = 0x6865_7631  // "hev1"
-        @usableFromInline static let vvc1: UInt32 = 0x7676_6331  // "vvc1"
-        @usableFromInline static let avc1: UInt32 = 0x6176_6331  // "avc1"
-        @usableFromInline static let jpeg: UInt32 = 0x6A70_6567  // "jpeg"
-        @usableFromInline static let j2k1: UInt32 = 0x6A32_6B31  // "j2k1"
+        static let avif: UInt32 = 0x6176_6966  // "avif"
+        static let avis: UInt32 = 0x6176_6973  // "avis"
+        static let avio: UInt32 = 0x6176_696F  // "avio"
+        static let msf1: UInt32 = 0x6D73_6631  // "msf1"
+        static let av01: UInt32 = 0x6176_3031  // "av01"
+        static let hvc1: UInt32 = 0x6876_6331  // "hvc1"
+        static let hev1: UInt32 = 0x6865_7631  // "hev1"
+        static let vvc1: UInt32 = 0x7676_6331  // "vvc1"
+        static let avc1: UInt32 = 0x6176_6331  // "avc1"
+        static let jpeg: UInt32 = 0x6A70_6567  // "jpeg"
+        static let j2k1: UInt32 = 0x6A32_6B31  // "j2k1"
 
         /// The coding an item or sample entry type names: 0 stays unknown.
-        @inlinable
         static func coding(_ type: UInt32) -> Brands.Coding {
             switch type {
             case 0: .unknown
@@ -193,20 +179,15 @@ extension ISOBMFFParser {
         /// What a brand says, one bit each: HEIF images or image sequences (`image`), AV1
         /// (`av1`: avif avis avio), another coding (`otherCoding`: HEVC, VVC, AVC, JPEG,
         /// JPEG 2000), an image sequence (`sequence`).
-        @usableFromInline static var image: UInt8 { 1 }
-        @usableFromInline static var av1: UInt8 { 2 }
-        @usableFromInline static var otherCoding: UInt8 { 4 }
-        @usableFromInline static var sequence: UInt8 { 8 }
+        static var image: UInt8 { 1 }
+        static var av1: UInt8 { 2 }
+        static var otherCoding: UInt8 { 4 }
+        static var sequence: UInt8 { 8 }
 
         /// The bits above for `brand`: the structural brands of HEIF and MIAF (mif1 mif2 msf1
         /// miaf), the AVIF brands and the coding-specific ones. The sequence brands are AVIF's
         /// avis, HEIF's msf1 and the coding-specific sequence brands (ISO/IEC 23008-12 Annex B
         /// to E). One switch for the major brand and the compatible ones.
-        #if IMAGEPROBE_COMPACT
-        @inlinable @inline(never)
-        #else
-        @inlinable
-        #endif
         static func traits(_ brand: UInt32) -> UInt8 {
             switch brand {
             case avif, avio: image | av1

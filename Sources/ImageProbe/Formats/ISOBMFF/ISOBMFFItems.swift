@@ -9,9 +9,7 @@ extension ISOBMFFParser {
     /// (`ispe`, `irot`, `imir`, `clap`, `pixi`) are kept as records in a journal as `ipco`
     /// streams past. Files that break the order are read too: associations before `ipco` are
     /// kept as pending records, and every item's summary is kept while `pitm` is unknown.
-    @usableFromInline
     struct ItemProperties: Sendable {
-        @usableFromInline
         enum PropertyKind: UInt8, Sendable {
             case none = 0, ispe, irot, imir, clap, pixi
             /// `colr` (full mode): nclx's code points, or an ICC profile.
@@ -24,7 +22,6 @@ extension ISOBMFFParser {
         /// then its values), an association that came before `ipco`, or an item's summary
         /// that came before `pitm`. A record is its kind, the length of the rest, then the
         /// rest: the index (or item id) as a varint and the values.
-        @usableFromInline
         enum RecordKind: UInt8, Sendable {
             /// index, width, height
             case ispe = 1
@@ -45,56 +42,55 @@ extension ISOBMFFParser {
         /// The relevant properties, early associations and early item summaries, as records.
         /// libheif gives every image of a multi-image file its own `clap` (odd sizes are
         /// padded to the coding block), so a primary can use the third clap or a later one.
-        @usableFromInline var journal = RecordJournal()
+        var journal = RecordJournal()
         /// The current `ipma` entry's associations still to read.
-        @usableFromInline var associationsLeft: UInt8 = 0
+        var associationsLeft: UInt8 = 0
         /// Associations of the primary item that arrived before ipco ended, in the journal.
-        @usableFromInline var pendingCount: UInt8 = 0
+        var pendingCount: UInt8 = 0
         /// Every item's summary while `pitm` is still unknown (it may come after `iprp`), in
         /// the journal.
-        @usableFromInline var summaryCount: UInt8 = 0
+        var summaryCount: UInt8 = 0
         /// Which property a `property` phase reads.
-        @usableFromInline var propertyKind = PropertyKind.none
+        var propertyKind = PropertyKind.none
         /// Yes-or-no facts, one bit each (see the accessors below).
-        @usableFromInline var bits: UInt8 = 0
+        var bits: UInt8 = 0
         /// The item whose associations are being read, when it matters.
-        @usableFromInline var current = ItemSummary()
+        var current = ItemSummary()
         /// The primary item, once its associations are read.
-        @usableFromInline var primary = ItemSummary()
+        var primary = ItemSummary()
         /// The primary item's ID, from `pitm`: `primary`'s, before its associations are read.
-        @inlinable var primaryID: UInt32 {
+        var primaryID: UInt32 {
             get { primary.id }
             set { primary.id = newValue }
         }
-        @usableFromInline var propertiesSeen: UInt16 = 0
+        var propertiesSeen: UInt16 = 0
         /// The index of the first relevant property that didn't fit in the journal, or 0.
-        @usableFromInline var firstDroppedProperty: UInt16 = 0
+        var firstDroppedProperty: UInt16 = 0
 
-        @inlinable
         init() {}
 
-        @inlinable @inline(__always) func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
-        @inlinable @inline(__always) mutating func setBit(_ index: UInt8, _ value: Bool) {
+        @inline(__always)
+        func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
+        @inline(__always)
+        mutating func setBit(_ index: UInt8, _ value: Bool) {
             bits = value ? bits | 1 << index : bits & ~(1 << index)
         }
         /// `meta` has been entered (only the first one is read).
-        @inlinable var started: Bool { get { bit(0) } set { setBit(0, newValue) } }
-        @inlinable var hasPrimary: Bool { get { bit(1) } set { setBit(1, newValue) } }
-        @inlinable var itemInfoDone: Bool { get { bit(2) } set { setBit(2, newValue) } }
-        @inlinable var ipcoDone: Bool { get { bit(3) } set { setBit(3, newValue) } }
+        var started: Bool { get { bit(0) } set { setBit(0, newValue) } }
+        var hasPrimary: Bool { get { bit(1) } set { setBit(1, newValue) } }
+        var itemInfoDone: Bool { get { bit(2) } set { setBit(2, newValue) } }
+        var ipcoDone: Bool { get { bit(3) } set { setBit(3, newValue) } }
         /// `ipma` version 1: 32-bit item IDs.
-        @inlinable var longItemIDs: Bool { get { bit(4) } set { setBit(4, newValue) } }
+        var longItemIDs: Bool { get { bit(4) } set { setBit(4, newValue) } }
         /// `ipma` flag 1: 15-bit property indices.
-        @inlinable var wideIndices: Bool { get { bit(5) } set { setBit(5, newValue) } }
-        @inlinable var primaryResolved: Bool { get { bit(6) } set { setBit(6, newValue) } }
-        @inlinable var summariesOverflowed: Bool { get { bit(7) } set { setBit(7, newValue) } }
+        var wideIndices: Bool { get { bit(5) } set { setBit(5, newValue) } }
+        var primaryResolved: Bool { get { bit(6) } set { setBit(6, newValue) } }
+        var summariesOverflowed: Bool { get { bit(7) } set { setBit(7, newValue) } }
 
         /// The primary item's size is known and checked.
-        @inlinable
         var hasAnswer: Bool { primaryResolved && primary.hasSize }
 
         /// Whether more boxes could still change the format decision.
-        @inlinable
         func formatSettled(_ brands: Brands) -> Bool {
             brands.majorSettlesFormat || brands.primaryCoding != .unknown || itemInfoDone
         }
@@ -102,7 +98,6 @@ extension ISOBMFFParser {
         /// The answer, once the primary item's properties and the format are known: `final`
         /// at the end of `meta`, when what is known must do. Animation mode waits for the
         /// track the brands promise, until `moov` has been walked (`trackDone`).
-        @inlinable
         func answerIfReady(final: Bool, _ brands: Brands, options: ScanOptions, trackDone: Bool) -> Step? {
             guard hasAnswer else { return nil }
             if !final && !formatSettled(brands) { return nil }
@@ -115,27 +110,23 @@ extension ISOBMFFParser {
 
         /// `pitm`, with `room` payload bytes: its version and flags, then its item ID, 16 or
         /// 32 bits.
-        @inlinable
         static func beginPrimaryItem(room: UInt64) -> BoxStart {
             (.read(Int(truncatingIfNeeded: min(room, 8))), .primaryItem)
         }
 
         /// `infe`, with `room` payload bytes: its version and flags, then (versions 2 and 3)
         /// item ID, protection index and type.
-        @inlinable
         static func beginItemInfo(room: UInt64) -> BoxStart {
             (.read(Int(truncatingIfNeeded: min(room, 14))), .itemInfo)
         }
 
         /// `ipma`: its version and flags, then its entry count.
-        @inlinable
         static func beginAssociations() -> BoxStart {
             (.read(8), .associationCount)
         }
 
         /// A child of `ipco` of `type`: the next property index, known or not. False past
         /// 32767 properties (indices are 15 bits).
-        @inlinable
         mutating func countProperty() -> Bool {
             guard propertiesSeen < 0x7FFF else { return false }
             propertiesSeen &+= 1
@@ -143,7 +134,7 @@ extension ISOBMFFParser {
         }
 
         /// The property just counted, when it is one the scanner keeps and `room` holds it.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func beginProperty(_ type: UInt32, room: UInt64, fullMode: Bool) -> BoxStart? {
             let (kind, width): (PropertyKind, Int)
             switch type {
@@ -167,7 +158,7 @@ extension ISOBMFFParser {
         // Each transition reads a field of the box being read, which ends at `walker.boxEnd`.
 
         /// `pitm`'s version, flags and item ID.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func primaryItem(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Outcome {
             let position = offset &+ field.span
             let wide = field.u8(0) != 0
@@ -181,7 +172,7 @@ extension ISOBMFFParser {
         }
 
         /// `infe`'s version, flags, item ID and type: which codings the items use.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func itemInfo(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             let position = offset &+ field.span
             // Versions 0 and 1 have no item type.
@@ -198,7 +189,7 @@ extension ISOBMFFParser {
         }
 
         /// A property's payload: kept in the journal.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func property(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             if propertyKind == .auxC {
                 // Apple's HDR gain map is an auxiliary image of this type (HEIF §6.5.8).
@@ -210,13 +201,13 @@ extension ISOBMFFParser {
         }
 
         /// colr's colour types (ISO/IEC 23008-12 §6.5.5; rICC restricted ICC).
-        @usableFromInline static let nclx: UInt32 = 0x6E63_6C78  // "nclx"
-        @usableFromInline static let prof: UInt32 = 0x7072_6F66  // "prof"
-        @usableFromInline static let rICC: UInt32 = 0x7249_4343  // "rICC"
-        @usableFromInline static let appleGainMapType: StaticString = "urn:com:apple:photo:2020:aux:hdrgainmap\0"
+        static let nclx: UInt32 = 0x6E63_6C78  // "nclx"
+        static let prof: UInt32 = 0x7072_6F66  // "prof"
+        static let rICC: UInt32 = 0x7249_4343  // "rICC"
+        static let appleGainMapType: StaticString = "urn:com:apple:photo:2020:aux:hdrgainmap\0"
 
         /// `ipma`'s version, flags and entry count.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func associationCount(_ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands) -> Outcome {
             longItemIDs = field.u8(0) >= 1
             wideIndices = field.be32(0) & 1 == 1
@@ -225,7 +216,7 @@ extension ISOBMFFParser {
         }
 
         /// An `ipma` entry's item ID and association count.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func associationEntry(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands, trackDone: Bool
         ) -> Outcome {
@@ -252,7 +243,7 @@ extension ISOBMFFParser {
         }
 
         /// A run of the current entry's associations.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func associations(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands, trackDone: Bool
         ) -> Outcome {
@@ -277,7 +268,6 @@ extension ISOBMFFParser {
 
         /// `ipco` has ended: the primary's associations that came first (see `associate`)
         /// are resolved now.
-        @inlinable
         mutating func propertiesEnded(options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Step? {
             ipcoDone = true
             guard pendingCount > 0 else { return nil }
@@ -298,7 +288,6 @@ extension ISOBMFFParser {
 
         // MARK: Properties
 
-        @inlinable
         mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes) {
             let index = propertiesSeen
             let start = Int(journal.count)
@@ -354,39 +343,28 @@ extension ISOBMFFParser {
         /// Starts a record of `kind` for `key` (a property index or an item id); the length
         /// byte is set by `closeRecord`. Out of line in size builds: every kind of record
         /// starts here.
-        #if IMAGEPROBE_COMPACT
-        @inlinable @inline(never)
-        #else
-        @inlinable
-        #endif
         mutating func record(_ kind: RecordKind, _ key: UInt32) -> Bool {
             journal.append(kind.rawValue) && journal.append(0) && journal.appendVarint(key)
         }
 
-        @inlinable
         mutating func record(_ kind: RecordKind, _ index: UInt16) -> Bool {
             record(kind, UInt32(index))
         }
 
         /// The journal's varint at `offset`, advancing `offset` past it. Out of line in size
         /// builds: every walk of the records decodes keys.
-        #if IMAGEPROBE_COMPACT
-        @inlinable @inline(never)
-        #else
-        @inlinable @inline(__always)
-        #endif
+        @inline(__always)
         static func varint(_ journal: inout RecordJournal, at offset: inout Int) -> UInt32 {
             journal.varint(at: &offset)
         }
 
         /// Writes the length of the record that starts at `start` and ends at the journal's end.
-        @inlinable
         mutating func closeRecord(startingAt start: Int) {
             journal.set(UInt8(truncatingIfNeeded: Int(journal.count) &- start &- 2), at: start &+ 1)
         }
 
         /// The offset just past the record at `offset`.
-        @inlinable @inline(__always)
+        @inline(__always)
         mutating func skipRecord(at offset: Int) -> Int {
             offset &+ 2 &+ Int(journal.byte(at: offset &+ 1))
         }
@@ -394,7 +372,6 @@ extension ISOBMFFParser {
         // MARK: Associations
 
         /// One association of the item being read.
-        @inlinable
         mutating func associate(_ index: UInt16, _ brands: Brands) -> ScanFailure? {
             guard index != 0 else { return nil }
             if ipcoDone {
@@ -417,7 +394,6 @@ extension ISOBMFFParser {
         }
 
         /// Applies property `index` to `summary`, in association order.
-        @inlinable
         mutating func apply(_ index: UInt16, to summary: inout ItemSummary, _ brands: Brands) -> ScanFailure? {
             var offset = 0
             let end = Int(journal.count)
@@ -459,7 +435,6 @@ extension ISOBMFFParser {
 
         /// The next associations: in runs of up to 64 bytes, or one at a time for the known
         /// primary in dimensions-only mode, so the answer comes right after its ispe.
-        @inlinable
         func associationRun(options: ScanOptions) -> Outcome {
             let perRead = options.dimensionsOnly && hasPrimary ? 1 : (wideIndices ? 32 : 64)
             let count = min(Int(associationsLeft), perRead)
@@ -468,11 +443,7 @@ extension ISOBMFFParser {
 
         /// The next `ipma` entry at `position`, skipping from `skipFrom` (by default, none).
         /// Out of line in size builds: three transitions end with it.
-        #if IMAGEPROBE_COMPACT
-        @inlinable @inline(never)
-        #else
-        @inlinable @inline(__always)
-        #endif
+        @inline(__always)
         mutating func nextEntry(
             at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions, walker: inout BoxWalker,
             _ brands: Brands
@@ -493,7 +464,6 @@ extension ISOBMFFParser {
         // MARK: Items
 
         /// The associations of `summary`'s item are all read.
-        @inlinable
         mutating func resolveEntry(_ summary: ItemSummary, options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Step? {
             if !ipcoDone && hasPrimary && summary.id == primaryID && pendingCount > 0 {
                 current = summary
@@ -520,7 +490,6 @@ extension ISOBMFFParser {
         }
 
         /// `pitm` arrived after the associations: pick the primary's summary.
-        @inlinable
         mutating func adoptSummary(options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Step? {
             var offset = 0
             while offset < Int(journal.count) {
@@ -542,7 +511,6 @@ extension ISOBMFFParser {
 
         /// Takes `summary` as the primary item's, once its size passes the checks: only then
         /// does the size count as known (for partial answers too).
-        @inlinable
         mutating func adopt(_ summary: ItemSummary, options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Step? {
             if summary.hasSize {
                 let (width, height) = size(of: summary)
@@ -559,7 +527,6 @@ extension ISOBMFFParser {
         // MARK: The answer
 
         /// The width and height of the ispe record `summary` names.
-        @inlinable
         func size(of summary: ItemSummary) -> (width: UInt32, height: UInt32) {
             guard summary.hasSize else { return (0, 0) }
             let values = recordValues(summary.sizeRecord, count: 2)
@@ -570,11 +537,7 @@ extension ISOBMFFParser {
         /// `record` - 1, in order; 0 for the rest. One decoder for every record the answer
         /// reads, on a copy of the journal: most callers build the answer, where the items
         /// can't be mutated; `adopt`'s size check pays for the copy too.
-        #if IMAGEPROBE_COMPACT
-        @inlinable @inline(never)
-        #else
-        @inlinable @inline(__always)  // each caller's count is a constant: the loop unrolls
-        #endif
+        // each caller's count is a constant: the loop unrolls
         func recordValues(_ record: UInt8, count: Int) -> RecordValues {
             var journal = journal
             var values: RecordValues = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -599,7 +562,6 @@ extension ISOBMFFParser {
         }
 
         /// The primary's colour: its nclx code points, and whether an ICC profile is associated.
-        @inlinable
         func colour() -> (cicp: CICP?, icc: Bool) {
             let icc = primary.colour & 0x80 != 0
             let record = primary.colour & 0x7F
@@ -614,7 +576,6 @@ extension ISOBMFFParser {
         }
 
         /// The primary's clean aperture, when a `clap` is associated with it.
-        @inlinable
         func cleanAperture(imageWidth: Int, imageHeight: Int) -> CleanAperture? {
             guard primary.apertureRecord != 0 else { return nil }
             let values = recordValues(primary.apertureRecord, count: 8)
@@ -627,38 +588,34 @@ extension ISOBMFFParser {
     }
 
     /// Up to eight numbers of a journal record.
-    @usableFromInline
     typealias RecordValues = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
     /// What an item's associations say, resolved against the journal: 9 bytes.
-    @usableFromInline
     struct ItemSummary: Sendable {
-        @usableFromInline var id: UInt32 = 0
+        var id: UInt32 = 0
         /// 1 + the journal offset of the ispe record that gives the size, or 0 for none.
-        @usableFromInline var sizeRecord: UInt8 = 0
+        var sizeRecord: UInt8 = 0
         /// The transform so far as R^rotation ∘ F^mirrored, where F exchanges left and right
         /// (applied first) and R turns a quarter anticlockwise: the rotation in bits 0–1,
         /// mirrored in bit 2, and in bit 3 whether any transform was applied.
-        @usableFromInline var transform: UInt8 = 0
+        var transform: UInt8 = 0
         /// 1 + the journal offset of the clap record, or 0 for none.
-        @usableFromInline var apertureRecord: UInt8 = 0
-        @usableFromInline var bitDepth: UInt8 = 0
+        var apertureRecord: UInt8 = 0
+        var bitDepth: UInt8 = 0
         /// An ICC profile associated (bit 7), and 1 + the journal offset of the nclx record in
         /// bits 0–6 (the journal's offsets are below 128), or 0 for none.
-        @usableFromInline var colour: UInt8 = 0
+        var colour: UInt8 = 0
 
-        @inlinable var hasSize: Bool { sizeRecord != 0 }
-        @inlinable var rotation: UInt8 { transform & 3 }
-        @inlinable var mirrored: Bool { transform & 4 != 0 }
-        @inlinable var transformed: Bool { transform & 8 != 0 }
+        var hasSize: Bool { sizeRecord != 0 }
+        var rotation: UInt8 { transform & 3 }
+        var mirrored: Bool { transform & 4 != 0 }
+        var transformed: Bool { transform & 8 != 0 }
 
-        @inlinable init() {}
+        init() {}
 
-        @inlinable
         init(id: UInt32) { self.id = id }
 
         /// The transform in EXIF numbering: R^k as 1, 8, 3, 6 and R^k ∘ F as 2, 5, 4, 7.
-        @inlinable
         var orientation: Orientation? {
             guard transformed else { return nil }
             // The four values, a byte each, lowest for R^0.
@@ -667,7 +624,6 @@ extension ISOBMFFParser {
         }
 
         /// `irot`: `angle` more quarter turns anticlockwise.
-        @inlinable
         mutating func rotate(_ angle: UInt8) {
             let rotation = (self.rotation &+ (angle & 3)) & 3
             transform = transform & 4 | rotation | 8
@@ -675,7 +631,6 @@ extension ISOBMFFParser {
 
         /// `imir`: axis 1 exchanges left and right (F), axis 0 top and bottom (R²∘F)
         /// (ISO/IEC 23008-12:2022 §6.5.12). F∘R^k = R^−k∘F gives the new normal form.
-        @inlinable
         mutating func mirror(_ axis: UInt8) {
             let turn: UInt8 = axis & 1 == 1 ? 0 : 2
             let rotation = (turn &+ 4 &- self.rotation) & 3
@@ -684,13 +639,11 @@ extension ISOBMFFParser {
     }
 
     /// A signed 32-bit number as an unsigned one with small magnitudes small.
-    @inlinable
     static func zigzag(_ raw: UInt32) -> UInt32 {
         let value = Int32(bitPattern: raw)
         return UInt32(bitPattern: (value &<< 1) ^ (value >> 31))
     }
 
-    @inlinable
     static func unzigzag(_ encoded: UInt32) -> Int32 {
         Int32(bitPattern: encoded >> 1) ^ -Int32(bitPattern: encoded & 1)
     }

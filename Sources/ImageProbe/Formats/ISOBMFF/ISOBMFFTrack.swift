@@ -6,61 +6,60 @@ extension ISOBMFFParser {
     /// over the `mdhd` timescale give the frames, and `elst` with `tkhd` give the loop count.
     /// A sub-machine of the parser: the parser routes these boxes here and walks the rest;
     /// each of its phases (`Phase`'s track group) is a transition here.
-    @usableFromInline
     struct PrimaryTrack: Sendable {
         /// What the track being read says: 21 bytes.
-        @usableFromInline
         struct Summary: Sendable {
             /// `tkhd` duration, in the movie timescale; UInt64.max when indefinite (all ones).
-            @usableFromInline var duration: UInt64 = 0
-            @usableFromInline var timescale: UInt32 = 0
+            var duration: UInt64 = 0
+            var timescale: UInt32 = 0
             /// The plays `elst` and `tkhd` give (0 forever), when `hasLoopCount`.
-            @usableFromInline var loopCount: UInt32 = 0
+            var loopCount: UInt32 = 0
             /// `tkhd`'s integer parts: 16 bits each.
-            @usableFromInline var width: UInt16 = 0
-            @usableFromInline var height: UInt16 = 0
-            @usableFromInline var bits: UInt8 = 0
+            var width: UInt16 = 0
+            var height: UInt16 = 0
+            var bits: UInt8 = 0
 
-            @inlinable init() {}
+            init() {}
 
-            @inlinable @inline(__always) func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
-            @inlinable @inline(__always) mutating func setBit(_ index: UInt8, _ value: Bool) {
+            @inline(__always)
+            func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
+            @inline(__always)
+            mutating func setBit(_ index: UInt8, _ value: Bool) {
                 bits = value ? bits | 1 << index : bits & ~(1 << index)
             }
-            @inlinable var hasLoopCount: Bool { get { bit(0) } set { setBit(0, newValue) } }
-            @inlinable var isVisual: Bool { get { bit(1) } set { setBit(1, newValue) } }
-            @inlinable var isAuxiliary: Bool { get { bit(2) } set { setBit(2, newValue) } }
+            var hasLoopCount: Bool { get { bit(0) } set { setBit(0, newValue) } }
+            var isVisual: Bool { get { bit(1) } set { setBit(1, newValue) } }
+            var isAuxiliary: Bool { get { bit(2) } set { setBit(2, newValue) } }
 
             /// The primary track: visual, not auxiliary, with a size and a clock.
-            @inlinable
             var qualifies: Bool { isVisual && !isAuxiliary && width != 0 && height != 0 && timescale != 0 }
         }
 
         /// The `trak` being read, and once `hasPrimaryTrack`, the primary track (later `trak`s
         /// are skipped whole).
-        @usableFromInline var summary = Summary()
+        var summary = Summary()
         /// The frames of the current `stts` run not yet reported, and their delta.
-        @usableFromInline var runFramesLeft: UInt32 = 0
-        @usableFromInline var runDelta: UInt32 = 0
-        @usableFromInline var bits: UInt8 = 0
+        var runFramesLeft: UInt32 = 0
+        var runDelta: UInt32 = 0
+        var bits: UInt8 = 0
 
-        @inlinable
         init() {}
 
-        @inlinable @inline(__always) func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
-        @inlinable @inline(__always) mutating func setBit(_ index: UInt8, _ value: Bool) {
+        @inline(__always)
+        func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
+        @inline(__always)
+        mutating func setBit(_ index: UInt8, _ value: Bool) {
             bits = value ? bits | 1 << index : bits & ~(1 << index)
         }
-        @inlinable var hasPrimaryTrack: Bool { get { bit(0) } set { setBit(0, newValue) } }
+        var hasPrimaryTrack: Bool { get { bit(0) } set { setBit(0, newValue) } }
         /// Animation mode: a track's `stts` has been walked (only one track's frames count).
-        @inlinable var walkedFrames: Bool { get { bit(1) } set { setBit(1, newValue) } }
-        @inlinable var moovDone: Bool { get { bit(2) } set { setBit(2, newValue) } }
+        var walkedFrames: Bool { get { bit(1) } set { setBit(1, newValue) } }
+        var moovDone: Bool { get { bit(2) } set { setBit(2, newValue) } }
 
         // MARK: Starting boxes (the parser routes them here)
 
         /// The leaf box of `type` in the track container `level`, when it is one the track
         /// reads there and `room` holds what it needs.
-        @inlinable
         static func begin(_ type: UInt32, room: UInt64, in level: Level) -> BoxStart? {
             switch (type, level) {
             // Up to tkhd's duration (36 bytes, whichever the version).
@@ -84,7 +83,6 @@ extension ISOBMFFParser {
         // Each transition reads a field of the box being read, which ends at `walker.boxEnd`.
 
         /// `tkhd` up to its duration.
-        @inlinable
         mutating func header(_ field: FieldBytes, at offset: UInt64, walker: BoxWalker) -> Outcome {
             let position = offset &+ field.span
             let end = walker.boxEnd
@@ -103,7 +101,6 @@ extension ISOBMFFParser {
         }
 
         /// `tkhd`'s width and height, 16.16 fixed point.
-        @inlinable
         mutating func size(_ field: FieldBytes, at offset: UInt64) -> Outcome {
             summary.width = UInt16(truncatingIfNeeded: field.be32(0) >> 16)
             summary.height = UInt16(truncatingIfNeeded: field.be32(4) >> 16)
@@ -111,7 +108,6 @@ extension ISOBMFFParser {
         }
 
         /// `elst`'s version, flags, entry count and first segment duration.
-        @inlinable
         mutating func editList(_ field: FieldBytes, at offset: UInt64) -> Outcome {
             let version = field.u8(0)
             let segment = version == 1 ? (field.count >= 16 ? field.be64(8) : 0) : UInt64(field.be32(8))
@@ -120,7 +116,6 @@ extension ISOBMFFParser {
         }
 
         /// `mdhd` up to its timescale.
-        @inlinable
         mutating func mediaHeader(_ field: FieldBytes, at offset: UInt64) -> Outcome {
             if field.u8(0) == 1 {
                 if field.count >= 24 { summary.timescale = field.be32(20) }
@@ -131,7 +126,6 @@ extension ISOBMFFParser {
         }
 
         /// `hdlr` up to its handler type.
-        @inlinable
         mutating func handler(_ field: FieldBytes, at offset: UInt64) -> Outcome {
             let type = field.tag(8)
             summary.isVisual = type == Box.pict || type == Box.vide
@@ -139,14 +133,12 @@ extension ISOBMFFParser {
         }
 
         /// `stsd` up to its first sample entry's type.
-        @inlinable
         mutating func sampleDescription(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             if summary.isVisual && !summary.isAuxiliary { brands.noteCoding(field.tag(12)) }
             return .boxDone(from: offset &+ field.span, in: .stbl)
         }
 
         /// `stts`'s version, flags and entry count.
-        @inlinable
         mutating func timeToSampleCount(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands
         ) -> Outcome {
@@ -164,7 +156,6 @@ extension ISOBMFFParser {
         }
 
         /// One `stts` run: sample count and delta.
-        @inlinable
         mutating func timeToSampleEntry(
             _ field: FieldBytes, at offset: UInt64, options: ScanOptions, walker: inout BoxWalker, _ brands: Brands
         ) -> Outcome {
@@ -182,7 +173,6 @@ extension ISOBMFFParser {
         /// `elst` with `tkhd`'s duration, as libavif reads them: without the repeat flag the
         /// sequence plays once; with it, one edit of `segment` plays ceil(duration / segment)
         /// times, and an indefinite duration forever. Anything else says nothing.
-        @inlinable
         mutating func noteEditList(flags: UInt32, count: UInt32, segment: UInt64) {
             if flags & 1 == 0 {
                 (summary.loopCount, summary.hasLoopCount) = (1, true)
@@ -200,7 +190,6 @@ extension ISOBMFFParser {
 
         /// A `trak` has ended: the primary track, when it qualifies and is the first that
         /// does. In full mode, with no `meta` before it (`metaStarted`), it is the image.
-        @inlinable
         mutating func trackEnded(options: ScanOptions, _ brands: Brands, metaStarted: Bool) -> Step? {
             guard !hasPrimaryTrack && summary.qualifies else { return nil }
             guard options.admits(width: UInt64(summary.width), height: UInt64(summary.height)) else {
@@ -212,7 +201,6 @@ extension ISOBMFFParser {
 
         /// The next frame of the `stts` run being read: every sample is a frame the size of
         /// the track, shown for delta / timescale seconds.
-        @inlinable
         mutating func takeFrame() -> PendingFrames? {
             guard runFramesLeft > 0 else { return nil }
             runFramesLeft &-= 1

@@ -10,10 +10,8 @@
 /// they lie: `jxlp` boxes may split the codestream at any byte, with other boxes in between,
 /// and a skip the reader asks for (a frame's sections) is counted in codestream bytes across
 /// them.
-@usableFromInline
 struct JXLParser: FormatParser, Sendable {
 
-    @usableFromInline
     enum Phase: UInt8, Sendable {
         /// The signature box's payload `0D 0A 87 0A`, then the `ftyp` box's size, type and
         /// major brand (16 bytes).
@@ -28,28 +26,27 @@ struct JXLParser: FormatParser, Sendable {
         case codestream
     }
 
-    @usableFromInline var phase: Phase
+    var phase: Phase
     /// Whether the codestream comes in `jxlp` boxes, and whether the current one is the last.
-    @usableFromInline var inParts = false
-    @usableFromInline var lastPart = false
-    @usableFromInline var header: JXLHeaderReader
-    @usableFromInline var facts = ImageFacts(format: .jxl)
+    var inParts = false
+    var lastPart = false
+    var header: JXLHeaderReader
+    var facts = ImageFacts(format: .jxl)
     /// The size of the container's first box, as the sniffer read it (it must be 12).
-    @usableFromInline var signatureBoxSize: UInt32 = 12
+    var signatureBoxSize: UInt32 = 12
     /// Boxes read, which `maxEntries` bounds.
-    @usableFromInline var boxes: UInt32 = 0
+    var boxes: UInt32 = 0
     /// The type of the box whose 64-bit size is being read.
-    @usableFromInline var boxType: UInt32 = 0
+    var boxType: UInt32 = 0
     /// Codestream bytes left in the current `jxlc`/`jxlp` box; `toEnd` when it runs to the end
     /// of the file (no payload is that long: a box's size counts its header too).
-    @usableFromInline var codestreamLeft: UInt64 = Self.toEnd
-    @usableFromInline static var toEnd: UInt64 { .max }
+    var codestreamLeft: UInt64 = Self.toEnd
+    static var toEnd: UInt64 { .max }
     /// Codestream bytes still to pass over, in this box and the next parts.
-    @usableFromInline var codestreamSkip: UInt64 = 0
+    var codestreamSkip: UInt64 = 0
 
     /// Built on demand from the compact facts the parser keeps; the colour facts (full mode's
     /// extras) from the reader's decoded colour encoding, which keeps them in fewer bytes.
-    @inlinable
     var info: ImageInfo {
         var info = ImageInfo(facts)
         if header.flags[.colourKnown] {
@@ -59,43 +56,39 @@ struct JXLParser: FormatParser, Sendable {
         return info
     }
 
-    @inlinable static var emitsFrames: Bool { true }
+    static var emitsFrames: Bool { true }
 
-    @inlinable
     mutating func takeFrame() -> PendingFrames? { header.takeFrame() }
 
-    @usableFromInline static let brand: UInt32 = 0x6A78_6C20  // "jxl "
-    @usableFromInline static let codestreamBox: UInt32 = 0x6A78_6C63  // "jxlc"
-    @usableFromInline static let partialCodestreamBox: UInt32 = 0x6A78_6C70  // "jxlp"
+    static let brand: UInt32 = 0x6A78_6C20  // "jxl "
+    static let codestreamBox: UInt32 = 0x6A78_6C63  // "jxlc"
+    static let partialCodestreamBox: UInt32 = 0x6A78_6C70  // "jxlp"
 
     /// A bare codestream: the sniffer consumed `FF 0A`; the SizeHeader starts at offset 2.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(codestream: ()) {
         phase = .codestream
         header = JXLHeaderReader(expectsSignature: false)
     }
 
     /// A container: the sniffer consumed the first box's size and type `JXL `.
-    @inlinable @inline(__always)
+    @inline(__always)
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
         header = JXLHeaderReader(expectsSignature: true)
         self.signatureBoxSize = signatureBoxSize
     }
 
-    /// `Sniffed.variant` for a container (its first box's size in `value`); 0 for a bare codestream.
-    @usableFromInline static var container: UInt8 { Sniffed.jxlContainer }
-
-    @inlinable @inline(__always)
+    /// A container (its signature box), or a bare codestream (its signature `FF 0A`).
+    @inline(__always)
     init(sniffed: Sniffed) {
-        if sniffed.variant == Self.container {
-            self.init(signatureBoxSize: UInt32(truncatingIfNeeded: sniffed.value))
+        if case .box(let size) = sniffed {
+            self.init(signatureBoxSize: size)
         } else {
             self.init(codestream: ())
         }
     }
 
-    @inlinable
     var firstStep: Step {
         switch phase {
         case .signatureAndFileType: .read(16)
@@ -105,13 +98,11 @@ struct JXLParser: FormatParser, Sendable {
         }
     }
 
-    @inlinable
     var format: ImageFormat? { .jxl }
 
-    @inlinable
     func infoAtEndOfInput() -> ImageInfo? { header.sizeKnown ? info : nil }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // A box header's type and payload length (nil: to the end of the file), for `box`.
         let type: UInt32
@@ -181,7 +172,6 @@ struct JXLParser: FormatParser, Sendable {
 
     /// Copies what the reader has decoded of ImageMetadata into the answer: each fact as soon
     /// as it is known, so that a partial answer keeps what came before the point it stopped.
-    @inlinable
     mutating func noteMetadata() {
         if header.orientation != 0 { facts.orientation = Orientation(rawValue: header.orientation) }
         if let animated = header.animated {
@@ -195,7 +185,6 @@ struct JXLParser: FormatParser, Sendable {
     /// The next codestream step: pass over `codestreamSkip` bytes, then read what the header
     /// reader wants, within the current box; a skip or read past its end goes on in the next
     /// `jxlp` box.
-    @inlinable
     mutating func nextCodestreamStep(_ options: ScanOptions) -> Step {
         var width = header.bytesWanted(dimensionsOnly: options.dimensionsOnly)
         let skip = codestreamSkip
@@ -218,7 +207,6 @@ struct JXLParser: FormatParser, Sendable {
 
     /// Dispatches on a box type once its payload length is known (nil: to the end of the file);
     /// the payload starts at `payloadStart`.
-    @inlinable
     mutating func box(_ type: UInt32, payload: UInt64?, at payloadStart: UInt64, options: ScanOptions) -> Step {
         if let payload, options.runsPastInput(from: payloadStart, count: payload) {
             return .failed(.malformed(.jxl, .boxOrChunkRunsPastTheEndOfTheInput))
@@ -253,7 +241,6 @@ struct JXLParser: FormatParser, Sendable {
 
     /// The current codestream box ends after `count` more bytes, which are passed over: the
     /// codestream continues in the next `jxlp` box, unless this was the last one.
-    @inlinable
     mutating func codestreamBoxEnded(skipping count: UInt64) -> Step {
         guard inParts && !lastPart else {
             return .failed(.malformed(.jxl, header.walkingFrames ? Failure.codestreamEndsBeforeItsLastFrame : Failure.codestreamEndsInsideItsHeader))
@@ -265,7 +252,6 @@ struct JXLParser: FormatParser, Sendable {
 
 extension JXLParser {
     /// Why JXL input can't be read: each failure with its message (SPEC.md §3).
-    @usableFromInline
     enum Failure: UInt8, FailureReason, CaseIterable, Sendable {
         case ftypMajorBrandIsNotJxl
         case jxlcBoxAfterJxlpBoxes
@@ -287,12 +273,10 @@ extension JXLParser {
         case iccProfileBeforeTheFrames
         case permutedTOC
 
-        @inlinable
         static var owner: UInt8 { JXLParser.kind.rawValue }
 
-        /// The message: a literal, so reading it allocates nothing.
-        @inlinable
-        var message: String {
+        /// The message, as a literal of either type.
+        func spelled<Text: ExpressibleByStringLiteral>() -> Text {
             switch self {
             case .ftypMajorBrandIsNotJxl: "ftyp major brand is not jxl"
             case .jxlcBoxAfterJxlpBoxes: "jxlc box after jxlp boxes"

@@ -27,7 +27,6 @@ extension JXLHeaderReader {
     ///   expressed.
     ///
     /// XYB and unknown colour spaces: nil.
-    @inlinable
     var cicp: CICP? {
         guard flags[.colourKnown] && !flags[.wantICC] else { return nil }
         let transferCode: UInt8
@@ -65,7 +64,6 @@ extension JXLHeaderReader {
 
     /// Whether an ICC profile is embedded in the codestream (`want_icc`), once the colour
     /// encoding is read.
-    @inlinable
     var hasICCProfile: Bool? { flags[.colourKnown] ? flags[.wantICC] : nil }
 }
 #endif

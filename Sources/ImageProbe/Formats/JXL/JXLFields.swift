@@ -5,7 +5,6 @@
 
 extension JXLHeaderReader {
     /// How a field is coded.
-    @usableFromInline
     enum Primitive: Sendable {
         /// A fixed number of bits (1...32).
         case bits(UInt8)
@@ -19,7 +18,6 @@ extension JXLHeaderReader {
 
     /// The fields in codestream order, which `headerField` follows unless a handler says
     /// otherwise.
-    @usableFromInline
     enum Field: UInt8, Sendable {
         // The signature (container only) and the SizeHeader.
         case signatureFirst, signatureSecond
@@ -71,7 +69,7 @@ extension JXLHeaderReader {
 
         /// The field after this one in the order above, where most fields go on to (the last
         /// is its own). No `init(rawValue:)`: its switch over every field is a jump table.
-        @inlinable @inline(__always)
+        @inline(__always)
         var following: Field {
             // SAFETY: the cases are numbered from 0 without gaps and `tocEnd` is the last
             // (JXLTests.fieldsFollowInOrder checks both), so every value up to it is a case.
@@ -79,7 +77,6 @@ extension JXLHeaderReader {
         }
 
         /// How the field is coded.
-        @inlinable
         var primitive: Primitive {
             switch self {
             case .signatureFirst, .signatureSecond: .bits(8)
@@ -135,7 +132,6 @@ extension JXLHeaderReader {
 
     /// The U32 distributions in use: four entries each, picked by a 2-bit selector, each a
     /// number of bits read (0 for a plain value) and an offset added to them.
-    @usableFromInline
     enum U32Distribution: UInt8, Sendable {
         /// SizeHeader: BitsOffset(9, 1), (13, 1), (18, 1), (30, 1).
         case size
@@ -169,7 +165,7 @@ extension JXLHeaderReader {
         case tocEntry
 
         /// The entry a selector (0...3) picks.
-        @inlinable @inline(__always)
+        @inline(__always)
         func entry(_ selector: UInt64) -> (bits: UInt8, offset: UInt32) {
             let packed = packedEntry(selector)
             return (UInt8(truncatingIfNeeded: packed >> 24), packed & 0xFF_FFFF)
@@ -179,7 +175,6 @@ extension JXLHeaderReader {
         /// 2^23): one word, returned in a register. One switch over the distribution (in the
         /// order of its cases) and the selector, which becomes one lookup table; nothing is
         /// allocated.
-        @inlinable
         func packedEntry(_ selector: UInt64) -> UInt32 {
             switch UInt32(rawValue) &<< 2 | UInt32(truncatingIfNeeded: selector & 3) {
             // .size
@@ -236,11 +231,10 @@ extension JXLHeaderReader {
         }
 
         /// An entry of `bits` bits (0...32) and an offset below 2^24, packed.
-        @inlinable @inline(__always)
+        @inline(__always)
         static func e(_ bits: UInt32, _ offset: UInt32) -> UInt32 { bits << 24 | offset }
 
         /// The fewest bits any entry reads: the first entry's, in every distribution.
-        @inlinable
         var fewestBits: UInt8 { entry(0).bits }
     }
 }

@@ -13,7 +13,6 @@
 
 extension JXLHeaderReader {
     /// A frame header starts: the preview's (`preview`), or the next frame's.
-    @usableFromInline
     mutating func startFrame(preview: Bool, _ options: ScanOptions) -> Progress? {
         guard frameHeaders < options.entryLimit else { return .failed(.limit(.jxl, .moreFramesThanMaxEntries)) }
         frameHeaders &+= 1
@@ -49,10 +48,9 @@ extension JXLHeaderReader {
 
     /// A regular or skip-progressive frame: the kinds that have blending and timing, and may
     /// be shown.
-    @inlinable @inline(__always)
+    @inline(__always)
     var isShowable: Bool { frameType == 0 || frameType == 3 }
 
-    @inlinable
     mutating func afterColourTransform() {
         if flags[.yCbCr] && !flags[.useDCFrame] {
             inner = 3
@@ -62,7 +60,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable
     mutating func afterChroma() {
         if flags[.useDCFrame] {
             afterUpsampling()
@@ -71,7 +68,7 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func afterUpsampling() {
         if flags[.modular] {
             next = .groupSizeShift
@@ -80,7 +77,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable
     mutating func afterGroupSizeShift() {
         // x_qm_scale and b_qm_scale, in VarDCT frames of an XYB image.
         if !flags[.modular] && flags[.xybEncoded] {
@@ -90,7 +86,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable
     mutating func afterQuantMatrixScales() {
         if frameType != 2 {
             next = .passCount  // reference-only frames have no passes
@@ -99,12 +94,11 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func afterPasses() {
         next = frameType == 1 ? .dcLevel : .customSizeOrOrigin
     }
 
-    @inlinable
     mutating func afterCrop() {
         if isShowable {
             count = UInt32(extraChannels)
@@ -117,7 +111,7 @@ extension JXLHeaderReader {
 
     /// The blending info's `source`, needed unless the mode is kReplace over the whole canvas;
     /// without it the blending info is complete (and a preview with a size of its own fails here).
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func blendSourceOrEnd() -> Progress? {
         if scratch != 0 || flags[.partialFrame] {
             next = .blendSource
@@ -127,7 +121,6 @@ extension JXLHeaderReader {
     }
 
     /// A blending info is complete: the next extra channel's follows, or the animation fields.
-    @inlinable
     mutating func blendingDone() -> Progress? {
         if count > 0 {
             count &-= 1
@@ -143,7 +136,6 @@ extension JXLHeaderReader {
 
     /// `is_last` is known. A frame shown on its own becomes an event with the canvas area its
     /// layers covered; the last one ends the walk (its sections are not needed).
-    @inlinable
     mutating func isLastDecoded() -> Progress? {
         guard isShowable && !flags[.previewFrame] else { return nil }
         cover()
@@ -157,7 +149,6 @@ extension JXLHeaderReader {
         return flags[.isLast] ? .finished : nil
     }
 
-    @inlinable
     mutating func afterIsLast() {
         if frameType != 1 && !flags[.isLast] {
             next = .saveAsReference
@@ -166,7 +157,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable
     mutating func afterSaveAsReference() {
         // libjxl's CanBeReferenced: not the last frame, and either a layer or saved.
         let canBeReferenced = !flags[.isLast] && frameType != 1 && (duration == 0 || saveAsReference != 0)
@@ -180,14 +170,13 @@ extension JXLHeaderReader {
     // MARK: - Geometry
 
     /// The size a frame has without a crop: the preview's, or the image's.
-    @inlinable
     var defaultSize: (width: UInt32, height: UInt32) {
         flags[.previewFrame] ? (UInt32(previewWidth), UInt32(previewHeight)) : (width, height)
     }
 
     /// Adds the canvas area this layer covers (its crop, clipped to the canvas) to the area
     /// of the frame being composed.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func cover() {
         var left: UInt32 = 0
         var top: UInt32 = 0
@@ -220,7 +209,6 @@ extension JXLHeaderReader {
     /// 2^52, in 64 bits. Every divisor is a power of two: the divisions are shifts.
     // `mutating` though it changes nothing: a computed property of the reader (172 bytes)
     // copies it first.
-    @inlinable
     mutating func tocEntries() -> UInt64 {
         var (xsize, ysize) = (UInt64(defaultSize.width), UInt64(defaultSize.height))
         if flags[.customSize] { (xsize, ysize) = (UInt64(frameWidth), UInt64(frameHeight)) }
@@ -241,20 +229,18 @@ extension JXLHeaderReader {
     }
 
     /// ⌈`value` ÷ 2^`shift`⌉, for a value below 2^32 and a shift below 32.
-    @inlinable
     static func shiftRoundingUp(_ value: UInt64, _ shift: UInt64) -> UInt64 {
         (value &+ (1 &<< shift) &- 1) &>> shift
     }
 
     /// libjxl's `UnpackSigned`: even values are 0, 1, 2, ...; odd ones −1, −2, ...
-    @inlinable @inline(__always)
+    @inline(__always)
     static func unpackSigned(_ value: UInt64) -> Int32 {
         let packed = UInt32(truncatingIfNeeded: value)
         return Int32(bitPattern: (packed >> 1) ^ ((~packed & 1) &- 1))
     }
 
     /// An F16's value (libjxl `F16Coder::Read`; infinities and NaNs were refused on reading).
-    @inlinable
     static func half(_ bits: UInt16) -> Float {
         let sign = UInt32(bits >> 15)
         let exponent = UInt32((bits >> 10) & 0x1F)
@@ -272,7 +258,7 @@ extension JXLHeaderReader {
     /// terms. Reduced when the numerator exceeds 32 bits; a delay still too long for that
     /// (above 2^32 seconds over the reduced tick rate) is approximated by halving both terms,
     /// and saturates at 2^32 − 1 seconds.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func delay(ticks: UInt32, numerator: UInt32, denominator: UInt32) -> (numerator: UInt32, denominator: UInt32) {
         var top = UInt64(ticks) &* UInt64(denominator)  // below 2^42
         var bottom = UInt64(max(numerator, 1))
@@ -291,10 +277,8 @@ extension JXLHeaderReader {
     }
 
     /// Takes the shown frame just read, if any, as animation mode's event.
-    @inlinable
     mutating func takeFrame() -> PendingFrames? { event.take() }
 
-    @usableFromInline
     static var invalidFrame: Progress { .failed(.malformed(.jxl, JXLParser.Failure.invalidFrameHeader)) }
 }
 #endif

@@ -16,117 +16,111 @@
 /// names the field to decode; a handler per field (the SizeHeader's here, the others in one
 /// switch in `JXLMetadata.swift`, with the frames' transitions in `JXLFrames.swift`) keeps
 /// what matters and picks the next one, following libjxl's `VisitFields` order.
-@usableFromInline
 struct JXLHeaderReader: Sendable {
     /// The next field to decode, and where a shared sub-grammar (an F16 run, a bundle's
     /// extensions, custom chromaticities) goes on when it ends.
-    @usableFromInline var next: Field
-    @usableFromInline var resume: Field = .small
+    var next: Field
+    var resume: Field = .small
     /// Bits in the accumulator (at most 64), and the state of a U64 varint being read: the
     /// shift of its next group (0: not started), its value so far in `register`.
-    @usableFromInline var available: UInt8 = 0
-    @usableFromInline var varintShift: UInt8 = 0
-    @usableFromInline var flags = Flags()
+    var available: UInt8 = 0
+    var varintShift: UInt8 = 0
+    var flags = Flags()
     /// Bits not yet decoded, the oldest in the lowest bit.
-    @usableFromInline var accumulator: UInt64 = 0
+    var accumulator: UInt64 = 0
     /// Bits to pass over before the next field: names, extensions, frame data.
-    @usableFromInline var skipBits: UInt64 = 0
-    @usableFromInline var register: UInt64 = 0
+    var skipBits: UInt64 = 0
+    var register: UInt64 = 0
     /// A running sum: the extension bits of a bundle, or the sizes in a TOC.
-    @usableFromInline var total: UInt64 = 0
+    var total: UInt64 = 0
     /// Loop counters: `count` for extra channels, extensions and TOC entries (outer loops),
     /// `inner` for F16 runs, chroma modes and passes (inner ones).
-    @usableFromInline var count: UInt32 = 0
-    @usableFromInline var inner: UInt16 = 0
+    var count: UInt32 = 0
+    var inner: UInt16 = 0
     /// Bits the next field needs at the least, as `consume` last found it (exact once a U32's
     /// selector or a varint's next group is in the accumulator, a lower bound before): what
     /// `bytesWanted` asks for. At the start, the signature's first byte or SizeHeader's
     /// `small` bit.
-    @usableFromInline var wanted: UInt8
+    var wanted: UInt8
     /// A value kept across fields for a check (a float sample's bits, an F16 to compare).
-    @usableFromInline var scratch: UInt32 = 0
+    var scratch: UInt32 = 0
 
     // SizeHeader and ImageMetadata.
-    @usableFromInline var height: UInt32 = 0
+    var height: UInt32 = 0
     /// At most 2^31 (a height of 2^30 with ratio 2/1).
-    @usableFromInline var width: UInt32 = 0
+    var width: UInt32 = 0
     /// The codestream orientation (1...8), once decoded; 0 before.
-    @usableFromInline var orientation: UInt8 = 0
+    var orientation: UInt8 = 0
     /// `bits_per_sample` of the colour channels, once decoded; 0 before.
-    @usableFromInline var bitDepth: UInt8 = 0
+    var bitDepth: UInt8 = 0
     /// The extra channel being read: its type (ExtraChannelInfo `type`).
-    @usableFromInline var channelType: UInt8 = 0
+    var channelType: UInt8 = 0
     /// ColourEncoding: `colour_space`, `white_point`, `primaries`, `transfer_function` (as
     /// libjxl's enums, which are CICP values where they can be), and the gamma in 1e-7 units.
-    @usableFromInline var colourSpace: UInt8 = 0
-    @usableFromInline var whitePoint: UInt8 = 1
-    @usableFromInline var primaries: UInt8 = 1
-    @usableFromInline var transfer: UInt8 = 13
-    @usableFromInline var previewWidth: UInt16 = 0
-    @usableFromInline var previewHeight: UInt16 = 0
+    var colourSpace: UInt8 = 0
+    var whitePoint: UInt8 = 1
+    var primaries: UInt8 = 1
+    var transfer: UInt8 = 13
+    var previewWidth: UInt16 = 0
+    var previewHeight: UInt16 = 0
     /// `num_extra_channels` (at most 4,096).
-    @usableFromInline var extraChannels: UInt16 = 0
-    @usableFromInline var gamma: UInt32 = 0
+    var extraChannels: UInt16 = 0
+    var gamma: UInt32 = 0
     /// The AnimationHeader: `num_loops` (0: forever) and the tick rate.
-    @usableFromInline var loops: UInt32 = 0
-    @usableFromInline var ticksNumerator: UInt32 = 1
-    @usableFromInline var ticksDenominator: UInt32 = 1
+    var loops: UInt32 = 0
+    var ticksNumerator: UInt32 = 1
+    var ticksDenominator: UInt32 = 1
 
     // The frame being read (animation mode).
-    @usableFromInline var frameType: UInt8 = 0
+    var frameType: UInt8 = 0
     /// Log2 of the upsampling factor, the group size shift, `num_passes`, `num_downsample`,
     /// `dc_level`, the chroma shifts (horizontal in bit 0, vertical in bit 1), the main
     /// blend mode, `save_as_reference`.
-    @usableFromInline var upsamplingShift: UInt8 = 0
-    @usableFromInline var groupSizeShift: UInt8 = 1
-    @usableFromInline var passes: UInt8 = 1
-    @usableFromInline var downsamples: UInt8 = 0
-    @usableFromInline var dcLevel: UInt8 = 0
-    @usableFromInline var chromaShifts: UInt8 = 0
-    @usableFromInline var blendMode: UInt8 = 0
-    @usableFromInline var saveAsReference: UInt8 = 0
+    var upsamplingShift: UInt8 = 0
+    var groupSizeShift: UInt8 = 1
+    var passes: UInt8 = 1
+    var downsamples: UInt8 = 0
+    var dcLevel: UInt8 = 0
+    var chromaShifts: UInt8 = 0
+    var blendMode: UInt8 = 0
+    var saveAsReference: UInt8 = 0
     /// The frame's origin and size when `custom_size_or_origin` is set.
-    @usableFromInline var originX: Int32 = 0
-    @usableFromInline var originY: Int32 = 0
-    @usableFromInline var frameWidth: UInt32 = 0
-    @usableFromInline var frameHeight: UInt32 = 0
+    var originX: Int32 = 0
+    var originY: Int32 = 0
+    var frameWidth: UInt32 = 0
+    var frameHeight: UInt32 = 0
     /// The frame's `duration` in ticks.
-    @usableFromInline var duration: UInt32 = 0
+    var duration: UInt32 = 0
     /// Frame headers read (preview, layers and reference frames included): `maxEntries`.
-    @usableFromInline var frameHeaders: UInt32 = 0
+    var frameHeaders: UInt32 = 0
     /// The canvas area the layers of the frame being composed cover (clipped), for its event;
     /// all 0 while none covers any (a covered area's right edge is above 0).
-    @usableFromInline var coverLeft: UInt32 = 0
-    @usableFromInline var coverTop: UInt32 = 0
-    @usableFromInline var coverRight: UInt32 = 0
-    @usableFromInline var coverBottom: UInt32 = 0
+    var coverLeft: UInt32 = 0
+    var coverTop: UInt32 = 0
+    var coverRight: UInt32 = 0
+    var coverBottom: UInt32 = 0
     /// The shown frame just read, until the scanner takes it.
-    @usableFromInline var event = PendingFrames()
+    var event = PendingFrames()
 
     /// A reader for a codestream whose signature was already checked (a bare codestream), or
     /// one that must check it (a container's `jxlc`/`jxlp` payload).
-    @inlinable
     init(expectsSignature: Bool) {
         next = expectsSignature ? .signatureFirst : .small
         wanted = expectsSignature ? 8 : 1
     }
 
     /// Yes-or-no facts, one bit each.
-    @usableFromInline
     struct Flags: Sendable {
-        @usableFromInline var bits: UInt32 = 0
+        var bits: UInt32 = 0
 
-        @inlinable
         init() {}
 
-        @inlinable
         subscript(_ flag: Flag) -> Bool {
             get { bits & (1 << flag.rawValue) != 0 }
             set { bits = newValue ? bits | (1 << flag.rawValue) : bits & ~(1 << flag.rawValue) }
         }
     }
 
-    @usableFromInline
     enum Flag: UInt32, Sendable {
         // SizeHeader and ImageMetadata.
         case small, sizeKnown, metadataAllDefault, extraFields
@@ -153,7 +147,6 @@ struct JXLHeaderReader: Sendable {
 
     /// What the reader needs next. No payload but the failure's, so that it fits in the
     /// failure's four bytes and moves in a register.
-    @usableFromInline
     enum Progress: Sendable {
         /// At least `bytesWanted` more codestream bytes.
         case needBytes
@@ -165,15 +158,12 @@ struct JXLHeaderReader: Sendable {
         case failed(ScanFailure)
     }
 
-    @inlinable
     var sizeKnown: Bool { flags[.sizeKnown] }
 
     /// `have_animation`, once read (nil before).
-    @inlinable
     var animated: Bool? { flags[.animationKnown] ? flags[.animated] : nil }
 
     /// Whether the reader is past the codestream headers, walking frames.
-    @inlinable
     var walkingFrames: Bool { frameHeaders > 0 }
 
     // MARK: - Bits
@@ -181,13 +171,11 @@ struct JXLHeaderReader: Sendable {
     /// The next `count` bits (0...32), without removing them. (Masking shifts: the counts
     /// are below 64, so they need no check for an overlong shift.)
     // `mutating` though it changes nothing: see `bytesWanted`.
-    @inlinable
     mutating func peek(_ count: UInt8) -> UInt64 {
         accumulator & ((1 &<< UInt64(count)) &- 1)
     }
 
     /// Removes the next `count` bits (0...32) from the accumulator.
-    @inlinable
     mutating func take(_ count: UInt8) -> UInt64 {
         let value = peek(count)
         accumulator &>>= UInt64(count)
@@ -199,7 +187,6 @@ struct JXLHeaderReader: Sendable {
     /// bits, or 12 bits followed by groups of 8 (4 at shift 60), each after a continuation
     /// bit. Keeps its progress in `register` and `varintShift` between calls; nil until done,
     /// with the bits its next step needs in `wanted`.
-    @usableFromInline
     mutating func varint() -> UInt64? {
         if varintShift == 0 {
             wanted = 2
@@ -239,7 +226,6 @@ struct JXLHeaderReader: Sendable {
     /// requests; elsewhere the next field, after any bits still to be skipped.
     // `mutating` though it changes nothing: the reader (172 bytes) is then passed by
     // reference; a non-mutating call out of line copies it first.
-    @inlinable
     mutating func bytesWanted(dimensionsOnly: Bool) -> Int {
         var bits = Int(truncatingIfNeeded: skipBits & 7) &+ Int(wanted)
         if next.rawValue < Field.allDefault.rawValue {
@@ -252,7 +238,6 @@ struct JXLHeaderReader: Sendable {
 
     /// The SizeHeader bits that certainly follow the next field (the fewest the codings
     /// allow), when the next field is in the signature or the SizeHeader.
-    @inlinable
     var sizeHeaderBitsAfterNext: Int {
         switch next {
         case .signatureFirst: 8 &+ 9
@@ -265,7 +250,6 @@ struct JXLHeaderReader: Sendable {
 
     /// The whole bytes of a `.skip`, which the owner passes over; the bits left are skipped
     /// here.
-    @inlinable
     mutating func takeSkippedBytes() -> UInt64 {
         let bytes = skipBits / 8
         skipBits &= 7
@@ -276,7 +260,6 @@ struct JXLHeaderReader: Sendable {
 
     /// Adds `field`'s bytes (at most `bytesWanted`) to the accumulator and decodes every
     /// field they complete.
-    @inlinable
     mutating func consume(_ field: FieldBytes, options: ScanOptions) -> Progress {
         var index = 0
         // Each request is at most bytesWanted bytes: the next field (at most 32 bits) with
@@ -343,7 +326,6 @@ struct JXLHeaderReader: Sendable {
     /// The bits the next field needs at the least with nothing in the accumulator (a varint
     /// not begun: fields are skipped between, never within, varints).
     // `mutating` though it changes nothing: see `bytesWanted`.
-    @inlinable
     var fewestBits: UInt8 {
         mutating get {
             switch next.primitive {
@@ -359,14 +341,12 @@ struct JXLHeaderReader: Sendable {
     /// Hands a decoded value to its field's handler: nil to go on decoding. The SizeHeader's
     /// fields here, inlined in `consume` (all that dimensions-only probes decode), the others
     /// in one switch out of line (`headerField`).
-    @inlinable
     mutating func decoded(_ value: UInt64, _ options: ScanOptions) -> Progress? {
         if next.rawValue < Field.allDefault.rawValue { return sizeHeaderField(value, options) }
         return headerField(value, options)
     }
 
     /// The signature and SizeHeader's fields.
-    @inlinable
     mutating func sizeHeaderField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
         switch next {
         case .signatureFirst:
@@ -404,7 +384,6 @@ struct JXLHeaderReader: Sendable {
 
     /// floor(`value` × num ÷ den) for SizeHeader's aspect ratio codes 1...7: 1/1, 12/10,
     /// 4/3, 3/2, 16/9, 5/4, 2/1. `value` is below 2^31, so the product fits.
-    @inlinable
     static func ratio(_ code: UInt64, of value: UInt64) -> UInt64 {
         switch code {
         case 1: value
@@ -418,7 +397,6 @@ struct JXLHeaderReader: Sendable {
     }
 
     /// The SizeHeader is complete: checks the limits, then moves on to ImageMetadata.
-    @inlinable
     mutating func sizeDecoded(_ options: ScanOptions) -> Progress? {
         guard options.admits(width: UInt64(width), height: UInt64(height)) else { return .failed(.tooLarge(.jxl)) }
         flags[.sizeKnown] = true

@@ -11,7 +11,6 @@ extension JXLHeaderReader {
     /// animation mode each FrameHeader and its TOC (`JXLFrames.swift`). One switch: `next`
     /// moves to the field after this one in `Field`'s order before the handler runs, and a
     /// handler sets it only where the grammar goes elsewhere (a loop repeats its field).
-    @usableFromInline
     mutating func headerField(_ value: UInt64, _ options: ScanOptions) -> Progress? {
         let field = next
         next = field.following
@@ -458,7 +457,7 @@ extension JXLHeaderReader {
 
     /// The colour encoding is complete: full mode has its answer, and so has animation mode
     /// for a still image; an animation reads on to its frames.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func colourDecoded(_ options: ScanOptions) -> Progress? {
         flags[.colourKnown] = true
         guard options.animation && flags[.animated] else { return .finished }
@@ -468,7 +467,7 @@ extension JXLHeaderReader {
 
     /// A BitDepth is complete: the image's goes on to the extra channels, a channel's to its
     /// `dim_shift`.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func bitDepthDecoded(_ bits: UInt64) {
         if flags[.inChannel] {
             next = .channelDimShift
@@ -478,14 +477,13 @@ extension JXLHeaderReader {
         }
     }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func setAnimated(_ animated: Bool) {
         flags[.animationKnown] = true
         flags[.animated] = animated
     }
 
     /// `count` F16 values to pass over, then `then`.
-    @inlinable
     mutating func startF16Run(_ count: UInt16, then: Field) {
         inner = count
         resume = then
@@ -493,7 +491,6 @@ extension JXLHeaderReader {
     }
 
     /// `count` chromaticity coordinates to pass over, then `then`.
-    @inlinable
     mutating func startCustomXY(_ count: UInt16, then: Field) {
         inner = count
         resume = then
@@ -502,7 +499,7 @@ extension JXLHeaderReader {
 
     /// A bundle's `extensions` bit set: none goes straight on to `then`; otherwise one U64
     /// size per extension, then all of them skipped.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func extensionsStart(_ mask: UInt64, then: Field) {
         guard mask != 0 else {
             next = then
@@ -520,12 +517,10 @@ extension JXLHeaderReader {
     /// the answer is not partial (as a broken EXIF block costs the orientation, never the
     /// image). libjxl refuses such a file; the facts read before the field stand, as they did
     /// before this reader looked past the orientation.
-    @inlinable
     func invalid(_ reason: JXLParser.Failure, _ options: ScanOptions) -> Progress {
         options.animation && flags[.animated] ? .failed(.malformed(.jxl, reason)) : .finished
     }
 
-    @usableFromInline
     static var nonZeroPadding: Progress { .failed(.malformed(.jxl, JXLParser.Failure.nonZeroPaddingBits)) }
 }
 #endif
