@@ -299,35 +299,6 @@ typealias Words15 = (
     UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
 )
 
-/// Lines of text in one static string, a generated table (`ScanFailure.messageTable`): one is
-/// read as UTF-8 in place, in static memory, with no String built (the C interface's copies).
-struct StaticLines {
-    let text: StaticString
-
-    init(_ text: StaticString) { self.text = text }
-
-    /// The UTF-8 of line `index` (0 is the first), without its line break; empty past the last.
-    /// Valid for the program's lifetime.
-    func line(_ index: Int) -> UnsafeRawBufferPointer {
-        // SAFETY: a StaticString's bytes are immortal, and every read below is at an offset
-        // under utf8CodeUnitCount.
-        let bytes = UnsafeRawPointer(text.utf8Start)
-        let count = text.utf8CodeUnitCount
-        var start = 0
-        var skipped = 0
-        var offset = 0
-        while offset <= count {
-            if offset == count || bytes.load(fromByteOffset: offset, as: UInt8.self) == 0x0A {
-                if skipped == index { return UnsafeRawBufferPointer(start: bytes + start, count: offset &- start) }
-                skipped &+= 1
-                start = offset &+ 1
-            }
-            offset &+= 1
-        }
-        return UnsafeRawBufferPointer(start: nil, count: 0)
-    }
-}
-
 extension StaticString {
     /// The literal's UTF-8, in static memory: what the C interface copies without a String.
     package var utf8Bytes: UnsafeRawBufferPointer {
@@ -383,32 +354,5 @@ struct StagingBuffer {
         // SAFETY: 0 <= count <= storage.count, so the slice lies in the allocation, which
         // outlives every use `with`'s body makes of it.
         return UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: storage[0..<count]))
-    }
-}
-
-
-/// Sixteen 64-bit words in fixed storage, read and written by index through one pointer rather
-/// than a case per element (the range planner's visited URLs). An index past the last reads and
-/// writes the last word.
-struct WordTable: Sendable {
-    static let count = 16
-    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-    /// The byte offset of word `index`, clamped to the last word.
-    private static func offset(_ index: Int) -> Int {
-        (index >= 0 && index < count ? index : count &- 1) &* 8
-    }
-
-    subscript(index: Int) -> UInt64 {
-        get {
-            // SAFETY: a homogeneous tuple of `count` words; the offset is that of one of them.
-            withUnsafeBytes(of: words) { $0.load(fromByteOffset: Self.offset(index), as: UInt64.self) }
-        }
-        set {
-            // SAFETY: as in `get`.
-            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: newValue, toByteOffset: Self.offset(index), as: UInt64.self) }
-        }
     }
 }

@@ -898,26 +898,72 @@ public struct RangePlanner: Sendable {
 /// The URLs a probe has visited, by hash: the first and up to 15 redirects. Fixed storage, so
 /// the planner allocates nothing.
 struct VisitedURLs: Sendable {
-    /// The hashes, in fixed storage read and written by index (`WordTable`).
-    private var hashes = WordTable()
+    private var hashes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     private(set) var count = 0
 
-    static let capacity = WordTable.count
+    static let capacity = 16
 
-    /// Adds `hash`; past the capacity the oldest are not forgotten, the new one is dropped
-    /// (the redirect limit ends the probe before that).
+    /// Adds `hash`; past the capacity the new one is dropped (the redirect limit ends the probe
+    /// before that).
     mutating func insert(_ hash: UInt64) {
         guard count < Self.capacity else { return }
-        hashes[count] = hash
+        self[count] = hash
         count &+= 1
     }
 
     func contains(_ hash: UInt64) -> Bool {
         var index = 0
         while index < count {
-            if hashes[index] == hash { return true }
+            if self[index] == hash { return true }
             index &+= 1
         }
         return false
+    }
+
+    /// The hash at `index`, 0...15 (past the last, the last).
+    private subscript(index: Int) -> UInt64 {
+        get {
+            switch index {
+            case 0: hashes.0
+            case 1: hashes.1
+            case 2: hashes.2
+            case 3: hashes.3
+            case 4: hashes.4
+            case 5: hashes.5
+            case 6: hashes.6
+            case 7: hashes.7
+            case 8: hashes.8
+            case 9: hashes.9
+            case 10: hashes.10
+            case 11: hashes.11
+            case 12: hashes.12
+            case 13: hashes.13
+            case 14: hashes.14
+            default: hashes.15
+            }
+        }
+        set {
+            switch index {
+            case 0: hashes.0 = newValue
+            case 1: hashes.1 = newValue
+            case 2: hashes.2 = newValue
+            case 3: hashes.3 = newValue
+            case 4: hashes.4 = newValue
+            case 5: hashes.5 = newValue
+            case 6: hashes.6 = newValue
+            case 7: hashes.7 = newValue
+            case 8: hashes.8 = newValue
+            case 9: hashes.9 = newValue
+            case 10: hashes.10 = newValue
+            case 11: hashes.11 = newValue
+            case 12: hashes.12 = newValue
+            case 13: hashes.13 = newValue
+            case 14: hashes.14 = newValue
+            case 15: hashes.15 = newValue
+            default: break
+            }
+        }
     }
 }
