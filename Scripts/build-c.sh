@@ -127,7 +127,7 @@ build_wasm() {
     # Swift's optimised LLVM IR, then LLVM's size pipeline (clang -Oz) over it a second time
     # with its inliner at a threshold of 30: after wasm-opt, about 700 bytes less gzipped for
     # the web module and 350 for the full one than swiftc's object alone (BENCHMARKS.md).
-    swiftc -target wasm32-unknown-none-wasm "${common[@]}" "$@" -Osize -D IMAGEPROBE_COMPACT -Xfrontend -disable-stack-protector \
+    swiftc -target wasm32-unknown-none-wasm "${common[@]}" "$@" -Osize -Xfrontend -disable-stack-protector \
         -emit-ir "${sources[@]}" -o "$out/$name.ll"
     "$bin/clang" --target=wasm32-unknown-unknown -Oz -mllvm -inline-threshold=30 -Wno-override-module \
         -c "$out/$name.ll" -o "$out/$name.o"
@@ -137,6 +137,13 @@ build_wasm() {
         -I Sources/CImageProbe/include -c Sources/CImageProbe/library.c -o "$out/layout.o"
     # Every function of the header, and the layouts of its structs for the JavaScript.
     for export_name in $(grep -oE '^[a-z0-9_]+ \*?imageprobe_[a-z_]+\(' Sources/CImageProbe/include/imageprobe.h | grep -oE 'imageprobe_[a-z_]+'); do
+        # The web module's runtimes fetch through the platform's own HTTP: they need neither
+        # the socket drivers' HTTP reading nor the address rule (SPEC.md §7).
+        if [ "$name" = imageprobe-web ]; then
+            case $export_name in
+                imageprobe_planner_wire|imageprobe_planner_wire_closed|imageprobe_planner_head_line|imageprobe_planner_drainable|imageprobe_address_*) continue ;;
+            esac
+        fi
         exports+=("--export=$export_name")
     done
     # The stack first, and 256 KiB of it: the URL planner keeps its texts in fixed buffers (a

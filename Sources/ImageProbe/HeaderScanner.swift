@@ -76,9 +76,8 @@ public struct HeaderScanner: Sendable {
             break
         case .sniffer:
             fail(ScanFailure(.truncated, .inputEndedInsideTheHeader))
-        case .parser(let kind):
-            var nothing = InputCursor(UnsafeRawBufferPointer(start: nil, count: 0))
-            _ = perform(.end, on: kind, &nothing) { _ in }
+        case .parser:
+            endParser()
         }
         return answer
     }

@@ -37,9 +37,7 @@ public enum ScanStatus: Hashable, Sendable {
 extension ScanStatus {
     /// The answer once a parser has ended the scan with `info`: complete when `failure` is
     /// nil, else made partial by it, with animation mode's `frames` counted in when
-    /// `countsFrames`. A size beyond
-    /// the limits is refused whatever else is known.
-    @inline(__always)  // built straight into the scanner's answer, not copied there
+    /// `countsFrames`. A size beyond the limits is refused whatever else is known.
     static func settled(
         _ info: ImageInfo, _ failure: ScanFailure?, _ frames: FrameTally, countsFrames: Bool, _ options: ScanOptions
     ) -> ScanStatus {

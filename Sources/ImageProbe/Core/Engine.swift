@@ -1,23 +1,16 @@
 // The scanner's engine: how a chunk reaches the running parser, and how a parser's run ends
 // the scan. The path of every byte, from `feed` to a format's grammar:
 //
-//   HeaderScanner.feed                 (HeaderScanner.swift, the public entry)
-//   → HeaderScanner.consume            (below: the sniffer, then the parser it starts)
-//   → HeaderScanner.perform(_:on:)     (Registry.generated.swift: one switch over parsers)
-//   → HeaderScanner.run(_:)            (below, compiled for each parser)
-//   → FieldReader.run                  (FieldReader.swift: the one field loop)
-//   → the parser's `parse`             (Formats/: the format's grammar)
-
-/// What the engine does with the running parser, through the registry's switch.
-enum ParserOperation {
-    /// Start the parser the sniffer decided on, with what the sniffer read, and run it over
-    /// the rest of the chunk.
-    case start(Sniffed)
-    /// Run it over the chunk.
-    case run
-    /// The input ended: settle what it knows.
-    case end
-}
+//   HeaderScanner.feed              (HeaderScanner.swift: the public entry)
+//   → HeaderScanner.consume         (below: the sniffer first, then the parser it started)
+//   → HeaderScanner.run(_:_:_:)     (Registry.generated.swift: one switch over the parsers)
+//   → HeaderScanner.run<Parser>     (below: compiled for each parser)
+//   → FieldReader.run               (FieldReader.swift: the one field loop)
+//   → the parser's `parse`          (Formats/: the format's grammar)
+//
+// Everything else about the running parser (its start, its answer, its format) goes through
+// the registry's other switches, `ParserSlot.start` and `ParserSlot.visit`, and is settled
+// here once for every parser.
 
 extension HeaderScanner {
     /// Feeds a chunk to the sniffer and then to the parser it starts, until the chunk is used
@@ -29,17 +22,12 @@ extension HeaderScanner {
         // Bytes beyond maxBytes are hidden from the parsers: the scan stops when it has
         // consumed maxBytes without an answer.
         input.clamp(to: reader.byteBudget(options))
-        while true {
-            switch slot.occupant {
-            case .finished:
-                return true
-            case .sniffer:
-                guard let decision = sniff(&input) else { return hasEnded }
-                guard perform(.start(decision.sniffed), on: decision.kind, &input, onFrame) else { return false }
-            case .parser(let kind):
-                guard perform(.run, on: kind, &input, onFrame) else { return false }
-            }
+        if slot.occupant == .sniffer {
+            guard let decision = sniff(&input) else { return hasEnded }
+            guard start(decision) else { return true }
         }
+        guard slot.occupant != .finished else { return true }
+        return runParser(&input, onFrame)
     }
 
     /// Runs the sniffer over the chunk: the parser to start once it has decided, nil when it
@@ -59,88 +47,69 @@ extension HeaderScanner {
         return nil
     }
 
-    /// `operation` on the parser of type `Parser`. Returns whether the scan has ended.
-    @inline(__always)  // into the registry's switch: one call from `consume` to the parser's run
-    mutating func perform<Parser: FormatParser>(
-        _ operation: ParserOperation, _ type: Parser.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
-    ) -> Bool {
-        switch operation {
-        case .start(let sniffed):
-            return start(Parser.self, sniffed) || run(Parser.self, &input, onFrame)
-        case .run:
-            return run(Parser.self, &input, onFrame)
-        case .end:
-            guard let (info, format) = slot.withParser(Parser.self, { ($0.infoAtEndOfInput(), $0.format) }) else {
-                fail(ScanFailure(.truncated, .inputEndedInsideTheHeader))
-                return true
-            }
-            let truncated = ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format)
-            guard let info else {
-                fail(truncated)
-                return true
-            }
-            slot.occupant = .finished
-            answer = ScanStatus.settled(info, truncated, frames, countsFrames: Parser.emitsFrames && options.animation, options)
-            return true
-        }
-    }
-
-    /// Puts the parser in the slot and sets up its first step. A parser may fail before
-    /// reading anything: that ends the scan. Returns whether the scan has ended.
-    mutating func start<Parser: FormatParser>(_ type: Parser.Type, _ sniffed: Sniffed) -> Bool {
-        guard slot.store(Parser(sniffed: sniffed)), let step = slot.withParser(Parser.self, { $0.firstStep }) else {
-            fail(Self.missingParser)
-            return true
+    /// Puts the parser the sniffer decided on in the slot and sets up its first step. A parser
+    /// may fail before reading anything. Returns whether the scan goes on.
+    mutating func start(_ decision: Sniffer.Decision) -> Bool {
+        guard let step = slot.start(decision.kind, decision.sniffed) else {
+            fail(ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: decision.kind.primaryFormat))
+            return false
         }
         if case .failed(let failure) = step {
             fail(failure)
-            return true
+            return false
         }
         if let failure = reader.apply(step) {
             fail(failure)
-            return true
+            return false
         }
-        return false
+        return true
     }
 
     /// Runs the parser in the slot over the chunk. Returns whether the scan has ended.
+    mutating func runParser(_ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void) -> Bool {
+        guard case .parser(let kind) = slot.occupant else { return true }
+        switch run(kind, &input, onFrame) {
+        case .needMore?:
+            // maxBytes consumed and still no answer: the byte limit ends the scan.
+            guard reader.byteBudget(options) == 0 else { return false }
+            conclude(FieldReader.byteLimitFailure(slot.visit(ParserFormat())))
+        case .done?:
+            conclude(nil)
+        case .failed(let failure)?:
+            // Once the size is known, a later failure only ends the metadata search.
+            conclude(failure)
+        case nil:
+            fail(ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
+        }
+        return true
+    }
+
+    /// The field loop over the parser in the slot, compiled for its type: one per parser.
     mutating func run<Parser: FormatParser>(
         _ type: Parser.Type, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
-    ) -> Bool {
+    ) -> RunResult {
         let options = self.options
-        let ended = slot.withParser(Parser.self) { parser -> Bool in
-            let failure: ScanFailure?
-            switch reader.run(&parser, &input, &carry, options, &frames, onFrame) {
-            case .needMore:
-                // maxBytes consumed and still no answer: the byte limit ends the scan.
-                guard reader.byteBudget(options) == 0 else { return false }
-                failure = FieldReader.byteLimitFailure(parser.format)
-            case .done:
-                failure = nil
-            case .failed(let reason):
-                // Once the size is known, a later failure only ends the metadata search.
-                failure = reason
-            }
-            let counts = Parser.emitsFrames && options.animation
-            if failure == nil {
-                answer = ScanStatus.settled(parser.info, nil, frames, countsFrames: counts, options)
-            } else if let known = parser.infoAtEndOfInput() {
-                answer = ScanStatus.settled(known, failure, frames, countsFrames: counts, options)
-            } else {
-                answer = .unsupported(failure ?? Self.missingParser)
-            }
-            return true
+        return slot.withParser(Parser.self) { parser in
+            reader.run(&parser, &input, &carry, options, &frames, onFrame)
+        } ?? .failed(Self.missingParser)
+    }
+
+    /// The input ended: what the parser in the slot knows then.
+    mutating func endParser() {
+        let format = slot.visit(ParserFormat())
+        conclude(ScanFailure(.truncated, .inputEndedInsideTheHeader, format: format))
+    }
+
+    /// Ends the scan with the running parser's answer: complete when `failure` is nil, else
+    /// what it knows, made partial by `failure` (the failure alone when no size is known).
+    mutating func conclude(_ failure: ScanFailure?) {
+        let info = slot.visit(ParserAnswer(complete: failure == nil))
+        slot.occupant = .finished
+        guard let info else {
+            answer = .unsupported(failure ?? Self.missingParser)
+            return
         }
-        switch ended {
-        case true?:
-            slot.occupant = .finished
-            return true
-        case false?:
-            return false
-        case nil:
-            fail(Self.missingParser)
-            return true
-        }
+        answer = ScanStatus.settled(info, failure, frames, countsFrames: options.animation && frames.frames > 0, options)
     }
 
     /// Ends the scan with `failure`, no size being known.
@@ -149,11 +118,23 @@ extension HeaderScanner {
         answer = .unsupported(failure)
     }
 
-    /// Ends the scan of a format this build leaves out (`IMAGEPROBE_SELECT_FORMATS`).
-    mutating func concludeLeftOut(_ kind: ParserKind) -> Bool {
-        fail(ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: kind.primaryFormat))
-        return true
-    }
-
     static let missingParser = ScanFailure(.malformed, .internalRunningParserMissing)
+}
+
+/// The running parser's answer: complete (`info`), or what it knows when its run ended early.
+struct ParserAnswer: SlotVisitor {
+    let complete: Bool
+
+    static var withoutParser: ImageInfo? { nil }
+
+    func visit<Parser: FormatParser>(_ parser: inout Parser) -> ImageInfo? {
+        complete ? parser.info : parser.infoAtEndOfInput()
+    }
+}
+
+/// The running parser's format, once it knows it.
+struct ParserFormat: SlotVisitor {
+    static var withoutParser: ImageFormat? { nil }
+
+    func visit<Parser: FormatParser>(_ parser: inout Parser) -> ImageFormat? { parser.format }
 }

@@ -5,9 +5,6 @@ protocol FieldConsumer {
     /// the input.
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step
 
-    /// The first step.
-    var firstStep: Step { get }
-
     /// Whether the consumer reports animation frames (animation mode): false by default,
     /// which takes the frame hook out of the other field loops at compile time.
     static var emitsFrames: Bool { get }
@@ -31,6 +28,9 @@ protocol FormatParser: FieldConsumer {
 
     /// The parser, started on what the sniffer found (SPEC.md §3, "Identification").
     init(sniffed: Sniffed)
+
+    /// The first step.
+    var firstStep: Step { get }
 
     /// Which parser this is (the registry's `ParserKind`, generated).
     static var kind: ParserKind { get }

@@ -49,3 +49,20 @@ struct ParserSlot: Sendable {
         return storage.withValue(Parser.self, body)
     }
 }
+
+extension ParserSlot {
+    /// Puts `parser` in the slot and returns its first step (a failure when it can't live here).
+    mutating func start<Parser: FormatParser>(_ parser: Parser) -> Step {
+        guard store(parser) else { return .failed(HeaderScanner.missingParser) }
+        return parser.firstStep
+    }
+}
+
+/// Something done to the parser the slot holds, whatever its type: `ParserSlot.visit`
+/// (generated) calls `visit` with the parser in place.
+protocol SlotVisitor {
+    associatedtype Result
+    func visit<Parser: FormatParser>(_ parser: inout Parser) -> Result
+    /// The result when the slot holds no parser (defensive: the engine visits only a running one).
+    static var withoutParser: Result { get }
+}

@@ -692,125 +692,368 @@ extension ParserKind {
 }
 
 extension HeaderScanner {
-    /// `operation` on the running parser of `kind`, compiled for its type (Core/Engine.swift).
-    /// Returns whether the scan has ended.
-    mutating func perform(
-        _ operation: ParserOperation, on kind: ParserKind, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void
-    ) -> Bool {
+    /// Runs the parser of `kind` in the slot over the chunk, compiled for its type
+    /// (Core/Engine.swift). Returns how its run ended, nil when the build leaves it out.
+    mutating func run(_ kind: ParserKind, _ input: inout InputCursor, _ onFrame: (FrameInfo) -> Void) -> RunResult? {
         switch kind {
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
-        case .jpeg: perform(operation, JPEGParser.self, &input, onFrame)
+        case .jpeg: return run(JPEGParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
-        case .png: perform(operation, PNGParser.self, &input, onFrame)
+        case .png: return run(PNGParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
-        case .gif: perform(operation, GIFParser.self, &input, onFrame)
+        case .gif: return run(GIFParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
-        case .bmp: perform(operation, BMPParser.self, &input, onFrame)
+        case .bmp: return run(BMPParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
-        case .webp: perform(operation, WebPParser.self, &input, onFrame)
+        case .webp: return run(WebPParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
-        case .tiff: perform(operation, TIFFParser.self, &input, onFrame)
+        case .tiff: return run(TIFFParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
-        case .isobmff: perform(operation, ISOBMFFParser.self, &input, onFrame)
+        case .isobmff: return run(ISOBMFFParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
-        case .jxl: perform(operation, JXLParser.self, &input, onFrame)
+        case .jxl: return run(JXLParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
-        case .jpeg2000: perform(operation, JPEG2000Parser.self, &input, onFrame)
+        case .jpeg2000: return run(JPEG2000Parser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
-        case .ico: perform(operation, ICOParser.self, &input, onFrame)
+        case .ico: return run(ICOParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
-        case .psd: perform(operation, PSDParser.self, &input, onFrame)
+        case .psd: return run(PSDParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
-        case .tga: perform(operation, TGAParser.self, &input, onFrame)
+        case .tga: return run(TGAParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
-        case .pnm: perform(operation, PNMParser.self, &input, onFrame)
+        case .pnm: return run(PNMParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
-        case .qoi: perform(operation, QOIParser.self, &input, onFrame)
+        case .qoi: return run(QOIParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
-        case .svg: perform(operation, SVGParser.self, &input, onFrame)
+        case .svg: return run(SVGParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
-        case .dds: perform(operation, DDSParser.self, &input, onFrame)
+        case .dds: return run(DDSParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
-        case .ktx: perform(operation, KTXParser.self, &input, onFrame)
+        case .ktx: return run(KTXParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
-        case .icns: perform(operation, ICNSParser.self, &input, onFrame)
+        case .icns: return run(ICNSParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
-        case .exr: perform(operation, EXRParser.self, &input, onFrame)
+        case .exr: return run(EXRParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
-        case .radiance: perform(operation, RadianceParser.self, &input, onFrame)
+        case .radiance: return run(RadianceParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
-        case .pcx: perform(operation, PCXParser.self, &input, onFrame)
+        case .pcx: return run(PCXParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
-        case .sgi: perform(operation, SGIParser.self, &input, onFrame)
+        case .sgi: return run(SGIParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
-        case .sunRaster: perform(operation, SunRasterParser.self, &input, onFrame)
+        case .sunRaster: return run(SunRasterParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
-        case .xbm: perform(operation, XBMParser.self, &input, onFrame)
+        case .xbm: return run(XBMParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
-        case .eps: perform(operation, EPSParser.self, &input, onFrame)
+        case .eps: return run(EPSParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
-        case .xpm: perform(operation, XPMParser.self, &input, onFrame)
+        case .xpm: return run(XPMParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
-        case .fits: perform(operation, FITSParser.self, &input, onFrame)
+        case .fits: return run(FITSParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
-        case .dcx: perform(operation, DCXParser.self, &input, onFrame)
+        case .dcx: return run(DCXParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
-        case .msp: perform(operation, MSPParser.self, &input, onFrame)
+        case .msp: return run(MSPParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
-        case .blp: perform(operation, BLPParser.self, &input, onFrame)
+        case .blp: return run(BLPParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
-        case .pvr: perform(operation, PVRParser.self, &input, onFrame)
+        case .pvr: return run(PVRParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
-        case .pkm: perform(operation, PKMParser.self, &input, onFrame)
+        case .pkm: return run(PKMParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
-        case .astc: perform(operation, ASTCParser.self, &input, onFrame)
+        case .astc: return run(ASTCParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
-        case .farbfeld: perform(operation, FarbfeldParser.self, &input, onFrame)
+        case .farbfeld: return run(FarbfeldParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
-        case .vtf: perform(operation, VTFParser.self, &input, onFrame)
+        case .vtf: return run(VTFParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
-        case .ilbm: perform(operation, ILBMParser.self, &input, onFrame)
+        case .ilbm: return run(ILBMParser.self, &input, onFrame)
         #endif
         #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
-        case .aseprite: perform(operation, AsepriteParser.self, &input, onFrame)
+        case .aseprite: return run(AsepriteParser.self, &input, onFrame)
         #endif
         #if IMAGEPROBE_SELECT_FORMATS
-        default: concludeLeftOut(kind)
+        default: return nil
+        #endif
+        }
+    }
+}
+
+extension ParserSlot {
+    /// `visitor` on the parser the slot holds, in place, compiled for its type
+    /// (Core/Engine.swift).
+    mutating func visit<Visitor: SlotVisitor>(_ visitor: Visitor) -> Visitor.Result {
+        guard case .parser(let kind) = occupant else { return Visitor.withoutParser }
+        switch kind {
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
+        case .jpeg: return withParser(JPEGParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
+        case .png: return withParser(PNGParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
+        case .gif: return withParser(GIFParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
+        case .bmp: return withParser(BMPParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
+        case .webp: return withParser(WebPParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
+        case .tiff: return withParser(TIFFParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
+        case .isobmff: return withParser(ISOBMFFParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
+        case .jxl: return withParser(JXLParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
+        case .jpeg2000: return withParser(JPEG2000Parser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
+        case .ico: return withParser(ICOParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
+        case .psd: return withParser(PSDParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
+        case .tga: return withParser(TGAParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
+        case .pnm: return withParser(PNMParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
+        case .qoi: return withParser(QOIParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
+        case .svg: return withParser(SVGParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
+        case .dds: return withParser(DDSParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
+        case .ktx: return withParser(KTXParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
+        case .icns: return withParser(ICNSParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
+        case .exr: return withParser(EXRParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
+        case .radiance: return withParser(RadianceParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
+        case .pcx: return withParser(PCXParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
+        case .sgi: return withParser(SGIParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
+        case .sunRaster: return withParser(SunRasterParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
+        case .xbm: return withParser(XBMParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
+        case .eps: return withParser(EPSParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
+        case .xpm: return withParser(XPMParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
+        case .fits: return withParser(FITSParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
+        case .dcx: return withParser(DCXParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
+        case .msp: return withParser(MSPParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
+        case .blp: return withParser(BLPParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
+        case .pvr: return withParser(PVRParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
+        case .pkm: return withParser(PKMParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
+        case .astc: return withParser(ASTCParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
+        case .farbfeld: return withParser(FarbfeldParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
+        case .vtf: return withParser(VTFParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
+        case .ilbm: return withParser(ILBMParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
+        case .aseprite: return withParser(AsepriteParser.self) { visitor.visit(&$0) } ?? Visitor.withoutParser
+        #endif
+        #if IMAGEPROBE_SELECT_FORMATS
+        default: return Visitor.withoutParser
+        #endif
+        }
+    }
+
+    /// Puts the parser of `kind` in the slot, started on what the sniffer read; its first
+    /// step, or nil when the build leaves the parser out.
+    mutating func start(_ kind: ParserKind, _ sniffed: Sniffed) -> Step? {
+        switch kind {
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG)
+        case .jpeg: return start(JPEGParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNG)
+        case .png: return start(PNGParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_GIF)
+        case .gif: return start(GIFParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BMP)
+        case .bmp: return start(BMPParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_WEBP)
+        case .webp: return start(WebPParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
+        case .tiff: return start(TIFFParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ISOBMFF)
+        case .isobmff: return start(ISOBMFFParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JXL)
+        case .jxl: return start(JXLParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_JPEG2000)
+        case .jpeg2000: return start(JPEG2000Parser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICO)
+        case .ico: return start(ICOParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PSD)
+        case .psd: return start(PSDParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TGA)
+        case .tga: return start(TGAParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PNM)
+        case .pnm: return start(PNMParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_QOI)
+        case .qoi: return start(QOIParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SVG)
+        case .svg: return start(SVGParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DDS)
+        case .dds: return start(DDSParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_KTX)
+        case .ktx: return start(KTXParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ICNS)
+        case .icns: return start(ICNSParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EXR)
+        case .exr: return start(EXRParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_RADIANCE)
+        case .radiance: return start(RadianceParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PCX)
+        case .pcx: return start(PCXParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SGI)
+        case .sgi: return start(SGIParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_SUNRASTER)
+        case .sunRaster: return start(SunRasterParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XBM)
+        case .xbm: return start(XBMParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_EPS)
+        case .eps: return start(EPSParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_XPM)
+        case .xpm: return start(XPMParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FITS)
+        case .fits: return start(FITSParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_DCX)
+        case .dcx: return start(DCXParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_MSP)
+        case .msp: return start(MSPParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_BLP)
+        case .blp: return start(BLPParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PVR)
+        case .pvr: return start(PVRParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_PKM)
+        case .pkm: return start(PKMParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASTC)
+        case .astc: return start(ASTCParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_FARBFELD)
+        case .farbfeld: return start(FarbfeldParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_VTF)
+        case .vtf: return start(VTFParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ILBM)
+        case .ilbm: return start(ILBMParser(sniffed: sniffed))
+        #endif
+        #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_ASEPRITE)
+        case .aseprite: return start(AsepriteParser(sniffed: sniffed))
+        #endif
+        #if IMAGEPROBE_SELECT_FORMATS
+        default: return nil
         #endif
         }
     }
