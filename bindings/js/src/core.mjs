@@ -838,7 +838,9 @@ export function createApi({ locate, host = null }) {
       publicOnly = false, allow, ...plannerOptions } = options;
     if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError('imageprobe: timeout must be a positive number of milliseconds');
     const rt = await ready();
-    const useSockets = !fetchOption && host?.socketTransport;
+    // Sockets where the runtime has them and the module reads HTTP itself (the web module,
+    // built for fetch-only runtimes, leaves that out).
+    const useSockets = !fetchOption && host?.socketTransport && typeof rt.e.imageprobe_planner_wire === 'function';
     if (publicOnly && !useSockets) {
       throw new ImageProbeError('unsupportedRuntime', 'imageprobe: publicOnly needs Node\'s sockets: through fetch() the ' +
         'address connected to can\'t be checked', { bytesTransferred: 0, requests: 0 });
