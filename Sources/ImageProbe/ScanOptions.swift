@@ -15,36 +15,25 @@ public struct ScanOptions: Hashable, Sendable {
         case animation
     }
 
-    // Stored as five words (40 bytes): every scanner holds a copy, and every parser step is
-    // passed one. Setters clamp to the stored widths;
-    // no limit loses meaning by it (see each).
+    // The limits in the widths files state them in (the setters clamp; no limit loses meaning
+    // by it, see each), the widest first so that no byte is padding.
     /// maxBytes.
-    var byteLimit: UInt64
-    /// inputLength, when `hasInputLength`.
-    var storedInputLength: UInt64
-    /// maxWidth in the low 32 bits, maxHeight in the high 32.
-    var sizeLimits: UInt64
-    /// maxEntries in bits 0–31, maxDepth in 32–47, the mode in bits 48 (dimensions only) and
-    /// 49 (animation), and whether inputLength is known in bit 56.
-    var otherLimits: UInt64
-    /// maxPixels; UInt64.max for none.
-    var pixelLimit: UInt64
+    var byteLimit: UInt64 = 16 << 20
+    /// maxPixels; nil for none.
+    var pixelLimit: UInt64? = nil
+    /// inputLength.
+    var knownInputLength: UInt64? = nil
+    /// maxWidth and maxHeight.
+    var widthLimit: UInt32 = 1 << 30
+    var heightLimit: UInt32 = 1 << 30
+    /// maxEntries, in its stored width: compared with counts read from files without
+    /// converting them to `Int` (SPEC.md §1.10).
+    var entryLimit: UInt32 = 1 << 16
+    /// maxDepth.
+    var depthLimit: UInt16 = 16
 
-    /// Default: `.full`.
-    public var mode: Mode {
-        get {
-            if otherLimits & (1 << 48) != 0 { return .dimensionsOnly }
-            return otherLimits & (1 << 49) != 0 ? .animation : .full
-        }
-        set {
-            otherLimits &= ~(3 << 48)
-            switch newValue {
-            case .full: break
-            case .dimensionsOnly: otherLimits |= 1 << 48
-            case .animation: otherLimits |= 1 << 49
-            }
-        }
-    }
+    /// What the scanner settles before it answers. Default: `.full`.
+    public var mode: Mode = .full
 
     /// Most bytes the scanner will consume through `feed`, including the bytes it discards by
     /// counting; having consumed this many without an answer, it fails with `limitExceeded`.
@@ -65,15 +54,15 @@ public struct ScanOptions: Hashable, Sendable {
     /// clamped to 0...2^32 − 1, the widest size any format can state but BigTIFF. Where `Int`
     /// is 32 bits no value above `Int.max` can be set, so every size reported fits an `Int`.
     public var maxWidth: Int {
-        get { Int(clamping: sizeLimits & 0xFFFF_FFFF) }
-        set { sizeLimits = sizeLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
+        get { Int(clamping: widthLimit) }
+        set { widthLimit = UInt32(clamping: newValue) }
     }
 
     /// Tallest image reported; taller ones give `limitExceeded`. Default: 2^30. Clamped as
     /// `maxWidth`.
     public var maxHeight: Int {
-        get { Int(clamping: sizeLimits >> 32) }
-        set { sizeLimits = sizeLimits & 0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) << 32 }
+        get { Int(clamping: heightLimit) }
+        set { heightLimit = UInt32(clamping: newValue) }
     }
 
     /// Most entries examined within one structure: TIFF/EXIF IFD entries, PNG and RIFF chunks,
@@ -81,7 +70,7 @@ public struct ScanOptions: Hashable, Sendable {
     /// with the size). Default: 65,536. Clamped to 0...2^32 − 1.
     public var maxEntries: Int {
         get { Int(clamping: entryLimit) }
-        set { otherLimits = otherLimits & ~0xFFFF_FFFF | UInt64(UInt32(clamping: newValue)) }
+        set { entryLimit = UInt32(clamping: newValue) }
     }
 
     /// Most pixels (width × height, and in animation mode width × height × frames) an image may
@@ -89,35 +78,32 @@ public struct ScanOptions: Hashable, Sendable {
     /// anything decodes it (a decompression bomb). Nil, the default, for no limit. Negative
     /// values act as 0.
     public var maxPixels: Int? {
-        get { pixelLimit == UInt64.max ? nil : Int(clamping: pixelLimit) }
-        set { pixelLimit = newValue.map { UInt64(max(0, $0)) } ?? UInt64.max }
+        get { pixelLimit.map { Int(clamping: $0) } }
+        set { pixelLimit = newValue.map { UInt64(max(0, $0)) } }
     }
 
     /// `maxPixels` in full, for the C interface (64 bits on every target; 0 for none there).
     package var exactMaxPixels: UInt64? {
-        get { pixelLimit == UInt64.max ? nil : pixelLimit }
-        set { pixelLimit = newValue ?? UInt64.max }
+        get { pixelLimit }
+        set { pixelLimit = newValue }
     }
 
     /// Whether `pixels` is within `maxPixels`.
-    func admits(pixels: UInt64) -> Bool { pixels <= pixelLimit }
+    func admits(pixels: UInt64) -> Bool { pixels <= pixelLimit ?? UInt64.max }
 
     /// Deepest nesting of boxes the scanner follows (ISOBMFF `meta` inside `moov`, say).
     /// Default: 16. Clamped to 0...65,535.
     public var maxDepth: Int {
-        get { Int(truncatingIfNeeded: (otherLimits >> 32) & 0xFFFF) }  // 16 bits
-        set { otherLimits = otherLimits & ~(0xFFFF << 32) | UInt64(UInt16(clamping: newValue)) << 32 }
+        get { Int(depthLimit) }
+        set { depthLimit = UInt16(clamping: newValue) }
     }
 
     /// The input's total length, when the caller knows it (a file's size, an HTTP
     /// Content-Length). Formats with information at the end use it: a TGA 2.0 footer, a box
     /// that runs "to the end of the file". Nil for streams of unknown length.
     public var inputLength: UInt64? {
-        get { otherLimits & (1 << 56) == 0 ? nil : storedInputLength }
-        set {
-            storedInputLength = newValue ?? 0
-            otherLimits = newValue == nil ? otherLimits & ~(1 << 56) : otherLimits | 1 << 56
-        }
+        get { knownInputLength }
+        set { knownInputLength = newValue }
     }
 
     /// The default for `maxBytes`: 16 MiB.
@@ -131,18 +117,10 @@ public struct ScanOptions: Hashable, Sendable {
     public static let defaultMaxDepth = 16
 
     /// The defaults: full mode and the default limits.
-    public init() {
-        // The defaults' values, written out: a static constant is read through a lazy global.
-        byteLimit = 16 << 20
-        storedInputLength = 0
-        sizeLimits = 1 << 30 | (1 << 30) << 32
-        otherLimits = 1 << 16 | 16 << 32
-        pixelLimit = UInt64.max
-    }
+    public init() {}
 
     /// Options for `mode` with the default limits.
     public init(mode: Mode) {
-        self.init()
         self.mode = mode
     }
 
@@ -152,29 +130,27 @@ public struct ScanOptions: Hashable, Sendable {
     /// Sizes above 2^32 − 1 are never admitted, whatever the limits: no format but BigTIFF
     /// can state one, and `ImageInfo` stores 32 bits.
     func admits(width: UInt64, height: UInt64) -> Bool {
-        width <= sizeLimits & 0xFFFF_FFFF && height <= sizeLimits >> 32
+        width <= UInt64(widthLimit) && height <= UInt64(heightLimit)
     }
 
     /// Whether a structure that ends at `end` (an offset) claims to run past the end of the
     /// input, when the input's length is known (SPEC.md §3, "Containers"). Unknown lengths
     /// never make it so.
     func runsPastInput(_ end: UInt64) -> Bool {
-        otherLimits & (1 << 56) != 0 && end > storedInputLength
+        guard let length = knownInputLength else { return false }
+        return end > length
     }
 
     /// Whether `count` bytes from `start` run past the end of the input, when its length is
     /// known: `runsPastInput(start + count)` without the overflow.
     func runsPastInput(from start: UInt64, count: UInt64) -> Bool {
-        otherLimits & (1 << 56) != 0 && (start > storedInputLength || count > storedInputLength &- start)
+        guard let length = knownInputLength else { return false }
+        return start > length || count > length &- start
     }
 
-    /// `maxEntries` in its stored width, for comparing with a count read from a file without
-    /// converting the count to `Int` (SPEC.md §1.10).
-    var entryLimit: UInt32 { UInt32(truncatingIfNeeded: otherLimits) }
-
     /// Whether the caller wants only the size.
-    var dimensionsOnly: Bool { otherLimits & (1 << 48) != 0 }
+    var dimensionsOnly: Bool { mode == .dimensionsOnly }
 
     /// Whether the caller wants every frame of an animation walked.
-    var animation: Bool { otherLimits & (1 << 49) != 0 }
+    var animation: Bool { mode == .animation }
 }
