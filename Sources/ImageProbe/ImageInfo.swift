@@ -127,8 +127,7 @@ public struct ImageInfo: Hashable, Sendable {
         }
     }
 
-    // Out of line in a size-optimised build: every parser's answer is built here rather than
-    // in a copy of these stores per use.
+    /// A parser's answer: its facts, and full mode's extra facts where it reads them.
     init(_ facts: ImageFacts) { self.facts = facts }
 
     init(_ facts: ImageFacts, _ extras: ExtraFacts) {

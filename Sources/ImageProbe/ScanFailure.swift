@@ -1,8 +1,9 @@
 /// Why the scanner could not report an image's size.
 ///
 /// A code from a small extensible set, a short static message for people, and the format
-/// when it had been identified before the failure. Four bytes: the message is an index into a
-/// static table, so a failure, and every parser step that may carry one, moves in registers.
+/// when it had been identified before the failure. The message is not stored: the reason
+/// names it (its owner and its case), so a failure, which every parser step may carry, stays
+/// a few bytes.
 public struct ScanFailure: Sendable, Hashable {
     /// The kind of failure. Extensible: new codes are new static members.
     public struct Code: Hashable, Sendable {
