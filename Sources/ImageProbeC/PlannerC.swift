@@ -113,10 +113,10 @@ public func imageprobePlannerNext(
         if let scanFailure = failure.scanFailure {
             fill(scanFailure, into: &out.pointee)
         } else {
-            copy(failure.code.text.utf8Bytes, to: &out.pointee.error)
-            copy(failure.reasonUTF8, to: &out.pointee.message)
+            copy(failure.code.spelled(), to: &out.pointee.error)
+            copy(failure.spelledReason(), to: &out.pointee.message)
         }
-        copy(failure.code.text.utf8Bytes, to: &out.pointee.fetch_error)
+        copy(failure.code.spelled(), to: &out.pointee.fetch_error)
         out.pointee.http_status = Int32(clamping: failure.status ?? 0)
         return Int32(IMAGEPROBE_UNSUPPORTED)
     case .send?, nil:

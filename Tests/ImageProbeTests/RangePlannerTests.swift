@@ -51,7 +51,7 @@ import Testing
         typealias Failure = RangePlanner.Failure
         for code in Failure.Code.allCases { #expect(code.name == String(describing: code)) }
         for reason in Failure.Reason.allCases {
-            let text = String(decoding: reason.text.utf8Bytes, as: UTF8.self)
+            let text: String = reason.spelled()
             #expect(!text.isEmpty && !text.contains("\n"), "\(reason)")
         }
         #expect(RangePlanner.userAgent.description.hasPrefix("ImageProbe/"))

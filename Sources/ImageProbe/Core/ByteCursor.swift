@@ -356,3 +356,58 @@ struct StagingBuffer {
         return UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: storage[0..<count]))
     }
 }
+
+/// Zeroed fixed storage of one size: a homogeneous tuple of words, so its bytes are contiguous.
+protocol FixedStorage: Sendable {
+    static var zero: Self { get }
+}
+
+/// Bytes held in a value, read and written by offset within its size: the range planner's text
+/// buffers (`FixedText`) and its address scratch. Every access is checked against the storage
+/// here, so its users hold no pointer.
+struct FixedBytes<Storage: FixedStorage>: Sendable {
+    private var storage = Storage.zero
+
+    static var capacity: Int { MemoryLayout<Storage>.size }
+
+    init() {}
+
+    /// Writes `bytes` at `offset`; false, writing nothing, when they would not fit.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard offset >= 0, offset <= Self.capacity, bytes.count <= Self.capacity &- offset else { return false }
+        guard bytes.count > 0, let source = bytes.baseAddress else { return true }
+        withUnsafeMutableBytes(of: &storage) { target in
+            // SAFETY: 0 <= offset and offset + bytes.count <= capacity, the storage's size.
+            (target.baseAddress.unsafelyUnwrapped + offset).copyMemory(from: source, byteCount: bytes.count)
+        }
+        return true
+    }
+
+    /// The byte at `offset`; 0 outside the storage, where a write does nothing.
+    subscript(offset: Int) -> UInt8 {
+        get {
+            guard offset >= 0 && offset < Self.capacity else { return 0 }
+            // SAFETY: 0 <= offset < capacity, the storage's size.
+            return withUnsafeBytes(of: storage) { $0.load(fromByteOffset: offset, as: UInt8.self) }
+        }
+        set {
+            guard offset >= 0 && offset < Self.capacity else { return }
+            // SAFETY: as in `get`.
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: offset, as: UInt8.self) }
+        }
+    }
+
+    /// The first `count` bytes (at most the storage's), for the duration of `body`.
+    func withBytes<Result>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let count = max(0, min(count, Self.capacity))
+        // SAFETY: 0 <= count <= capacity, and the pointer doesn't escape `body`.
+        return withUnsafeBytes(of: storage) { all in body(UnsafeRawBufferPointer(start: all.baseAddress, count: count)) }
+    }
+
+    /// The first `count` bytes (at most the storage's), writable, for the duration of `body`.
+    mutating func withMutableBytes<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        let count = max(0, min(count, Self.capacity))
+        // SAFETY: as in `withBytes`.
+        return withUnsafeMutableBytes(of: &storage) { all in body(UnsafeMutableRawBufferPointer(start: all.baseAddress, count: count)) }
+    }
+}

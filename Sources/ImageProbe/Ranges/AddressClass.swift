@@ -196,17 +196,19 @@ public enum AddressText {
             // "0x" alone is 0 to inet_aton; an empty part is nothing.
             guard digits > 0 || base == 16 else { return false }
             if strict && (digits > 3 || value > 255 || (digits > 1 && text[index &- digits] == 0x30)) { return false }
-            withUnsafeMutableBytes(of: &parts) { $0.storeBytes(of: value, toByteOffset: count &* 8, as: UInt64.self) }
+            switch count {
+            case 0: parts.0 = value
+            case 1: parts.1 = value
+            case 2: parts.2 = value
+            default: parts.3 = value  // count < 4, checked above
+            }
             count &+= 1
             if index == end { break }
             index &+= 1  // the dot
             guard index < end else { return false }  // a trailing dot
         }
         if strict && count != 4 { return false }
-        let values = withUnsafeBytes(of: parts) { raw in
-            (raw.load(fromByteOffset: 0, as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self),
-             raw.load(fromByteOffset: 16, as: UInt64.self), raw.load(fromByteOffset: 24, as: UInt64.self))
-        }
+        let values = parts
         var word: UInt64
         switch count {
         case 1: word = values.0
@@ -236,8 +238,8 @@ public enum AddressText {
             guard percent &+ 1 < end else { return false }
             end = percent
         }
-        var words: (UInt64, UInt64) = (0, 0)
-        return withUnsafeMutableBytes(of: &words) { bytes in
+        var scratch = FixedBytes<Bytes16>()
+        return scratch.withMutableBytes(16) { bytes in
             var filled = 0
             var gap = -1
             var index = start
@@ -362,8 +364,8 @@ public enum AddressPolicyRule {
     /// a block.
     private static func eachRange(_ text: UnsafeRawBufferPointer, _ address: UnsafeRawBufferPointer,
                                   _ embedded: UnsafeRawBufferPointer) -> Search {
-        var words: (UInt64, UInt64) = (0, 0)
-        return withUnsafeMutableBytes(of: &words) { network in
+        var scratch = FixedBytes<Bytes16>()
+        return scratch.withMutableBytes(16) { network in
             var found = Search.none
             var index = 0
             while index < text.count {

@@ -1,12 +1,13 @@
 /// Bytes of text in fixed storage inside the planner: a URL, a header line, a validator. The
 /// planner allocates nothing, so each holds at most its capacity; what would not fit is refused
-/// by the caller (`append` says so), never cut.
+/// by the caller (`append` says so), never cut. The bytes live in a `FixedBytes`, which does
+/// the raw access.
 struct FixedText<Storage: FixedStorage>: Sendable {
-    private var storage = Storage.zero
+    private var storage = FixedBytes<Storage>()
     /// Bytes held, at most `capacity`.
     private(set) var count = 0
 
-    static var capacity: Int { MemoryLayout<Storage>.size }
+    static var capacity: Int { FixedBytes<Storage>.capacity }
 
     init() {}
 
@@ -17,13 +18,7 @@ struct FixedText<Storage: FixedStorage>: Sendable {
     /// Appends `bytes`; false (and nothing appended) when they would not fit.
     @discardableResult
     mutating func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count <= Self.capacity &- count else { return false }
-        guard bytes.count > 0, let source = bytes.baseAddress else { return true }
-        let at = count
-        withUnsafeMutableBytes(of: &storage) { target in
-            // SAFETY: at + bytes.count <= capacity, checked above.
-            (target.baseAddress.unsafelyUnwrapped + at).copyMemory(from: source, byteCount: bytes.count)
-        }
+        guard storage.write(bytes, at: count) else { return false }
         count &+= bytes.count
         return true
     }
@@ -32,9 +27,7 @@ struct FixedText<Storage: FixedStorage>: Sendable {
     @discardableResult
     mutating func append(_ byte: UInt8) -> Bool {
         guard count < Self.capacity else { return false }
-        let at = count
-        // SAFETY: at < capacity.
-        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: byte, toByteOffset: at, as: UInt8.self) }
+        storage[count] = byte
         count &+= 1
         return true
     }
@@ -43,39 +36,37 @@ struct FixedText<Storage: FixedStorage>: Sendable {
     @discardableResult
     mutating func append(_ text: StaticString) -> Bool { append(text.utf8Bytes) }
 
-    /// Appends `value` in decimal; false when it would not fit.
+    /// Appends `value` in decimal; false (and nothing appended) when it would not fit.
     @discardableResult
     mutating func append(decimal value: UInt64) -> Bool {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
-        return withUnsafeMutableBytes(of: &digits) { digits in
-            var value = value
-            var at = digits.count
-            repeat {
-                at &-= 1
-                digits[at] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30
-                value /= 10
-            } while value > 0
-            return append(UnsafeRawBufferPointer(rebasing: digits[at...]))
+        // `unit` is the place of the first digit: at most 10^19, as UInt64.max has 20 digits.
+        var unit: UInt64 = 1
+        var digits = 1
+        while value / unit >= 10 {
+            unit &*= 10
+            digits &+= 1
         }
+        guard digits <= Self.capacity &- count else { return false }
+        var rest = value
+        while unit > 0 {
+            append(UInt8(truncatingIfNeeded: rest / unit) &+ 0x30)
+            rest %= unit
+            unit /= 10
+        }
+        return true
     }
 
     /// The bytes held, writable, for the duration of `body`.
     mutating func withMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
-        let count = self.count
-        return withUnsafeMutableBytes(of: &storage) { all in body(UnsafeMutableRawBufferPointer(rebasing: all[0..<count])) }
+        storage.withMutableBytes(count, body)
     }
 
     /// Drops bytes past `newCount`.
     mutating func truncate(to newCount: Int) { count = max(0, min(count, newCount)) }
 
-    subscript(index: Int) -> UInt8 {
-        // SAFETY: the index is clamped into the storage; callers keep it under `count`.
-        withUnsafeBytes(of: storage) { $0[max(0, min(index, Self.capacity &- 1))] }
-    }
-
     /// The bytes held, for the duration of `body`.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        withUnsafeBytes(of: storage) { all in body(UnsafeRawBufferPointer(rebasing: all[0..<count])) }
+        storage.withBytes(count, body)
     }
 
     /// Replaces the contents with `other`'s (of any capacity); false when they would not fit.
@@ -89,15 +80,18 @@ struct FixedText<Storage: FixedStorage>: Sendable {
     var hash: UInt64 { withBytes { ResponseFields.hash($0) } }
 }
 
-/// Zeroed fixed storage of one size: a homogeneous tuple of words, so its bytes are contiguous.
-protocol FixedStorage: Sendable {
-    static var zero: Self { get }
-}
+// The sizes, as `FixedStorage` (ByteCursor.swift).
 
 typealias TextWords8 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 typealias TextWords64 = (TextWords8, TextWords8, TextWords8, TextWords8, TextWords8, TextWords8, TextWords8, TextWords8)
 private let zero8: TextWords8 = (0, 0, 0, 0, 0, 0, 0, 0)
 private let zero64: TextWords64 = (zero8, zero8, zero8, zero8, zero8, zero8, zero8, zero8)
+
+/// 16 bytes: an IP address being parsed.
+struct Bytes16: FixedStorage {
+    var words: (UInt64, UInt64)
+    static var zero: Bytes16 { Bytes16(words: (0, 0)) }
+}
 
 /// 256 bytes: a validator (`ETag`, `Last-Modified`).
 struct Bytes256: FixedStorage {

@@ -76,16 +76,18 @@ enum HTTPURL {
     /// `reference` percent-encoded into `out`; false when it doesn't fit.
     static func encode<Storage>(_ reference: UnsafeRawBufferPointer, into out: inout FixedText<Storage>) -> Bool {
         out.removeAll()
-        let hex: StaticString = "0123456789ABCDEF"
         for byte in reference {
             if isAllowed(byte) {
                 guard out.append(byte) else { return false }
             } else {
-                guard out.append(0x25), out.append(hex.utf8Bytes[Int(byte >> 4)]), out.append(hex.utf8Bytes[Int(byte & 15)]) else { return false }
+                guard out.append(0x25), out.append(hexDigit(byte >> 4)), out.append(hexDigit(byte & 15)) else { return false }
             }
         }
         return true
     }
+
+    /// The uppercase hexadecimal digit of `value` (0...15), as percent-encoding writes it.
+    static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 &+ value : 0x37 &+ value }
 
     /// Resolves `reference` against `base` (an absolute URL this function made, or none for the
     /// first URL) into `out`; `scratch` holds the encoded reference meanwhile. The result is

@@ -1,6 +1,6 @@
 // The planner's text as Strings, for Swift callers (ImageProbeFetch, tests). Left out of the C
-// library and the WebAssembly modules (IMAGEPROBE_C_SINGLE_MODULE), whose callers read bytes
-// (imageprobe_planner_text): String's machinery would cost the modules kilobytes.
+// library and the WebAssembly modules (IMAGEPROBE_C_SINGLE_MODULE): their callers read the
+// bytes (imageprobe_planner_text), so nothing there needs String's UTF-8 machinery.
 #if !IMAGEPROBE_C_SINGLE_MODULE
 extension RangePlanner {
     /// A planner for `url` (see `init(configuration:url:)` with bytes).

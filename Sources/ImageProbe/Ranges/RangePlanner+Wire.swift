@@ -38,58 +38,6 @@ extension RangePlanner {
         case exchangeEnded(reusable: Bool)
     }
 
-    /// One line of the response head, its line ending included, as an HTTP stack hands lines
-    /// over (libcurl's header callback): the status line, each field line, the blank line.
-    /// Returns whether to go on: false when the head broke HTTP (the planner has failed) or the
-    /// planner doesn't want the body (the driver stops and calls `end(.stopped)`). Lines after
-    /// the head (trailers) are ignored.
-    public mutating func headLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard phase == .awaitingHead else { return phase != .finished }
-        headBytes &+= bytes.count
-        if headBytes > Limits.headBytes { failInvalid(.headTooLong); return false }
-        if bytes.count > Limits.lineBytes { failInvalid(.headLineTooLong); return false }
-        var end = bytes.count
-        if end > 0 && bytes[end &- 1] == 0x0A { end &-= 1 }
-        if end > 0 && bytes[end &- 1] == 0x0D { end &-= 1 }
-        let text = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
-        if headStatus == 0 {
-            guard let code = Self.statusCode(text) else { failInvalid(.notAStatusLine); return false }
-            headStatus = code
-            return true
-        }
-        if text.count > 0 {
-            // A field name is a token: no spaces ("Name :", refused by RFC 9112 §5.1), and a
-            // line starting with whitespace is obsolete folding, refused too.
-            var colon = 0
-            while colon < text.count && text[colon] != 0x3A { colon &+= 1 }
-            guard colon > 0, colon < text.count else { failInvalid(.malformedField); return false }
-            var index = 0
-            while index < colon {
-                let byte = text[index]
-                guard byte > 0x20 && byte < 0x7F else { failInvalid(.malformedField); return false }
-                index &+= 1
-            }
-            takeField(name: UnsafeRawBufferPointer(rebasing: text[0..<colon]),
-                      value: ResponseFields.trimmed(UnsafeRawBufferPointer(rebasing: text[(colon &+ 1)...])))
-            return phase != .finished
-        }
-        let code = headStatus
-        headStatus = 0
-        return head(status: code)
-    }
-
-    /// `HTTP/1.1 206 Partial Content`, `HTTP/2 200`: the status code, 100 to 999.
-    static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
-        guard line.count >= 5, ResponseFields.equals(UnsafeRawBufferPointer(rebasing: line[0..<5]), "http/") else { return nil }
-        var index = 5
-        while index < line.count && ((line[index] >= 0x30 && line[index] <= 0x39) || line[index] == 0x2E) { index &+= 1 }
-        // The version's digits and dots, a space, three digits, then a space or the end.
-        guard index > 5, index &+ 4 <= line.count, line[index] == 0x20, index &+ 4 == line.count || line[index &+ 4] == 0x20,
-              line[index &+ 1] != 0x20, let code = ResponseFields.decimal(line, from: index &+ 1, to: index &+ 4), code >= 100
-        else { return nil }
-        return Int(truncatingIfNeeded: code)  // three digits
-    }
-
     /// Bytes of the response as they came off the connection, in order, every one counted.
     /// Drives the whole exchange: the head (`headLine`), the body's framing, the body
     /// (`body`), and its end (`end`). Bytes are taken in order up to the byte budget and no

@@ -119,7 +119,7 @@ public struct ResponseFields: Sendable {
     /// Whether `bytes` spell `lowercase` in any case (ASCII).
     static func equals(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        let expected = lowercase.utf8Bytes
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
