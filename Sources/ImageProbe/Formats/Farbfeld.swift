@@ -8,8 +8,6 @@ struct FarbfeldParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .farbfeld)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

@@ -55,8 +55,6 @@ struct GIFParser: FormatParser, Sendable {
 
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 

@@ -24,8 +24,6 @@ struct TIFFParser: FormatParser, Sendable {
     /// Full mode's extras, set with `facts` when the walk ends.
     var extras = ExtraFacts()
 
-    /// Built on demand from the compact facts the parser keeps.
-
     init(sniffed: Sniffed) { self.init(bigEndian: sniffed.signatureFirst == 0x4D) }  // "MM"
 
     var firstStep: Step { .read(6) }

@@ -44,7 +44,6 @@ struct WebPParser: FormatParser, Sendable {
 
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
-    /// Built on demand from the compact facts the parser keeps.
     var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
     var riffEnd: UInt64 = 0
