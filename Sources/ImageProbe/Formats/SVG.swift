@@ -209,7 +209,6 @@ struct SVGParser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { pixelSize == nil ? nil : info }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // A rejected parser fails at its first byte, well within the budget.
         guard offset < Self.budget else {

@@ -28,7 +28,6 @@ struct TIFFParser: FormatParser, Sendable {
 
     var firstStep: Step { .read(6) }
 
-    @inline(__always)
     init(bigEndian: Bool) {
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: false, base: 0, end: 0, wanted: [])
     }
@@ -47,7 +46,6 @@ struct TIFFParser: FormatParser, Sendable {
     /// The facts, with full mode's extras (dimensions-only mode wants none, so none are set).
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let next = offset &+ field.span
         switch phase {
