@@ -82,49 +82,57 @@ public struct ImageInfo: Hashable, Sendable {
     /// Colour, resolution, interlacing and motion photos: full mode's extra facts. Beside
     /// `facts`, so that an answer is copied in whole words.
     var extras = ExtraFacts()
-    /// The format-specific details, of which a file has at most one kind (but a HEIF or AVIF
-    /// sequence can have a clean aperture and animation totals).
+    /// The format-specific details, of which a file has at most one kind.
     var details: Details = .none
 
     enum Details: Hashable, Sendable {
         case none
-        /// The fractions only: the image size they apply to is the info's own.
-        case cleanAperture(CleanAperture.Fractions)
         case svg(SVGSize)
         /// Animation mode's totals.
         case animation(AnimationTotals)
-        /// A HEIF or AVIF sequence's primary item's clean aperture and animation mode's
-        /// durations; its frames cover the whole image. Both fit in the space the SVG case
-        /// takes anyway, so the answer stays small.
-        case cleanApertureAndDurations(CleanAperture.Fractions, AnimationDurations)
         case epsPreview(EPSPreview)
+        /// HEIF and AVIF: the primary item's clean aperture, as its fractions (the image size
+        /// they apply to is the info's own), and for an image sequence in animation mode the
+        /// sums of its delays: its frames are the whole image, so that is its largest frame.
+        /// One case for both keeps the answer, which is copied per probe, within a few words.
+        case cleanAperture(CleanAperture.Fractions, durations: AnimationDurations?)
     }
 
     /// What animation mode counted over every frame.
     var animationTotals: AnimationTotals? {
         get {
             switch details {
-            case .animation(let totals): totals
-            case .cleanApertureAndDurations(_, let durations):
-                AnimationTotals(durations: durations, largestX: 0, largestY: 0,
-                                largestWidth: UInt32(truncatingIfNeeded: facts.width), largestHeight: UInt32(truncatingIfNeeded: facts.height))
-            case .none, .cleanAperture, .svg, .epsPreview: nil
+            case .animation(let totals):
+                totals
+            case .cleanAperture(_, let durations?):
+                AnimationTotals(
+                    durations: durations, largestX: 0, largestY: 0,
+                    largestWidth: UInt32(truncatingIfNeeded: facts.width), largestHeight: UInt32(truncatingIfNeeded: facts.height))
+            case .none, .svg, .epsPreview, .cleanAperture(_, nil):
+                nil
             }
         }
         set {
             switch (details, newValue) {
-            case (.cleanAperture(let fractions), let totals?), (.cleanApertureAndDurations(let fractions, _), let totals?):
-                details = .cleanApertureAndDurations(fractions, totals.durations)
-            case (.cleanApertureAndDurations(let fractions, _), nil):
-                details = .cleanAperture(fractions)
+            case (.cleanAperture(let fractions, _), let totals):
+                details = .cleanAperture(fractions, durations: totals?.durations)
             case (_, let totals?):
                 details = .animation(totals)
             case (.animation, nil):
                 details = .none
-            case (.none, nil), (.cleanAperture, nil), (.svg, nil), (.epsPreview, nil):
+            case (.none, nil), (.svg, nil), (.epsPreview, nil):
                 break
             }
         }
+    }
+
+    /// The clean aperture's fractions: see `cleanAperture`.
+    var cleanApertureFractions: CleanAperture.Fractions? {
+        get {
+            guard case .cleanAperture(let fractions, _) = details else { return nil }
+            return fractions
+        }
+        set { details = newValue.map { Details.cleanAperture($0, durations: nil) } ?? .none }
     }
 
     /// A parser's answer: its facts, and full mode's extra facts where it reads them.
@@ -236,15 +244,8 @@ public struct ImageInfo: Hashable, Sendable {
     /// HEIF and AVIF: the primary item's clean aperture (`clap`), the crop a decoder applies
     /// before the orientation. Nil when the file has none.
     public var cleanAperture: CleanAperture? {
-        get {
-            switch details {
-            case .cleanAperture(let fractions), .cleanApertureAndDurations(let fractions, _):
-                return CleanAperture(fractions, imageWidth: facts.width, imageHeight: facts.height)
-            case .none, .svg, .animation, .epsPreview:
-                return nil
-            }
-        }
-        set { details = newValue.map { Details.cleanAperture($0.fractions) } ?? .none }
+        get { cleanApertureFractions.map { CleanAperture($0, imageWidth: facts.width, imageHeight: facts.height) } }
+        set { cleanApertureFractions = newValue?.fractions }
     }
 
     /// SVG: the root element's `width`, `height` and `viewBox` as written, from which `width`

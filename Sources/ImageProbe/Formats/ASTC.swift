@@ -18,8 +18,6 @@ struct ASTCParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .astc)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

@@ -12,8 +12,6 @@ struct AsepriteParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .aseprite)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

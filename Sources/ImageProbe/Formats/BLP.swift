@@ -11,8 +11,6 @@ struct BLPParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .blp)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

@@ -40,8 +40,6 @@ struct BMPParser: FormatParser, Sendable {
     /// Full mode's resolution and ICC profile.
     var extras = ExtraFacts()
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 

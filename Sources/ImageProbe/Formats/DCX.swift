@@ -27,8 +27,6 @@ struct DCXParser: FormatParser, Sendable {
     /// Pages counted so far (full mode).
     var pages: UInt32 = 0
 
-    /// Built on demand from the compact facts the parser keeps.
-
     /// The most pages a directory lists: 1024 entries, the last of them the 0.
     static let maximumPages: UInt32 = 1023
 

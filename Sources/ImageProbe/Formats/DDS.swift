@@ -17,8 +17,6 @@ struct DDSParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .dds)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

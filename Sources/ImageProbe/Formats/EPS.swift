@@ -86,18 +86,12 @@ struct EPSParser: FormatParser, Sendable {
     var sectionEnd: UInt64? = nil
     /// A header said `%%BoundingBox: (atend)`.
     var deferred = false
-    /// The DOS EPS preview: 0 none, 1 TIFF, 2 Windows Metafile.
-    var preview: UInt8 = 0
+    /// The preview a DOS EPS header locates.
+    var preview: EPSPreview? = nil
 
-    /// Built on demand from the compact facts the parser keeps. Out of line in size builds:
-    /// `settle` reads it for an answer and for the end of the input.
     var info: ImageInfo {
         var info = ImageInfo(facts)
-        switch preview {
-        case 1: info.epsPreview = .tiff
-        case 2: info.epsPreview = .windowsMetafile
-        default: break
-        }
+        if let preview { info.epsPreview = preview }
         return info
     }
 
@@ -148,9 +142,9 @@ struct EPSParser: FormatParser, Sendable {
             sectionEnd = end
             // "Either the Metafile or the TIFF position and length fields are zero."
             if field.le32(22) != 0 {
-                preview = 1
+                preview = .tiff
             } else if field.le32(14) != 0 {
-                preview = 2
+                preview = .windowsMetafile
             }
             phase = .dosPostScript
             return .skipThenRead(start &- (offset &+ 28), 11)

@@ -40,7 +40,6 @@ struct EXRParser: FormatParser, Sendable {
     var phase: Phase = .preamble
     var facts = ImageFacts(format: .exr)
 
-    /// Built on demand from the compact facts the parser keeps.
     var attribute: Attribute = .other
     /// Longest attribute, type or channel name: 31 bytes, 255 with the long-names flag.
     var maxNameLength = 31

@@ -48,8 +48,6 @@ struct FITSParser: FormatParser, Sendable {
     var inExtension = false
     var cards = 0
 
-    /// Built on demand from the compact facts the parser keeps.
-
     static let cardLength: UInt64 = 80
     static let blockLength: UInt64 = 2880
 

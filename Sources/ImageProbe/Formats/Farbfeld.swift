@@ -8,20 +8,15 @@ struct FarbfeldParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .farbfeld)
 
-    /// Built on demand from the compact facts the parser keeps.
-
-    @inline(__always)
     init() {}
 
     /// "rbfeld" (after the sniffed "fa"), width, height.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(14) }
 
     var format: ImageFormat? { .farbfeld }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches("rbfeld", at: 0) else { return .failed(Sniffer.unknown) }
         let width = field.be32(6)

@@ -55,14 +55,10 @@ struct GIFParser: FormatParser, Sendable {
 
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
-    /// Built on demand from the compact facts the parser keeps.
-
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(8) }
 
-    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .gif }
@@ -77,7 +73,6 @@ struct GIFParser: FormatParser, Sendable {
     static let netscape: StaticString = "NETSCAPE2.0"
     static let animexts: StaticString = "ANIMEXTS1.0"
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -21,7 +21,6 @@ struct ICOParser: FormatParser, Sendable {
     var facts: ImageFacts
     var phase: Phase = .entrySize
 
-    /// Built on demand from the compact facts the parser keeps.
     let isCursor: Bool
     let count: UInt16
     /// Index of the entry being read.

@@ -25,8 +25,6 @@ struct ILBMParser: FormatParser, Sendable {
     var formEnd: UInt64 = 0
     var chunks = 0
 
-    /// Built on demand from the compact facts the parser keeps.
-
     static let bitmapHeaderID: UInt32 = 0x424D_4844  // "BMHD"
     static let bodyID: UInt32 = 0x424F_4459  // "BODY"
     static let contiguousBodyID: UInt32 = 0x4142_4954  // "ABIT"

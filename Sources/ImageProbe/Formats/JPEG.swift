@@ -53,7 +53,6 @@ struct JPEGParser: FormatParser, Sendable {
     /// The marker whose segment or frame header is being read.
     var marker: UInt8 = 0
 
-    /// Built on demand from the compact facts the parser keeps.
     var exifSeen = false
     var segments = 0
     /// The MPF index: where its TIFF header starts (offsets count from it), its byte order,

@@ -20,8 +20,8 @@ struct JPEG2000Parser: FormatParser, Sendable {
         case signatureAndFileType
         /// A box's 32-bit size and type, at the top level or inside `jp2h`.
         case boxHeader
-        /// A box's 64-bit size (after a 32-bit size of 1): the box's type and offset are in
-        /// `largeType` and `largeStart`.
+        /// A box's 64-bit size, right after its header (a 32-bit size of 1 and the type, in
+        /// `largeType`).
         case largeSize
         /// `ihdr`'s HEIGHT and WIDTH (8 bytes).
         case imageHeader
@@ -35,10 +35,8 @@ struct JPEG2000Parser: FormatParser, Sendable {
     var withStartMarker = false
     var segmentLength: UInt16 = 0
     var largeType: UInt32 = 0
-    var largeStart: UInt64 = 0
     var facts: ImageFacts
 
-    /// Built on demand from the compact facts the parser keeps.
     var sizeKnown = false
     /// The size of the file's first box, as the sniffer read it (it must be 12).
     var signatureBoxSize: UInt32 = 12
@@ -150,7 +148,6 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 return box(type, payloadStart: offset &+ 8, end: nil, options: options)
             case .large:
                 largeType = type
-                largeStart = offset
                 phase = .largeSize
                 return .read(8)
             case .tooSmall:
@@ -159,14 +156,14 @@ struct JPEG2000Parser: FormatParser, Sendable {
                 return box(type, payloadStart: offset &+ 8, end: offset &+ 8 &+ payload, options: options)
             }
         case .largeSize:
-            let type = largeType
-            let start = largeStart
             guard let payload = BoxWalker.largePayload(field.be64(0)) else {
                 return .failed(.malformed(.jp2, .boxSmallerThanItsHeader))
             }
-            let (end, overflow) = (start &+ 16).addingReportingOverflow(payload)
+            // The payload follows the 64-bit size.
+            let payloadStart = offset &+ 8
+            let (end, overflow) = payloadStart.addingReportingOverflow(payload)
             guard !overflow else { return .failed(.malformed(.jp2, Failure.boxEndsBeyond2To64)) }
-            return box(type, payloadStart: start &+ 16, end: end, options: options)
+            return box(largeType, payloadStart: payloadStart, end: end, options: options)
         case .imageHeader:
             let height = field.be32(0)
             let width = field.be32(4)

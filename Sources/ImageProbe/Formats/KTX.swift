@@ -22,8 +22,6 @@ struct KTXParser: FormatParser, Sendable {
     var phase: Phase = .identifier
     var facts = ImageFacts(format: .ktx)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 
@@ -42,7 +40,7 @@ struct KTXParser: FormatParser, Sendable {
         }
     }
 
-    /// The answer comes with the size, so no partial answer exists.
+    // The answer comes with the size, so no partial answer exists.
 
     @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -11,8 +11,6 @@ struct MSPParser: FormatParser, Sendable {
     /// Version 2 ("LinS"), whose rows are run-length encoded.
     let version2: Bool
 
-    /// Built on demand from the compact facts the parser keeps.
-
     /// After "Da" or "Li", which the sniffer consumed.
     @inline(__always)
     init(version2: Bool) {

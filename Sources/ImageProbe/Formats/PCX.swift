@@ -9,8 +9,6 @@ struct PCXParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .pcx)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

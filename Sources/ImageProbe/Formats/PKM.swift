@@ -9,8 +9,6 @@ struct PKMParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .pkm)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

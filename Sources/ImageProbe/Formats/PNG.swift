@@ -45,7 +45,6 @@ struct PNGParser: FormatParser, Sendable {
 
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
-    /// Built on demand from the compact facts the parser keeps.
     var sizeKnown = false
     var sawImageData = false
     /// The one `eXIf` allowed was read: the orientation is settled.

@@ -63,7 +63,6 @@ struct PNMParser: FormatParser, Sendable {
     var trimmed = ShortWord()
     var facts: ImageFacts
 
-    /// Built on demand from the compact facts the parser keeps.
     /// Set once width and height are both read (PAM fills them in one at a time).
     var sizeKnown = false
 

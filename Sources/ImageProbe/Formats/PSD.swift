@@ -47,8 +47,6 @@ struct PSDParser: FormatParser, Sendable {
     var foundResolution = false
     var blocks: UInt32 = 0
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 

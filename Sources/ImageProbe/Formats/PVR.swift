@@ -33,8 +33,6 @@ struct PVRParser: FormatParser, Sendable {
     /// Version 3 written big-endian.
     var bigEndian = false
 
-    /// Built on demand from the compact facts the parser keeps.
-
     /// Version 3: the sniffer consumed "PV" (or `03 52` in a big-endian file).
     @inline(__always)
     init(bigEndian: Bool) {

@@ -15,8 +15,6 @@ struct QOIParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .qoi)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 

@@ -68,7 +68,6 @@ struct RadianceParser: FormatParser, Sendable {
     var number = DecimalInteger()
     var facts = ImageFacts(format: .hdr)
 
-    /// Built on demand from the compact facts the parser keeps.
     var axes = Axes()
     var sawFormat = false
 
@@ -87,7 +86,7 @@ struct RadianceParser: FormatParser, Sendable {
 
     var format: ImageFormat? { .hdr }
 
-    /// The size is the last thing the header holds: known only at the answer.
+    // The size is the last thing the header holds: known only at the answer.
 
     @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

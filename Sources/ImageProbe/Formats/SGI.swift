@@ -19,8 +19,6 @@ struct SGIParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .sgi)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

@@ -5,25 +5,79 @@
 /// instructions, a DOCTYPE with its internal subset) one byte at a time, checks the root
 /// element's name, and reads its `width`, `height` and `viewBox` attributes as they stream
 /// past, without buffering them. The pixel size is computed from those three
-/// (`SVGLengthRules`); the values as written go into `ImageInfo.svg` (SPEC.md §3, "SVG").
+/// (`SVGLengthRules`, in SVGAttributes.swift); the values as written go into `ImageInfo.svg`
+/// (SPEC.md §3, "SVG").
 struct SVGParser: FormatParser, Sendable {
 
-    /// The root element's attributes that matter, each as its bit in `seen`.
-    enum Attribute: UInt8, Sendable {
-        case other = 0, width = 1, height = 2, viewBox = 4
-
-        /// `seen` once all three are.
-        static var all: UInt8 { width.rawValue | height.rawValue | viewBox.rawValue }
+    /// The root element's attributes, as far as the size goes.
+    enum Attribute: Sendable {
+        case width, height, viewBox, other
     }
 
-    /// Where the document is: a plain enum, each phase's data in the fields below it (a
-    /// payload per case would cost an enum copy per byte).
-    enum Phase: UInt8, Sendable {
-        /// A failure the sniffer's two bytes already decided (in `rejection`), reported at the
-        /// next byte.
-        case rejected
-        /// After `EF`: the rest of the UTF-8 byte-order mark, `BB BF`; `matched` bytes so far.
-        case byteOrderMark
+    /// An attribute's name as far as it has been read: `matched` bytes of `candidate`'s
+    /// name, `candidate` being `other` once the bytes can name none of the three.
+    struct AttributeName: Sendable {
+        var candidate: Attribute
+        var matched: UInt8 = 1
+
+        init(first byte: UInt8) {
+            switch byte {
+            case 0x77: candidate = .width  // w
+            case 0x68: candidate = .height  // h
+            case 0x76: candidate = .viewBox  // v
+            default: candidate = .other
+            }
+        }
+
+        @inline(__always)  // one call per name byte otherwise
+        mutating func append(_ byte: UInt8) {
+            let expected: UInt8
+            switch candidate {
+            case .width: expected = ASCII.byte(of: "width", at: Int(matched))
+            case .height: expected = ASCII.byte(of: "height", at: Int(matched))
+            case .viewBox: expected = ASCII.byte(of: "viewBox", at: Int(matched))
+            case .other: return
+            }
+            if byte == expected {
+                matched &+= 1
+            } else {
+                candidate = .other
+            }
+        }
+
+        /// The attribute the whole name names.
+        var attribute: Attribute {
+            let length: UInt8
+            switch candidate {
+            case .width: length = 5
+            case .height: length = 6
+            case .viewBox: length = 7
+            case .other: return .other
+            }
+            return matched == length ? candidate : .other
+        }
+    }
+
+    /// The two lengths among them.
+    enum Dimension: Sendable {
+        case width, height
+    }
+
+    /// Where a comment or processing instruction returns once it ends.
+    enum Context: Sendable {
+        case prolog
+        /// The DOCTYPE's internal subset.
+        case subset
+    }
+
+    /// Where the document is. The payloads are a few bytes each, so that every byte's
+    /// dispatch reads one word: a size value's scanner is kept beside the phase, and updated
+    /// in place.
+    enum Phase: Sendable {
+        /// A failure the sniffer's two bytes already decided, reported at the next byte.
+        case rejected(ScanFailure)
+        /// After `EF`: the rest of the UTF-8 byte-order mark, `BB BF`.
+        case byteOrderMark(matched: UInt8)
         /// Between prolog items: white space or `<`.
         case prolog
         /// After `<` in the prolog.
@@ -32,75 +86,71 @@ struct SVGParser: FormatParser, Sendable {
         case bang
         /// After `<!-`.
         case commentOpen
-        /// Inside `<!-- … -->`, in the prolog or the internal subset; `dashes` counts the `-`
-        /// just before (up to 2); `resume` is the phase after it.
-        case comment
-        /// Inside `<? … ?>`, in the prolog or the internal subset; `question` when the last
-        /// byte was `?`; `resume` is the phase after it.
-        case instruction
+        /// Inside `<!-- … -->`; `dashes` counts the `-` just before (up to 2).
+        case comment(Context, dashes: UInt8)
+        /// Inside `<? … ?>`; `question` when the last byte was `?`.
+        case instruction(Context, question: Bool)
         /// After `<!D`: `matched` bytes of `DOCTYPE`.
-        case doctypeKeyword
+        case doctypeKeyword(matched: UInt8)
         /// Inside `<!DOCTYPE … >`, outside the internal subset; `quote` is the open quote or 0.
-        case doctype
-        /// Inside the internal subset `[ … ]`, `quote` as in `doctype`; `recent` holds the last
-        /// bytes, to see `<!--` and `<?`.
-        case subset
+        case doctype(quote: UInt8)
+        /// Inside the internal subset `[ … ]`, `quote` as in `doctype`; `recent` holds the
+        /// last bytes, to see `<!--` and `<?`.
+        case subset(quote: UInt8, recent: UInt32)
         /// After the subset's `]`: white space, then `>`.
         case afterSubset
         /// The root element's name; `matched` bytes of `svg` in its local part, or `mismatch`.
-        case rootName
+        case rootName(matched: UInt8)
         /// Between attributes; `spaced` once white space followed the previous one.
-        case attributes
-        /// An attribute name, its last bytes in `name`.
-        case attributeName
-        /// White space before `=`, after `attribute`'s name.
-        case beforeEquals
-        /// White space after `=`, before `attribute`'s quote.
-        case beforeValue
-        /// The value of `attribute`, up to `quote`: `width` or `height` in `lengthScanner`,
-        /// `viewBox` in `viewBoxScanner`, any other skipped.
-        case value
+        case attributes(spaced: Bool)
+        /// An attribute's name.
+        case attributeName(AttributeName)
+        /// White space before `=`.
+        case beforeEquals(Attribute)
+        /// White space after `=`, before the quote.
+        case beforeValue(Attribute)
+        /// The value of an attribute that does not matter, up to `quote`.
+        case skippedValue(quote: UInt8)
+        /// The value of `width` or `height`, up to `quote`, read by `lengthScanner`.
+        case length(quote: UInt8, Dimension)
+        /// The value of `viewBox`, up to `quote`, read by `viewBoxScanner`.
+        case viewBox(quote: UInt8)
         /// After `/` in the root tag: `>` must follow.
         case emptyElementEnd
     }
 
+    /// Which of `width`, `height` and `viewBox` appeared, valid or not: a repeat is an error.
+    struct Seen: Sendable {
+        var width = false
+        var height = false
+        var viewBox = false
+
+        init() {}
+
+        var all: Bool { width && height && viewBox }
+
+        /// Notes `attribute`; false when it appeared before.
+        mutating func insert(_ attribute: Attribute) -> Bool {
+            let repeated: Bool
+            switch attribute {
+            case .width: (repeated, width) = (width, true)
+            case .height: (repeated, height) = (height, true)
+            case .viewBox: (repeated, viewBox) = (viewBox, true)
+            case .other: repeated = false
+            }
+            return !repeated
+        }
+    }
+
     var phase: Phase
-    /// Bytes of `EF BB BF`, `DOCTYPE` or `svg` matched.
-    var matched: UInt8 = 0
-    /// The open quote of a DOCTYPE, subset or attribute value, or 0.
-    var quote: UInt8 = 0
-    /// The `-` just before, in a comment (up to 2).
-    var dashes: UInt8 = 0
-    /// Whether the last byte of a processing instruction was `?`.
-    var question = false
-    /// Whether white space followed the previous attribute.
-    var spaced = false
-    /// The attribute whose `=` or value is being read.
-    var attribute = Attribute.other
-    var rootFound = false
-    /// Where a comment or processing instruction returns: `prolog` or `subset`.
-    var resume = Phase.prolog
-    /// The internal subset's last bytes, to see `<!--` and `<?`.
-    var recent: UInt32 = 0
-    /// The failure the sniffer's two bytes decided.
-    var rejection = SVGParser.notXML
-    /// The last eight bytes of the attribute name being read, packed big-endian (the last
-    /// byte lowest). Name bytes are never 0, so the packed value tells the length too, and a
-    /// name longer than eight bytes matches no attribute that matters.
-    var name: UInt64 = 0
-    /// The `width` or `height` value being read.
+    /// The root's `width`, `height` and `viewBox`, as written.
+    var written = SVGSize()
+    var seen = Seen()
+    /// The value being read in phase `length`, and in phase `viewBox`.
     var lengthScanner = LengthScanner()
-    /// The `viewBox` value being read.
     var viewBoxScanner = ViewBoxScanner()
-    /// The attributes read so far, as written.
-    var size = SVGSize()
-    /// Which of `width`, `height` and `viewBox` appeared (valid or not), to reject repeats:
-    /// their `Attribute` bits.
-    var seen: UInt8 = 0
     /// The pixel size, once the attributes settle it.
-    var pixelWidth = 0
-    var pixelHeight = 0
-    var sizeKnown = false
+    var pixelSize: (width: Int, height: Int)? = nil
 
     /// Bytes read before the root element's start tag must have ended.
     static let budget: UInt64 = 65536
@@ -108,24 +158,16 @@ struct SVGParser: FormatParser, Sendable {
 
     /// `first` and `second` are the two bytes the sniffer consumed: `<`, `EF` or white space,
     /// then anything but 0 or 1. They go through the same state machine as every later byte.
-    /// Out of line in size builds: the sniffer's `rejects` and the parser's start both make one.
-    @inline(__always)
     init(first: UInt8, second: UInt8) {
         phase = .prolog
-        // One call of `advance` for both bytes: after `EF`, only the second goes through it.
-        var index = 0
         if first == 0xEF {
-            matched = 1
-            phase = .byteOrderMark
-            index = 1
+            phase = .byteOrderMark(matched: 1)
+        } else if case .failed(let failure) = advance(first, options: ScanOptions()) {
+            phase = .rejected(failure)
+            return
         }
-        while index < 2 {
-            if case .failed(let failure) = advance(index == 0 ? first : second, options: ScanOptions()) {
-                rejection = failure
-                phase = .rejected
-                return
-            }
-            index &+= 1
+        if case .failed(let failure) = advance(second, options: ScanOptions()) {
+            phase = .rejected(failure)
         }
     }
 
@@ -137,34 +179,38 @@ struct SVGParser: FormatParser, Sendable {
     /// Whether two first bytes already rule out XML: the input then matched no signature in
     /// its first two bytes (SPEC.md §3, "Identification"), and the sniffer reads on.
     static func rejects(_ first: UInt8, _ second: UInt8) -> Bool {
-        SVGParser(first: first, second: second).rejectsItsFirstBytes
+        guard case .rejected = SVGParser(first: first, second: second).phase else { return false }
+        return true
     }
 
     var firstStep: Step { .read(1) }
 
-    /// Whether the two sniffed bytes already rule out XML: the input then matched no
-    /// signature in its first two bytes (SPEC.md §3, "Identification").
-    var rejectsItsFirstBytes: Bool {
-        phase == .rejected
+    /// SVG once the root element is known to be `svg`: its start tag is being read. Until
+    /// then any XML could follow.
+    var format: ImageFormat? {
+        switch phase {
+        case .attributes, .attributeName, .beforeEquals, .beforeValue, .skippedValue, .length,
+            .viewBox, .emptyElementEnd:
+            .svg
+        case .rejected, .byteOrderMark, .prolog, .markup, .bang, .commentOpen, .comment, .instruction,
+            .doctypeKeyword, .doctype, .subset, .afterSubset, .rootName:
+            nil
+        }
     }
-
-    /// SVG once the root element is known to be `svg`; until then any XML could follow.
-    var format: ImageFormat? { rootFound ? .svg : nil }
 
     /// The facts, from the answer this parser builds its own way.
     var facts: ImageFacts { info.facts }
 
     var info: ImageInfo {
-        var info = ImageInfo(format: .svg, width: pixelWidth, height: pixelHeight)
-        info.svg = size
+        var info = ImageInfo(format: .svg, width: pixelSize?.width ?? 0, height: pixelSize?.height ?? 0)
+        info.svg = written
         return info
     }
 
-    func infoAtEndOfInput() -> ImageInfo? { sizeKnown ? info : nil }
+    func infoAtEndOfInput() -> ImageInfo? { pixelSize == nil ? nil : info }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
-        if phase == .rejected { return .failed(rejection) }
+        // A rejected parser fails at its first byte, well within the budget.
         guard offset < Self.budget else {
             return .failed(.limit(format, Failure.svgStartTagLongerThan64KiB))
         }
@@ -176,15 +222,11 @@ struct SVGParser: FormatParser, Sendable {
     /// Consumes one byte.
     mutating func advance(_ byte: UInt8, options: ScanOptions) -> Step {
         switch phase {
-        case .rejected:
-            return .failed(rejection)
-        case .byteOrderMark:
+        case .rejected(let failure):
+            return .failed(failure)
+        case .byteOrderMark(let matched):
             guard byte == (matched == 1 ? 0xBB : 0xBF) else { return .failed(Self.notXML) }
-            if matched == 1 {
-                matched = 2
-            } else {
-                phase = .prolog
-            }
+            phase = matched == 1 ? .byteOrderMark(matched: 2) : .prolog
         case .prolog:
             if byte == 0x3C {
                 phase = .markup
@@ -193,85 +235,66 @@ struct SVGParser: FormatParser, Sendable {
             }
         case .markup:
             switch byte {
-            case 0x3F:  // <?
-                question = false
-                resume = .prolog
-                phase = .instruction
+            case 0x3F: phase = .instruction(.prolog, question: false)  // <?
             case 0x21: phase = .bang  // <!
             default:
                 guard Self.isNameStart(byte) else { return .failed(Self.notXML) }
-                matched = Self.matchRoot(0, byte)
-                phase = .rootName
+                phase = .rootName(matched: Self.matchRoot(0, byte))
             }
         case .bang:
             switch byte {
             case 0x2D: phase = .commentOpen
-            case 0x44:  // D
-                matched = 1
-                phase = .doctypeKeyword
+            case 0x44: phase = .doctypeKeyword(matched: 1)  // D
             default: return .failed(Self.notXML)  // CDATA and the like cannot precede the root
             }
         case .commentOpen:
             guard byte == 0x2D else { return .failed(Self.notXML) }
-            dashes = 0
-            resume = .prolog
-            phase = .comment
-        case .comment:
-            // In the subset, `quote` is 0 here: a comment starts only outside quotes.
+            phase = .comment(.prolog, dashes: 0)
+        case .comment(let context, let dashes):
             if let next = Self.commentStep(dashes, byte) {
-                dashes = next
+                phase = .comment(context, dashes: next)
             } else {
-                recent = 0
-                phase = resume
+                phase = Self.resume(context)
             }
-        case .instruction:
+        case .instruction(let context, let question):
             if question && byte == 0x3E {
-                recent = 0
-                phase = resume
+                phase = Self.resume(context)
             } else {
-                question = byte == 0x3F
+                phase = .instruction(context, question: byte == 0x3F)
             }
-        case .doctypeKeyword:
+        case .doctypeKeyword(let matched):
             if matched == 7 {
                 guard ASCII.isXMLSpace(byte) else { return .failed(Self.notXML) }
-                quote = 0
-                phase = .doctype
+                phase = .doctype(quote: 0)
             } else {
                 guard byte == ASCII.byte(of: "DOCTYPE", at: Int(matched)) else { return .failed(Self.notXML) }
-                matched &+= 1
+                phase = .doctypeKeyword(matched: matched &+ 1)
             }
-        case .doctype:
+        case .doctype(let quote):
             if quote != 0 {
-                if byte == quote { quote = 0 }
+                if byte == quote { phase = .doctype(quote: 0) }
             } else if byte == 0x22 || byte == 0x27 {
-                quote = byte
+                phase = .doctype(quote: byte)
             } else if byte == 0x5B {  // [
-                recent = 0
-                phase = .subset
+                phase = .subset(quote: 0, recent: 0)
             } else if byte == 0x3E {
                 phase = .prolog
             }
-        case .subset:
+        case .subset(let quote, let recent):
             if quote != 0 {
-                if byte == quote { quote = 0 }
-                recent = 0
+                phase = .subset(quote: byte == quote ? 0 : quote, recent: 0)
             } else if byte == 0x22 || byte == 0x27 {
-                quote = byte
-                recent = 0
+                phase = .subset(quote: byte, recent: 0)
             } else if byte == 0x5D {  // ]
                 phase = .afterSubset
             } else {
                 let shifted = recent << 8 | UInt32(byte)
                 if shifted == 0x3C21_2D2D {  // "<!--"
-                    dashes = 0
-                    resume = .subset
-                    phase = .comment
+                    phase = .comment(.subset, dashes: 0)
                 } else if shifted & 0xFFFF == 0x3C3F {  // "<?"
-                    question = false
-                    resume = .subset
-                    phase = .instruction
+                    phase = .instruction(.subset, question: false)
                 } else {
-                    recent = shifted
+                    phase = .subset(quote: 0, recent: shifted)
                 }
             }
         case .afterSubset:
@@ -280,69 +303,68 @@ struct SVGParser: FormatParser, Sendable {
             } else if !ASCII.isXMLSpace(byte) {
                 return .failed(Self.notXML)
             }
-        case .rootName:
+        case .rootName(let matched):
             if Self.isNameChar(byte) {
                 // A prefix ends at the colon: `svg:svg` is an svg element in the prefix's namespace.
-                matched = byte == 0x3A ? 0 : Self.matchRoot(matched, byte)
+                phase = .rootName(matched: byte == 0x3A ? 0 : Self.matchRoot(matched, byte))
                 return .read(1)
             }
             guard matched == 3 else { return .failed(ScanFailure(.unknownFormat, Failure.xmlRootElementIsNotSvg)) }
-            rootFound = true
             return afterValue(byte, spaced: false, options: options)
-        case .attributes:
+        case .attributes(let spaced):
             return afterValue(byte, spaced: spaced, options: options)
-        case .attributeName:
+        case .attributeName(var name):
             if Self.isNameChar(byte) {
-                name = name << 8 | UInt64(byte)
+                name.append(byte)
+                phase = .attributeName(name)
                 return .read(1)
             }
-            switch name {
-            case 0x77_6964_7468: attribute = .width  // "width"
-            case 0x6865_6967_6874: attribute = .height  // "height"
-            case 0x76_6965_7742_6F78: attribute = .viewBox  // "viewBox"
-            default: attribute = .other
-            }
-            phase = .beforeEquals
-            return beforeEquals(byte)
-        case .beforeEquals:
-            return beforeEquals(byte)
-        case .beforeValue:
+            phase = .beforeEquals(name.attribute)
+            return beforeEquals(name.attribute, byte)
+        case .beforeEquals(let attribute):
+            return beforeEquals(attribute, byte)
+        case .beforeValue(let attribute):
             if ASCII.isXMLSpace(byte) { return .read(1) }
             guard byte == 0x22 || byte == 0x27 else { return malformed(Failure.attributeValueWithoutQuotes) }
-            // `other` is no bit: never a repeat.
-            guard seen & attribute.rawValue == 0 else { return malformed(Failure.repeatedAttribute) }
-            seen |= attribute.rawValue
-            lengthScanner = LengthScanner()
-            viewBoxScanner = ViewBoxScanner()
-            quote = byte
-            phase = .value
-        case .value:
-            if byte == quote {
-                spaced = false
-                phase = .attributes
-                switch attribute {
-                case .other: return .read(1)
-                case .width, .height:
-                    let length = lengthScanner.finish()
-                    if attribute == .width { size.width = length } else { size.height = length }
-                case .viewBox: viewBoxScanner.finish(into: &size)
-                }
-                return settle(atEnd: false, options: options)
-            }
-            // `<` cannot appear in an attribute value; a reference (`&…;`) in a size attribute
-            // would need the DOCTYPE's entities.
-            if byte == 0x3C { return malformed(Failure.lessThanInAttributeValue) }
+            guard seen.insert(attribute) else { return malformed(Failure.repeatedAttribute) }
             switch attribute {
-            case .other: break
-            case .width, .height, .viewBox:
-                guard byte != 0x26 else {
-                    return .failed(.unsupported(.svg, Failure.entityReferenceInWidthHeightOrViewBox))
-                }
-                if attribute == .viewBox { viewBoxScanner.feed(byte) } else { lengthScanner.feed(byte) }
+            case .width, .height:
+                lengthScanner = LengthScanner()
+                phase = .length(quote: byte, attribute == .width ? .width : .height)
+            case .viewBox:
+                viewBoxScanner = ViewBoxScanner()
+                phase = .viewBox(quote: byte)
+            case .other:
+                phase = .skippedValue(quote: byte)
             }
+        case .skippedValue(let quote):
+            if byte == quote {
+                phase = .attributes(spaced: false)
+            } else if byte == 0x3C {
+                return malformed(Failure.lessThanInAttributeValue)
+            }
+        case .length(let quote, let dimension):
+            if byte == quote {
+                switch dimension {
+                case .width: written.width = lengthScanner.finish()
+                case .height: written.height = lengthScanner.finish()
+                }
+                phase = .attributes(spaced: false)
+                return settleEarly(options: options)
+            }
+            if let failure = Self.checkValueByte(byte) { return .failed(failure) }
+            lengthScanner.feed(byte)
+        case .viewBox(let quote):
+            if byte == quote {
+                written.viewBox = viewBoxScanner.finish()
+                phase = .attributes(spaced: false)
+                return settleEarly(options: options)
+            }
+            if let failure = Self.checkValueByte(byte) { return .failed(failure) }
+            viewBoxScanner.feed(byte)
         case .emptyElementEnd:
             guard byte == 0x3E else { return malformed(Failure.slashNotFollowedByGreaterThan) }
-            return settle(atEnd: true, options: options)
+            return endOfStartTag(options: options)
         }
         return .read(1)
     }
@@ -351,61 +373,81 @@ struct SVGParser: FormatParser, Sendable {
         .failed(.malformed(.svg, message))
     }
 
-    func malformed(_ message: CommonFailure) -> Step {
-        .failed(.malformed(.svg, message))
+    /// The phase a comment or processing instruction returns to.
+    static func resume(_ context: Context) -> Phase {
+        switch context {
+        case .prolog: .prolog
+        // A comment starts only outside quotes.
+        case .subset: .subset(quote: 0, recent: 0)
+        }
+    }
+
+    /// `<` cannot appear in an attribute value; a reference (`&…;`) in a size attribute
+    /// would need the DOCTYPE's entities.
+    static func checkValueByte(_ byte: UInt8) -> ScanFailure? {
+        if byte == 0x3C { return .malformed(.svg, Failure.lessThanInAttributeValue) }
+        if byte == 0x26 { return .unsupported(.svg, Failure.entityReferenceInWidthHeightOrViewBox) }
+        return nil
     }
 
     /// The root tag after its name or an attribute value: white space, another attribute
     /// (only after white space), `>` or `/>`.
     mutating func afterValue(_ byte: UInt8, spaced: Bool, options: ScanOptions) -> Step {
         if ASCII.isXMLSpace(byte) {
-            self.spaced = true
-            phase = .attributes
+            phase = .attributes(spaced: true)
         } else if byte == 0x3E {
-            return settle(atEnd: true, options: options)
+            return endOfStartTag(options: options)
         } else if byte == 0x2F {
             phase = .emptyElementEnd
         } else if Self.isNameStart(byte) {
             guard spaced else { return malformed(Failure.attributesNotSeparatedByWhiteSpace) }
-            name = UInt64(byte)
-            phase = .attributeName
+            phase = .attributeName(AttributeName(first: byte))
         } else {
             return malformed(Failure.unexpectedByteInTheSvgStartTag)
         }
         return .read(1)
     }
 
-    mutating func beforeEquals(_ byte: UInt8) -> Step {
+    mutating func beforeEquals(_ attribute: Attribute, _ byte: UInt8) -> Step {
         if byte == 0x3D {
-            phase = .beforeValue
+            phase = .beforeValue(attribute)
         } else if !ASCII.isXMLSpace(byte) {
             return malformed(Failure.attributeWithoutEquals)
         }
         return .read(1)
     }
 
-    /// At the end of the start tag (`atEnd`), the pixel size and the answer; after an
-    /// attribute that matters, the same once no later attribute can change the size, the
-    /// answer only in dimensions-only mode. One function for both: each has few callers, and
-    /// wasm-opt would copy a function left with one into it.
-    mutating func settle(atEnd: Bool, options: ScanOptions) -> Step {
-        if !sizeKnown {
-            let rules = SVGLengthRules(size)
-            // Both absolute, or all three present: a later attribute cannot change the size (a
-            // repeated one is an error).
-            guard atEnd || rules.bothAbsolute || seen == Attribute.all else { return .read(1) }
-            if let failure = settle(rules, options: options) { return .failed(failure) }
-        } else if !atEnd {
-            return .read(1)
-        }
-        return atEnd || options.dimensionsOnly ? .done : .read(1)
+    /// After a `width`, `height` or `viewBox` value: the pixel size once no later attribute
+    /// can change it, and in dimensions-only mode the answer.
+    mutating func settleEarly(options: ScanOptions) -> Step {
+        guard pixelSize == nil else { return .read(1) }
+        let rules = SVGLengthRules(written)
+        // Both absolute, or all three present: a later attribute cannot change the size (a
+        // repeated one is an error).
+        guard rules.bothAbsolute || seen.all else { return .read(1) }
+        if let failure = settle(rules, options: options) { return .failed(failure) }
+        return options.dimensionsOnly ? .done : .read(1)
+    }
+
+    /// The start tag has ended: the answer.
+    mutating func endOfStartTag(options: ScanOptions) -> Step {
+        if pixelSize == nil, let failure = settle(SVGLengthRules(written), options: options) { return .failed(failure) }
+        return .done
     }
 
     /// Computes the pixel size; a failure when there is none.
     mutating func settle(_ rules: SVGLengthRules, options: ScanOptions) -> ScanFailure? {
-        if let failure = rules.pixelSize(options: options, width: &pixelWidth, height: &pixelHeight) { return failure }
-        sizeKnown = true
-        return nil
+        switch rules.pixelSize(maxWidth: options.maxWidth, maxHeight: options.maxHeight) {
+        case .size(let width, let height):
+            pixelSize = (width, height)
+            return nil
+        case .tooLarge:
+            return .tooLarge(.svg)
+        case .empty:
+            return .unsupported(.svg, Failure.zeroWidthOrHeightNothingIsRendered)
+        case .noIntrinsicSize:
+            return .unsupported(.svg, Failure.noIntrinsicSize)
+        }
     }
 
     // MARK: - XML names
@@ -413,18 +455,12 @@ struct SVGParser: FormatParser, Sendable {
     /// XML NameStartChar, with every non-ASCII byte allowed (a UTF-8 sequence's bytes):
     /// letters, `_` and `:`.
     static func isNameStart(_ byte: UInt8) -> Bool {
-        isNameByte(byte, (0x0400_0000_0000_0000, 0x07FF_FFFE_87FF_FFFE))
+        ASCII.isLetter(byte) || byte == 0x5F || byte == 0x3A || byte >= 0x80
     }
 
     /// XML NameChar, with every non-ASCII byte allowed: NameStartChar, digits, `-` and `.`.
     static func isNameChar(_ byte: UInt8) -> Bool {
-        isNameByte(byte, (0x07FF_6000_0000_0000, 0x07FF_FFFE_87FF_FFFE))
-    }
-
-    /// Whether `byte` is non-ASCII or in the set whose bytes 0–63 and 64–127 are the bits
-    /// of `set`: one shift rather than a comparison per range.
-    static func isNameByte(_ byte: UInt8, _ set: (UInt64, UInt64)) -> Bool {
-        byte >= 0x80 || ((byte < 0x40 ? set.0 : set.1) >> UInt64(byte & 0x3F)) & 1 != 0
+        isNameStart(byte) || ASCII.isDigit(byte) || byte == 0x2D || byte == 0x2E
     }
 
     /// Advances the match of a local name against `svg`.
@@ -437,239 +473,6 @@ struct SVGParser: FormatParser, Sendable {
         if byte == 0x2D { return dashes < 2 ? dashes &+ 1 : 2 }
         if byte == 0x3E && dashes == 2 { return nil }
         return 0
-    }
-}
-
-/// Reads a `width` or `height` value: optional white space, a number, an optional unit or
-/// `%`, optional white space (the CSS syntax SVG 2's geometry properties use).
-struct LengthScanner: Sendable {
-    enum State: UInt8, Sendable {
-        case leading, number, unit, trailing, invalid
-    }
-
-    var state = State.leading
-    var number = DecimalNumber()
-    /// The unit's (lowercased) letters so far, packed big-endian (the last letter lowest),
-    /// the oldest shifted out past eight: letters are never 0, so the packed value tells the
-    /// length too.
-    var unit: UInt64 = 0
-    var percent = false
-
-    @inline(__always)
-    init() {}
-
-    /// Each byte passes through the states in order, so that the number's first byte and
-    /// the byte that ends it are handled by the code of the state they start.
-    mutating func feed(_ byte: UInt8) {
-        if state == .leading {
-            if ASCII.isXMLSpace(byte) { return }
-            state = .number
-        }
-        if state == .number {
-            switch number.feed(byte) {
-            case .accepted:
-                return
-            case .ended:
-                if byte == 0x25 {  // %
-                    percent = true
-                    state = .trailing
-                    return
-                }
-            case .endedBeforeExponentMark:
-                // "1em": the `e` was a unit's first letter, not an exponent.
-                unit = 0x65
-            case .invalid:
-                state = .invalid
-                return
-            }
-            state = .unit
-        }
-        switch state {
-        case .unit:
-            if ASCII.isLetter(byte) {
-                unit = unit << 8 | UInt64(ASCII.lowercased(byte))
-            } else {
-                state = ASCII.isXMLSpace(byte) ? .trailing : .invalid
-            }
-        case .trailing:
-            if !ASCII.isXMLSpace(byte) { state = .invalid }
-        case .leading, .number, .invalid:
-            break
-        }
-    }
-
-    /// The length, or nil when the value is empty or not a valid non-negative length (CSS
-    /// ignores an invalid declaration, so it counts as absent).
-    func finish() -> SVGSize.Length? {
-        let unit: SVGSize.Unit
-        switch state {
-        case .leading, .invalid:
-            return nil
-        case .number:
-            guard number.isComplete else { return nil }
-            unit = .none
-        case .unit, .trailing:
-            if percent {
-                unit = .percent
-            } else if self.unit == 0 {
-                unit = .none
-            } else {
-                guard let known = Self.unit(self.unit) else { return nil }
-                unit = known
-            }
-        }
-        let value = number.value
-        // "A negative value is an error" (SVG 1.1 §5.1.2, the svg element); NaN cannot arise.
-        guard value >= 0 else { return nil }
-        return SVGSize.Length(value: value, unit: unit)
-    }
-
-    /// The unit that (lowercased) letters packed as in `unit` name. Units are one to three
-    /// letters; a longer word packs to 2^24 or more and matches none.
-    static func unit(_ letters: UInt64) -> SVGSize.Unit? {
-        switch letters {
-        case 0x7078: return .px  // "px"
-        case 0x696E: return .inch  // "in"
-        case 0x636D: return .cm  // "cm"
-        case 0x6D6D: return .mm  // "mm"
-        case 0x71: return .q  // "q"
-        case 0x7074: return .pt  // "pt"
-        case 0x7063: return .pc  // "pc"
-        case 0x656D: return .em  // "em"
-        case 0x6578: return .ex  // "ex"
-        case 0x72656D: return .rem  // "rem"
-        case 0x6368: return .ch  // "ch"
-        default: return nil
-        }
-    }
-}
-
-/// Reads a `viewBox` value: four numbers separated by white space and/or a comma.
-struct ViewBoxScanner: Sendable {
-    var number = DecimalNumber()
-    var inNumber = false
-    var commaPending = false
-    var invalid = false
-    var count: UInt8 = 0
-    var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
-
-    @inline(__always)
-    init() {}
-
-    mutating func feed(_ byte: UInt8) {
-        guard !invalid else { return }
-        if inNumber {
-            switch number.feed(byte) {
-            case .accepted:
-                return
-            case .ended:
-                store()
-            case .endedBeforeExponentMark, .invalid:
-                invalid = true
-                return
-            }
-        }
-        if ASCII.isXMLSpace(byte) { return }
-        if byte == 0x2C {  // a comma: at most one between two numbers
-            invalid = count == 0 || commaPending
-            commaPending = true
-            return
-        }
-        // A new number; "0-5" needs no separator, as in SVG's path grammar.
-        number = DecimalNumber()
-        guard case .accepted = number.feed(byte) else {
-            invalid = true
-            return
-        }
-        inNumber = true
-        commaPending = false
-    }
-
-    mutating func store() {
-        inNumber = false
-        let value = number.value
-        switch count {
-        case 0: values.0 = value
-        case 1: values.1 = value
-        case 2: values.2 = value
-        case 3: values.3 = value
-        default: invalid = true
-        }
-        count &+= 1
-    }
-
-    /// Sets `size.viewBox` to the rectangle, or to nil when the value is not four numbers or
-    /// has a negative size ("a negative value for width or height is an error", SVG 1.1 §7.7).
-    mutating func finish(into size: inout SVGSize) {
-        if inNumber && !invalid {
-            if number.isComplete { store() } else { invalid = true }
-        }
-        let valid = !invalid && !commaPending && count == 4 && values.2 >= 0 && values.3 >= 0
-        size.setViewBox(valid ? values : (0, 0, 0, 0), present: valid)
-    }
-}
-
-/// How the root's `width`, `height` and `viewBox` become a pixel size (SPEC.md §3, "SVG").
-struct SVGLengthRules: Sendable {
-    let size: SVGSize
-    let width: Double?
-    let height: Double?
-
-    @inline(__always)
-    init(_ size: SVGSize) {
-        self.size = size
-        width = size.width?.pixels
-        height = size.height?.pixels
-    }
-
-    var bothAbsolute: Bool { width != nil && height != nil }
-
-    /// A percentage's fraction; 1 (the initial `auto`, which is 100%) when absent.
-    static func fraction(_ length: SVGSize.Length?) -> Double {
-        guard let length, length.unit == .percent else { return 1 }
-        return length.value / 100
-    }
-
-    /// Stores the pixel size in `pixelWidth` and `pixelHeight`; a failure, and nothing
-    /// stored, when there is none: a zero width or height renders nothing, and relative or
-    /// missing dimensions need a usable viewBox.
-    func pixelSize(options: ScanOptions, width pixelWidth: inout Int, height pixelHeight: inout Int) -> ScanFailure? {
-        let empty = ScanFailure.unsupported(.svg, SVGParser.Failure.zeroWidthOrHeightNothingIsRendered)
-        let pixels: (Double, Double)
-        if let width, let height {
-            pixels = (width, height)
-        } else if let box = size.viewBox {
-            if box.width == 0 || box.height == 0 { return empty }
-            if let width {
-                pixels = (width, width * box.height / box.width)
-            } else if let height {
-                pixels = (height * box.width / box.height, height)
-            } else {
-                // Percentages of the viewBox, as librsvg's natural size does.
-                pixels = (box.width * Self.fraction(size.width), box.height * Self.fraction(size.height))
-            }
-        } else {
-            return .unsupported(.svg, SVGParser.Failure.noIntrinsicSize)
-        }
-        guard let roundedWidth = Self.round(pixels.0), let roundedHeight = Self.round(pixels.1) else {
-            return .tooLarge(.svg)
-        }
-        if roundedWidth == 0 || roundedHeight == 0 { return empty }
-        guard roundedWidth <= options.maxWidth && roundedHeight <= options.maxHeight else { return .tooLarge(.svg) }
-        pixelWidth = roundedWidth
-        pixelHeight = roundedHeight
-        return nil
-    }
-
-    /// Rounds half up, but never a positive length down to 0; nil when the result is 2^32 or
-    /// more (no limit admits it) or infinite.
-    static func round(_ pixels: Double) -> Int? {
-        guard pixels.isFinite && pixels + 0.5 < 4_294_967_296 else { return nil }
-        guard pixels > 0 else { return 0 }
-        // Conversion truncates, which is floor for positive values (and needs no libm). Below
-        // 2^32, so UInt32 holds it; Int(clamping:) then saturates where Int is 32 bits, and the
-        // limits (never above Int.max there) refuse it.
-        return max(1, Int(clamping: UInt32(pixels + 0.5)))
     }
 }
 

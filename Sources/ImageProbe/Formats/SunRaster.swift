@@ -15,8 +15,6 @@ struct SunRasterParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .sun)
 
-    /// Built on demand from the compact facts the parser keeps.
-
     @inline(__always)
     init() {}
 

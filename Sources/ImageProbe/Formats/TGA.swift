@@ -34,7 +34,6 @@ struct TGAParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .tga)
 
-    /// Built on demand from the compact facts the parser keeps.
     let known: KnownBytes
     /// Whether the header broke a soft rule, so the footer must confirm it.
     var needsFooter = false
@@ -153,8 +152,7 @@ struct TGAParser: FormatParser, Sendable {
         return gap == 0 ? .read(length) : .skipThenRead(gap, length)
     }
 
-    /// Header byte `index` (below 17): from the sniffer's bytes or from `field`. Out of line
-    /// in size builds: the header reads some twenty of them once.
+    /// Header byte `index` (below 17): from the sniffer's bytes or from `field`.
     func byte(_ index: Int, _ field: FieldBytes) -> UInt8 {
         index < known.count ? known[index] : field.u8(index &- known.count)
     }

@@ -24,13 +24,10 @@ struct TIFFParser: FormatParser, Sendable {
     /// Full mode's extras, set with `facts` when the walk ends.
     var extras = ExtraFacts()
 
-    /// Built on demand from the compact facts the parser keeps.
-
     init(sniffed: Sniffed) { self.init(bigEndian: sniffed.signatureFirst == 0x4D) }  // "MM"
 
     var firstStep: Step { .read(6) }
 
-    @inline(__always)
     init(bigEndian: Bool) {
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: false, base: 0, end: 0, wanted: [])
     }
@@ -49,7 +46,6 @@ struct TIFFParser: FormatParser, Sendable {
     /// The facts, with full mode's extras (dimensions-only mode wants none, so none are set).
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let next = offset &+ field.span
         switch phase {

@@ -44,13 +44,11 @@ struct WebPParser: FormatParser, Sendable {
 
     mutating func takeFrame() -> PendingFrames? { pending.take() }
 
-    /// Built on demand from the compact facts the parser keeps.
     var sizeKnown = false
     /// Absolute offset where the RIFF payload ends, as its header declares.
     var riffEnd: UInt64 = 0
     var chunks = 0
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(18) }
@@ -62,7 +60,6 @@ struct WebPParser: FormatParser, Sendable {
     static let anim: UInt32 = 0x414E_494D  // "ANIM"
     static let anmf: UInt32 = 0x414E_4D46  // "ANMF"
 
-    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .webp }
@@ -71,7 +68,6 @@ struct WebPParser: FormatParser, Sendable {
 
     var info: ImageInfo { ImageInfo(facts, extras) }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // Every phase that walks on to the next chunk header ends in the one `nextChunk` below:
         // the skip starts at `position` and is `padding` long. After the `EXIF` chunk, it

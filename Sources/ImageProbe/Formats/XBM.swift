@@ -48,8 +48,6 @@ struct XBMParser: FormatParser, Sendable {
     /// The file opened with a C comment rather than `#define`.
     var openedWithComment = false
 
-    /// Built on demand from the compact facts the parser keeps.
-
     /// Bytes of text the scanner reads before giving up: the two defines come first in every
     /// writer's output.
     static let headerBudget: UInt64 = 8192
@@ -85,7 +83,7 @@ struct XBMParser: FormatParser, Sendable {
 
     var format: ImageFormat? { isKnownXBM ? .xbm : nil }
 
-    /// The size is complete only at the answer.
+    // The size is complete only at the answer.
 
     @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {

@@ -44,8 +44,6 @@ struct XPMParser: FormatParser, Sendable {
     /// XPM2: the values line is not quoted, and ends at the end of the line.
     var plain = false
 
-    /// Built on demand from the compact facts the parser keeps.
-
     /// Bytes of text read before giving up: the values string comes in the first lines.
     static let headerBudget: UInt64 = 8192
 

@@ -101,6 +101,7 @@ struct ShortWord: Sendable {
     }
 
     /// `count` bytes of `literal` from `start`, packed big-endian like `tail`.
+    @inline(__always)  // folds to a constant for a literal
     static func pack(_ literal: StaticString, from start: Int, count: Int) -> UInt64 {
         literal.withUTF8Buffer { bytes in
             var packed: UInt64 = 0

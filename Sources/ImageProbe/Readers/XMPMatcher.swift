@@ -465,8 +465,7 @@ struct XMPMatcher: Sendable {
             }
         }
 
-        /// The literal among `candidates` that is `length` bytes long, or `none`. (Taking the
-        /// two fields, not the matcher: the size build passes a struct by value in pieces.)
+        /// The literal among `candidates` that is `length` bytes long, or `none`.
         static func whole(_ candidates: UInt16, length: UInt8) -> UInt8 {
             var left = candidates
             while left != 0 {

@@ -67,8 +67,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     // Declared in this order so that the parser packs into the scanner's 256-byte slot: the
-    // walker (60 bytes, 8-aligned), the items (4-aligned, 154), the track (8-aligned, 34), then
-    // single bytes. 255 bytes in all; LayoutTests checks the fit.
+    // walker and the track are 8-aligned, the items 4-aligned, then single bytes (LayoutTests
+    // checks the fit).
     var walker = BoxWalker()
     var items = ItemProperties()
     var track = PrimaryTrack()
@@ -77,7 +77,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// The container whose children the walk reads.
     var level = Level.top
 
-    /// Built on demand: keeping an `ImageInfo` in the state would only make it larger.
     /// The facts, from the answer this parser builds its own way.
     var facts: ImageFacts { info.facts }
 
@@ -343,7 +342,6 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// The usual case, another box in the same container, is inlined; closing containers is not.
     @inline(__always)
     mutating func nextHeader(in level: Level, at start: UInt64, skipFrom position: UInt64, options: ScanOptions) -> Step {
-        // The compact build keeps one copy of the walk: closeContainers' first round is this test.
         if level != .top {
             let end = containerEnd(level, options)
             // Fewer than 8 bytes left cannot hold another box: treat them as padding.
@@ -430,9 +428,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         guard items.hasAnswer else { return info }
         info.orientation = items.primary.orientation
         if items.primary.bitDepth != 0 { info.bitDepth = Int(items.primary.bitDepth) }
-        if items.primary.apertureRecord != 0 {
-            info.cleanAperture = items.cleanAperture(imageWidth: info.width, imageHeight: info.height)
-        }
+        info.cleanApertureFractions = items.cleanAperture()
         if brands.fullMode {
             let (cicp, icc) = items.colour()
             info.extras.cicp = cicp

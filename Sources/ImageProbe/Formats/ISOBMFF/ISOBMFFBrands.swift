@@ -17,47 +17,70 @@ extension ISOBMFFParser {
     /// A leaf box a sub-machine reads: its first step, and the phase that reads it.
     typealias BoxStart = (step: Step, phase: Phase)
 
-    /// AVIF or other HEIF: what `ftyp`'s brands, the item types and the sample entries say,
-    /// and the sub-machine that reads `ftyp` (`Phase`'s ftyp group). Two bytes of facts, decided by
-    /// `format`: AVIF for the AVIF brands; HEIF for brands of other codings; otherwise (generic
-    /// brands such as mif1) by the primary item's type, then by the items and compatible brands.
-    struct Brands: Sendable {
-        /// The facts, one bit each, and in bits 8–9 the primary item's coding (`Coding`).
-        var bits: UInt16 = 0
-
-        /// What an item's or a sample entry's type says.
-        enum Coding: UInt16, Sendable {
-            case unknown = 0, av1, other, unrecognised
-        }
+    /// Yes-or-no facts kept a bit each, named by the cases of `Flag`: the parser fills the
+    /// scanner's 256-byte slot, with no room for a byte per fact (LayoutTests).
+    struct PackedFlags<Flag: RawRepresentable, Bits: FixedWidthInteger & UnsignedInteger & Sendable>: Sendable
+    where Flag.RawValue == UInt8 {
+        private var bits: Bits = 0
 
         init() {}
 
-        @inline(__always)
-        func bit(_ index: UInt16) -> Bool { bits & (1 << index) != 0 }
-        @inline(__always)
-        mutating func setBit(_ index: UInt16, _ value: Bool) {
-            bits = value ? bits | 1 << index : bits & ~(1 << index)
+        subscript(flag: Flag) -> Bool {
+            get { bits & (1 &<< Bits(flag.rawValue)) != 0 }
+            set {
+                let mask: Bits = 1 &<< Bits(flag.rawValue)
+                bits = newValue ? bits | mask : bits & ~mask
+            }
         }
-        /// A brand says the file holds HEIF images or image sequences.
-        var hasImageBrand: Bool { get { bit(0) } set { setBit(0, newValue) } }
-        var compatibleWithAVIF: Bool { get { bit(1) } set { setBit(1, newValue) } }
-        /// A brand names an image sequence: `moov` holds frames worth reading.
-        var hasSequenceBrand: Bool { get { bit(2) } set { setBit(2, newValue) } }
-        var sawAV1Item: Bool { get { bit(3) } set { setBit(3, newValue) } }
-        var sawOtherCodedItem: Bool { get { bit(4) } set { setBit(4, newValue) } }
-        var majorIsAVIF: Bool { get { bit(5) } set { setBit(5, newValue) } }
-        /// The major brand names a coding other than AV1.
-        var majorIsCodingSpecific: Bool { get { bit(6) } set { setBit(6, newValue) } }
-        var majorIsSequence: Bool { get { bit(7) } set { setBit(7, newValue) } }
-        /// A gain map: a `tmap` item, or Apple's HDR gain map auxiliary image (full mode).
-        var sawGainMap: Bool { get { bit(10) } set { setBit(10, newValue) } }
-        /// Full mode: colour and gain maps are read.
-        var fullMode: Bool { get { bit(11) } set { setBit(11, newValue) } }
+    }
+
+    /// AVIF or other HEIF: what `ftyp`'s brands, the item types and the sample entries say,
+    /// and the sub-machine that reads `ftyp` (`Phase`'s ftyp group). Decided by `format`: AVIF
+    /// for the AVIF brands; HEIF for brands of other codings; otherwise (generic brands such as
+    /// mif1) by the primary item's type, then by the items and compatible brands.
+    struct Brands: Sendable {
+        enum Flag: UInt8 {
+            /// A brand says the file holds HEIF images or image sequences.
+            case hasImageBrand
+            case compatibleWithAVIF
+            /// A brand names an image sequence: `moov` holds frames worth reading.
+            case hasSequenceBrand
+            case sawAV1Item
+            case sawOtherCodedItem
+            case majorIsAVIF
+            /// The major brand names a coding other than AV1.
+            case majorIsCodingSpecific
+            case majorIsSequence
+            /// A gain map: a `tmap` item, or Apple's HDR gain map auxiliary image (full mode).
+            case sawGainMap
+            /// Full mode: colour and gain maps are read.
+            case fullMode
+        }
+
+        /// What an item's or a sample entry's type says.
+        enum Coding: UInt8, Sendable {
+            case unknown = 0, av1, other, unrecognised
+        }
+
+        var flags = PackedFlags<Flag, UInt16>()
         /// The coding of the primary item, once its `infe` is read.
-        var primaryCoding: Coding {
-            get { Coding(rawValue: bits >> 8 & 3) ?? .unknown }
-            set { bits = bits & ~0x300 | newValue.rawValue << 8 }
+        var primaryCoding = Coding.unknown
+
+        init() {}
+
+        var hasImageBrand: Bool { get { flags[.hasImageBrand] } set { flags[.hasImageBrand] = newValue } }
+        var compatibleWithAVIF: Bool { get { flags[.compatibleWithAVIF] } set { flags[.compatibleWithAVIF] = newValue } }
+        var hasSequenceBrand: Bool { get { flags[.hasSequenceBrand] } set { flags[.hasSequenceBrand] = newValue } }
+        var sawAV1Item: Bool { get { flags[.sawAV1Item] } set { flags[.sawAV1Item] = newValue } }
+        var sawOtherCodedItem: Bool { get { flags[.sawOtherCodedItem] } set { flags[.sawOtherCodedItem] = newValue } }
+        var majorIsAVIF: Bool { get { flags[.majorIsAVIF] } set { flags[.majorIsAVIF] = newValue } }
+        var majorIsCodingSpecific: Bool {
+            get { flags[.majorIsCodingSpecific] }
+            set { flags[.majorIsCodingSpecific] = newValue }
         }
+        var majorIsSequence: Bool { get { flags[.majorIsSequence] } set { flags[.majorIsSequence] = newValue } }
+        var sawGainMap: Bool { get { flags[.sawGainMap] } set { flags[.sawGainMap] = newValue } }
+        var fullMode: Bool { get { flags[.fullMode] } set { flags[.fullMode] = newValue } }
 
         /// Whether the major brand alone decides between AVIF and other HEIF.
         var majorSettlesFormat: Bool { majorIsAVIF || majorIsCodingSpecific }
@@ -94,10 +117,10 @@ extension ISOBMFFParser {
             let major = field.tag(0)
             fullMode = !options.dimensionsOnly
             let traits = Brand.traits(major)
-            majorIsAVIF = traits & Brand.av1 != 0
-            majorIsCodingSpecific = traits & Brand.otherCoding != 0
-            majorIsSequence = traits & Brand.sequence != 0
-            hasImageBrand = traits & Brand.image != 0
+            majorIsAVIF = traits.contains(.av1)
+            majorIsCodingSpecific = traits.contains(.otherCoding)
+            majorIsSequence = traits.contains(.sequence)
+            hasImageBrand = traits.contains(.image)
             hasSequenceBrand = majorIsSequence
             return nextBrand(at: position, options: options, walker: &walker)
         }
@@ -134,8 +157,8 @@ extension ISOBMFFParser {
 
         mutating func note(_ brand: UInt32) {
             let traits = Brand.traits(brand)
-            if traits & Brand.image != 0 { hasImageBrand = true }
-            if traits & Brand.sequence != 0 { hasSequenceBrand = true }
+            if traits.contains(.image) { hasImageBrand = true }
+            if traits.contains(.sequence) { hasSequenceBrand = true }
         }
 
         /// An item's type or a sample entry's: which codings the file uses.
@@ -176,31 +199,38 @@ extension ISOBMFFParser {
             }
         }
 
-        /// What a brand says, one bit each: HEIF images or image sequences (`image`), AV1
-        /// (`av1`: avif avis avio), another coding (`otherCoding`: HEVC, VVC, AVC, JPEG,
-        /// JPEG 2000), an image sequence (`sequence`).
-        static var image: UInt8 { 1 }
-        static var av1: UInt8 { 2 }
-        static var otherCoding: UInt8 { 4 }
-        static var sequence: UInt8 { 8 }
+        /// What a brand says.
+        struct Traits: OptionSet, Sendable {
+            let rawValue: UInt8
+            init(rawValue: UInt8) { self.rawValue = rawValue }
 
-        /// The bits above for `brand`: the structural brands of HEIF and MIAF (mif1 mif2 msf1
-        /// miaf), the AVIF brands and the coding-specific ones. The sequence brands are AVIF's
-        /// avis, HEIF's msf1 and the coding-specific sequence brands (ISO/IEC 23008-12 Annex B
-        /// to E). One switch for the major brand and the compatible ones.
-        static func traits(_ brand: UInt32) -> UInt8 {
+            /// HEIF images or image sequences.
+            static let image = Traits(rawValue: 1)
+            /// AV1: avif avis avio.
+            static let av1 = Traits(rawValue: 2)
+            /// Another coding: HEVC, VVC, AVC, JPEG, JPEG 2000.
+            static let otherCoding = Traits(rawValue: 4)
+            /// An image sequence.
+            static let sequence = Traits(rawValue: 8)
+        }
+
+        /// What `brand` says: the structural brands of HEIF and MIAF (mif1 mif2 msf1 miaf), the
+        /// AVIF brands and the coding-specific ones. The sequence brands are AVIF's avis,
+        /// HEIF's msf1 and the coding-specific sequence brands (ISO/IEC 23008-12 Annex B to E).
+        /// One switch for the major brand and the compatible ones.
+        static func traits(_ brand: UInt32) -> Traits {
             switch brand {
-            case avif, avio: image | av1
-            case avis: image | av1 | sequence
-            case 0x6D69_6631, 0x6D69_6632, 0x6D69_6166: image  // mif1 mif2 miaf
-            case msf1: image | sequence
+            case avif, avio: [.image, .av1]
+            case avis: [.image, .av1, .sequence]
+            case 0x6D69_6631, 0x6D69_6632, 0x6D69_6166: .image  // mif1 mif2 miaf
+            case msf1: [.image, .sequence]
             case 0x6865_6963, 0x6865_6978, 0x6865_696D, 0x6865_6973, 0x6865_766D,  // heic heix heim heis hevm
                 0x7676_6963, 0x6176_6369, 0x6A32_6B69, 0x6A70_6567:  // vvic avci j2ki jpeg
-                image | otherCoding
+                [.image, .otherCoding]
             case 0x6865_7663, 0x6865_7678, 0x6865_7673,  // hevc hevx hevs
                 0x7676_6973, 0x6176_6373, 0x6A32_6973, 0x6A70_6773:  // vvis avcs j2is jpgs
-                image | otherCoding | sequence
-            default: 0
+                [.image, .otherCoding, .sequence]
+            default: []
             }
         }
     }

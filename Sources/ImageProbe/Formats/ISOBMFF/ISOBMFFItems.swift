@@ -18,26 +18,6 @@ extension ISOBMFFParser {
             case auxC
         }
 
-        /// What a journal record holds: a relevant property from `ipco` (its 1-based index,
-        /// then its values), an association that came before `ipco`, or an item's summary
-        /// that came before `pitm`. A record is its kind, the length of the rest, then the
-        /// rest: the index (or item id) as a varint and the values.
-        enum RecordKind: UInt8, Sendable {
-            /// index, width, height
-            case ispe = 1
-            /// index, then one byte: irot's angle, imir's axis, pixi's first channel's bits
-            case irot, imir, pixi
-            /// index, then the eight numbers (offsets' numerators zigzag-encoded)
-            case clap
-            /// a property index the primary item was associated with before ipco ended
-            case pending
-            /// an item id, then the summary's five bytes
-            case summary
-            /// index, then 0 for an ICC profile, or 1 and nclx's primaries, transfer, matrix and
-            /// full-range flag, each a varint
-            case colour
-        }
-
         // Declared widest first, so the parser fits the scanner's 256-byte slot without padding.
         /// The relevant properties, early associations and early item summaries, as records.
         /// libheif gives every image of a multi-image file its own `clap` (odd sizes are
@@ -52,8 +32,7 @@ extension ISOBMFFParser {
         var summaryCount: UInt8 = 0
         /// Which property a `property` phase reads.
         var propertyKind = PropertyKind.none
-        /// Yes-or-no facts, one bit each (see the accessors below).
-        var bits: UInt8 = 0
+        var flags = PackedFlags<Flag, UInt8>()
         /// The item whose associations are being read, when it matters.
         var current = ItemSummary()
         /// The primary item, once its associations are read.
@@ -67,25 +46,36 @@ extension ISOBMFFParser {
         /// The index of the first relevant property that didn't fit in the journal, or 0.
         var firstDroppedProperty: UInt16 = 0
 
+        enum Flag: UInt8 {
+            /// `meta` has been entered (only the first one is read).
+            case started
+            /// `pitm` has named the primary item.
+            case hasPrimary
+            case itemInfoDone
+            case ipcoDone
+            /// `ipma` version 1: 32-bit item IDs.
+            case longItemIDs
+            /// `ipma` flag 1: 15-bit property indices.
+            case wideIndices
+            /// The primary item's associations are read and its size checked.
+            case primaryResolved
+            /// An item's summary before `pitm` didn't fit in the journal.
+            case summariesOverflowed
+        }
+
         init() {}
 
-        @inline(__always)
-        func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
-        @inline(__always)
-        mutating func setBit(_ index: UInt8, _ value: Bool) {
-            bits = value ? bits | 1 << index : bits & ~(1 << index)
+        var started: Bool { get { flags[.started] } set { flags[.started] = newValue } }
+        var hasPrimary: Bool { get { flags[.hasPrimary] } set { flags[.hasPrimary] = newValue } }
+        var itemInfoDone: Bool { get { flags[.itemInfoDone] } set { flags[.itemInfoDone] = newValue } }
+        var ipcoDone: Bool { get { flags[.ipcoDone] } set { flags[.ipcoDone] = newValue } }
+        var longItemIDs: Bool { get { flags[.longItemIDs] } set { flags[.longItemIDs] = newValue } }
+        var wideIndices: Bool { get { flags[.wideIndices] } set { flags[.wideIndices] = newValue } }
+        var primaryResolved: Bool { get { flags[.primaryResolved] } set { flags[.primaryResolved] = newValue } }
+        var summariesOverflowed: Bool {
+            get { flags[.summariesOverflowed] }
+            set { flags[.summariesOverflowed] = newValue }
         }
-        /// `meta` has been entered (only the first one is read).
-        var started: Bool { get { bit(0) } set { setBit(0, newValue) } }
-        var hasPrimary: Bool { get { bit(1) } set { setBit(1, newValue) } }
-        var itemInfoDone: Bool { get { bit(2) } set { setBit(2, newValue) } }
-        var ipcoDone: Bool { get { bit(3) } set { setBit(3, newValue) } }
-        /// `ipma` version 1: 32-bit item IDs.
-        var longItemIDs: Bool { get { bit(4) } set { setBit(4, newValue) } }
-        /// `ipma` flag 1: 15-bit property indices.
-        var wideIndices: Bool { get { bit(5) } set { setBit(5, newValue) } }
-        var primaryResolved: Bool { get { bit(6) } set { setBit(6, newValue) } }
-        var summariesOverflowed: Bool { get { bit(7) } set { setBit(7, newValue) } }
 
         /// The primary item's size is known and checked.
         var hasAnswer: Bool { primaryResolved && primary.hasSize }
@@ -279,94 +269,11 @@ extension ISOBMFFParser {
                 offset = skipRecord(at: offset)
                 guard kind == RecordKind.pending.rawValue else { continue }
                 var cursor = start &+ 2
-                let index = UInt16(truncatingIfNeeded: Self.varint(&journal, at: &cursor))
+                let index = UInt16(truncatingIfNeeded: journal.varint(at: &cursor))
                 if let failure = apply(index, to: &summary, brands) { return .failed(failure) }
             }
             pendingCount = 0
             return resolveEntry(summary, options: options, brands, trackDone: trackDone)
-        }
-
-        // MARK: Properties
-
-        mutating func recordProperty(_ kind: PropertyKind, _ field: FieldBytes) {
-            let index = propertiesSeen
-            let start = Int(journal.count)
-            var fits: Bool
-            switch kind {
-            case .none, .auxC:
-                return
-            case .colr:
-                // Colour is best-effort: a record that doesn't fit only leaves the colour unknown.
-                let colourType = field.tag(0)
-                if colourType == Self.nclx && field.count >= 11 {
-                    let (primaries, transfer, matrix) = (field.be16(4), field.be16(6), field.be16(8))
-                    guard primaries <= 0xFF && transfer <= 0xFF && matrix <= 0xFF else { return }
-                    fits = record(.colour, index) && journal.append(1) && journal.appendVarint(UInt32(primaries))
-                        && journal.appendVarint(UInt32(transfer)) && journal.appendVarint(UInt32(matrix))
-                        && journal.append(field.u8(10) >> 7)
-                } else if colourType == Self.prof || colourType == Self.rICC {
-                    fits = record(.colour, index) && journal.append(0)
-                } else {
-                    return
-                }
-                if fits { closeRecord(startingAt: start) } else { journal.count = UInt8(truncatingIfNeeded: start) }
-                return
-            case .ispe:
-                // After the full box's version and flags.
-                fits = record(.ispe, index) && journal.appendVarint(field.be32(4)) && journal.appendVarint(field.be32(8))
-            case .irot:
-                fits = record(.irot, index) && journal.append(field.u8(0) & 0x03)
-            case .imir:
-                fits = record(.imir, index) && journal.append(field.u8(0) & 0x01)
-            case .pixi:
-                // After the version and flags: num_channels, then the first channel's bit depth.
-                guard field.u8(4) >= 1 else { return }
-                fits = record(.pixi, index) && journal.append(field.u8(5))
-            case .clap:
-                // widthN/D, heightN/D, then the offsets, whose numerators are signed.
-                fits = record(.clap, index)
-                    && journal.appendVarint(field.be32(0)) && journal.appendVarint(field.be32(4))
-                    && journal.appendVarint(field.be32(8)) && journal.appendVarint(field.be32(12))
-                    && journal.appendVarint(ISOBMFFParser.zigzag(field.be32(16))) && journal.appendVarint(field.be32(20))
-                    && journal.appendVarint(ISOBMFFParser.zigzag(field.be32(24))) && journal.appendVarint(field.be32(28))
-            }
-            if fits {
-                closeRecord(startingAt: start)
-            } else {
-                journal.count = UInt8(truncatingIfNeeded: start)
-                // Any later association with an index this high is ambiguous, and ends the
-                // scan with a limit, never a guess.
-                if firstDroppedProperty == 0 { firstDroppedProperty = index }
-            }
-        }
-
-        /// Starts a record of `kind` for `key` (a property index or an item id); the length
-        /// byte is set by `closeRecord`. Out of line in size builds: every kind of record
-        /// starts here.
-        mutating func record(_ kind: RecordKind, _ key: UInt32) -> Bool {
-            journal.append(kind.rawValue) && journal.append(0) && journal.appendVarint(key)
-        }
-
-        mutating func record(_ kind: RecordKind, _ index: UInt16) -> Bool {
-            record(kind, UInt32(index))
-        }
-
-        /// The journal's varint at `offset`, advancing `offset` past it. Out of line in size
-        /// builds: every walk of the records decodes keys.
-        @inline(__always)
-        static func varint(_ journal: inout RecordJournal, at offset: inout Int) -> UInt32 {
-            journal.varint(at: &offset)
-        }
-
-        /// Writes the length of the record that starts at `start` and ends at the journal's end.
-        mutating func closeRecord(startingAt start: Int) {
-            journal.set(UInt8(truncatingIfNeeded: Int(journal.count) &- start &- 2), at: start &+ 1)
-        }
-
-        /// The offset just past the record at `offset`.
-        @inline(__always)
-        mutating func skipRecord(at offset: Int) -> Int {
-            offset &+ 2 &+ Int(journal.byte(at: offset &+ 1))
         }
 
         // MARK: Associations
@@ -393,46 +300,6 @@ extension ISOBMFFParser {
             return nil
         }
 
-        /// Applies property `index` to `summary`, in association order.
-        mutating func apply(_ index: UInt16, to summary: inout ItemSummary, _ brands: Brands) -> ScanFailure? {
-            var offset = 0
-            let end = Int(journal.count)
-            while offset < end {
-                let start = offset
-                let kind = RecordKind(rawValue: journal.byte(at: offset))
-                var cursor = offset &+ 2
-                let key = Self.varint(&journal, at: &cursor)
-                offset = skipRecord(at: offset)
-                guard key == UInt32(index) else { continue }
-                switch kind {
-                case .ispe:
-                    if !summary.hasSize { summary.sizeRecord = UInt8(truncatingIfNeeded: start &+ 1) }
-                case .irot:
-                    summary.rotate(journal.byte(at: cursor))
-                case .imir:
-                    summary.mirror(journal.byte(at: cursor))
-                case .clap:
-                    if summary.apertureRecord == 0 { summary.apertureRecord = UInt8(truncatingIfNeeded: start &+ 1) }
-                case .pixi:
-                    if summary.bitDepth == 0 { summary.bitDepth = journal.byte(at: cursor) }
-                case .colour:
-                    // At most one colr of each kind per item (HEIF §6.5.5): an ICC profile, an nclx.
-                    if journal.byte(at: cursor) == 0 {
-                        summary.colour |= 0x80
-                    } else if summary.colour & 0x7F == 0 {
-                        summary.colour |= UInt8(truncatingIfNeeded: start &+ 1) & 0x7F
-                    }
-                case .pending, .summary, nil:
-                    continue  // not a property
-                }
-                return nil
-            }
-            if firstDroppedProperty != 0 && index >= firstDroppedProperty {
-                return .limit(brands.format, Failure.moreItemPropertiesThanTheScannerTracks)
-            }
-            return nil  // an index to a property nobody needs (or to nothing at all)
-        }
-
         /// The next associations: in runs of up to 64 bytes, or one at a time for the known
         /// primary in dimensions-only mode, so the answer comes right after its ispe.
         func associationRun(options: ScanOptions) -> Outcome {
@@ -442,7 +309,6 @@ extension ISOBMFFParser {
         }
 
         /// The next `ipma` entry at `position`, skipping from `skipFrom` (by default, none).
-        /// Out of line in size builds: three transitions end with it.
         @inline(__always)
         mutating func nextEntry(
             at position: UInt64, skipFrom: UInt64? = nil, end: UInt64, options: ScanOptions, walker: inout BoxWalker,
@@ -474,17 +340,10 @@ extension ISOBMFFParser {
                 return adopt(summary, options: options, brands, trackDone: trackDone)
             }
             // pitm comes later: remember every item.
-            let start = Int(journal.count)
-            guard record(.summary, summary.id)
-                && journal.append(summary.sizeRecord) && journal.append(summary.transform)
-                && journal.append(summary.apertureRecord) && journal.append(summary.bitDepth)
-                && journal.append(summary.colour)
-            else {
-                journal.count = UInt8(truncatingIfNeeded: start)
+            guard recordSummary(summary) else {
                 summariesOverflowed = true
                 return nil
             }
-            closeRecord(startingAt: start)
             summaryCount &+= 1
             return nil
         }
@@ -496,14 +355,8 @@ extension ISOBMFFParser {
                 let kind = journal.byte(at: offset)
                 var cursor = offset &+ 2
                 offset = skipRecord(at: offset)
-                guard kind == RecordKind.summary.rawValue, Self.varint(&journal, at: &cursor) == primaryID else { continue }
-                var summary = ItemSummary(id: primaryID)
-                summary.sizeRecord = journal.byte(at: cursor)
-                summary.transform = journal.byte(at: cursor &+ 1)
-                summary.apertureRecord = journal.byte(at: cursor &+ 2)
-                summary.bitDepth = journal.byte(at: cursor &+ 3)
-                summary.colour = journal.byte(at: cursor &+ 4)
-                return adopt(summary, options: options, brands, trackDone: trackDone)
+                guard kind == RecordKind.summary.rawValue, journal.varint(at: &cursor) == primaryID else { continue }
+                return adopt(summary(id: primaryID, at: cursor), options: options, brands, trackDone: trackDone)
             }
             if summariesOverflowed { return .failed(.limit(brands.format, Failure.moreItemsThanTheScannerTracksBeforePitm)) }
             return nil
@@ -523,129 +376,6 @@ extension ISOBMFFParser {
             primaryResolved = true
             return answerIfReady(final: false, brands, options: options, trackDone: trackDone)
         }
-
-        // MARK: The answer
-
-        /// The width and height of the ispe record `summary` names.
-        func size(of summary: ItemSummary) -> (width: UInt32, height: UInt32) {
-            guard summary.hasSize else { return (0, 0) }
-            let values = recordValues(summary.sizeRecord, count: 2)
-            return (values.0, values.1)
-        }
-
-        /// The first `count` (up to eight) varints after the key of the record that starts at
-        /// `record` - 1, in order; 0 for the rest. One decoder for every record the answer
-        /// reads, on a copy of the journal: most callers build the answer, where the items
-        /// can't be mutated; `adopt`'s size check pays for the copy too.
-        // each caller's count is a constant: the loop unrolls
-        func recordValues(_ record: UInt8, count: Int) -> RecordValues {
-            var journal = journal
-            var values: RecordValues = (0, 0, 0, 0, 0, 0, 0, 0)
-            // The record's kind and length, then its key.
-            var cursor = Int(record) &+ 1
-            _ = Self.varint(&journal, at: &cursor)
-            // Only `count` varints decoded: the size's two are read on every probe.
-            for index in 0..<min(max(count, 0), 8) {
-                let value = Self.varint(&journal, at: &cursor)
-                switch index {
-                case 0: values.0 = value
-                case 1: values.1 = value
-                case 2: values.2 = value
-                case 3: values.3 = value
-                case 4: values.4 = value
-                case 5: values.5 = value
-                case 6: values.6 = value
-                default: values.7 = value
-                }
-            }
-            return values
-        }
-
-        /// The primary's colour: its nclx code points, and whether an ICC profile is associated.
-        func colour() -> (cicp: CICP?, icc: Bool) {
-            let icc = primary.colour & 0x80 != 0
-            let record = primary.colour & 0x7F
-            guard record != 0 else { return (nil, icc) }
-            // The kind of colour, then the code points.
-            let values = recordValues(record, count: 5)
-            guard values.0 == 1 else { return (nil, icc) }
-            let cicp = CICP(
-                colourPrimaries: UInt8(truncatingIfNeeded: values.1), transferCharacteristics: UInt8(truncatingIfNeeded: values.2),
-                matrixCoefficients: UInt8(truncatingIfNeeded: values.3), isFullRange: values.4 != 0)
-            return (cicp, icc)
-        }
-
-        /// The primary's clean aperture, when a `clap` is associated with it.
-        func cleanAperture(imageWidth: Int, imageHeight: Int) -> CleanAperture? {
-            guard primary.apertureRecord != 0 else { return nil }
-            let values = recordValues(primary.apertureRecord, count: 8)
-            return CleanAperture(
-                widthN: values.0, widthD: values.1, heightN: values.2, heightD: values.3,
-                horizontalOffsetN: ISOBMFFParser.unzigzag(values.4), horizontalOffsetD: values.5,
-                verticalOffsetN: ISOBMFFParser.unzigzag(values.6), verticalOffsetD: values.7,
-                imageWidth: imageWidth, imageHeight: imageHeight)
-        }
-    }
-
-    /// Up to eight numbers of a journal record.
-    typealias RecordValues = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
-
-    /// What an item's associations say, resolved against the journal: 9 bytes.
-    struct ItemSummary: Sendable {
-        var id: UInt32 = 0
-        /// 1 + the journal offset of the ispe record that gives the size, or 0 for none.
-        var sizeRecord: UInt8 = 0
-        /// The transform so far as R^rotation ∘ F^mirrored, where F exchanges left and right
-        /// (applied first) and R turns a quarter anticlockwise: the rotation in bits 0–1,
-        /// mirrored in bit 2, and in bit 3 whether any transform was applied.
-        var transform: UInt8 = 0
-        /// 1 + the journal offset of the clap record, or 0 for none.
-        var apertureRecord: UInt8 = 0
-        var bitDepth: UInt8 = 0
-        /// An ICC profile associated (bit 7), and 1 + the journal offset of the nclx record in
-        /// bits 0–6 (the journal's offsets are below 128), or 0 for none.
-        var colour: UInt8 = 0
-
-        var hasSize: Bool { sizeRecord != 0 }
-        var rotation: UInt8 { transform & 3 }
-        var mirrored: Bool { transform & 4 != 0 }
-        var transformed: Bool { transform & 8 != 0 }
-
-        init() {}
-
-        init(id: UInt32) { self.id = id }
-
-        /// The transform in EXIF numbering: R^k as 1, 8, 3, 6 and R^k ∘ F as 2, 5, 4, 7.
-        var orientation: Orientation? {
-            guard transformed else { return nil }
-            // The four values, a byte each, lowest for R^0.
-            let table: UInt32 = mirrored ? 0x0704_0502 : 0x0603_0801
-            return Orientation(unchecked: UInt8(truncatingIfNeeded: table >> (UInt32(rotation) &* 8)))
-        }
-
-        /// `irot`: `angle` more quarter turns anticlockwise.
-        mutating func rotate(_ angle: UInt8) {
-            let rotation = (self.rotation &+ (angle & 3)) & 3
-            transform = transform & 4 | rotation | 8
-        }
-
-        /// `imir`: axis 1 exchanges left and right (F), axis 0 top and bottom (R²∘F)
-        /// (ISO/IEC 23008-12:2022 §6.5.12). F∘R^k = R^−k∘F gives the new normal form.
-        mutating func mirror(_ axis: UInt8) {
-            let turn: UInt8 = axis & 1 == 1 ? 0 : 2
-            let rotation = (turn &+ 4 &- self.rotation) & 3
-            transform = (transform ^ 4) & 4 | rotation | 8
-        }
-    }
-
-    /// A signed 32-bit number as an unsigned one with small magnitudes small.
-    static func zigzag(_ raw: UInt32) -> UInt32 {
-        let value = Int32(bitPattern: raw)
-        return UInt32(bitPattern: (value &<< 1) ^ (value >> 31))
-    }
-
-    static func unzigzag(_ encoded: UInt32) -> Int32 {
-        Int32(bitPattern: encoded >> 1) ^ -Int32(bitPattern: encoded & 1)
     }
 }
 #endif

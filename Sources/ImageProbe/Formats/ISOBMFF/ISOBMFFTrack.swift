@@ -7,7 +7,7 @@ extension ISOBMFFParser {
     /// A sub-machine of the parser: the parser routes these boxes here and walks the rest;
     /// each of its phases (`Phase`'s track group) is a transition here.
     struct PrimaryTrack: Sendable {
-        /// What the track being read says: 21 bytes.
+        /// What the track being read says.
         struct Summary: Sendable {
             /// `tkhd` duration, in the movie timescale; UInt64.max when indefinite (all ones).
             var duration: UInt64 = 0
@@ -17,19 +17,13 @@ extension ISOBMFFParser {
             /// `tkhd`'s integer parts: 16 bits each.
             var width: UInt16 = 0
             var height: UInt16 = 0
-            var bits: UInt8 = 0
+            var hasLoopCount = false
+            /// The handler is `pict` or `vide`.
+            var isVisual = false
+            /// An alpha or depth track (`tref/auxl`).
+            var isAuxiliary = false
 
             init() {}
-
-            @inline(__always)
-            func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
-            @inline(__always)
-            mutating func setBit(_ index: UInt8, _ value: Bool) {
-                bits = value ? bits | 1 << index : bits & ~(1 << index)
-            }
-            var hasLoopCount: Bool { get { bit(0) } set { setBit(0, newValue) } }
-            var isVisual: Bool { get { bit(1) } set { setBit(1, newValue) } }
-            var isAuxiliary: Bool { get { bit(2) } set { setBit(2, newValue) } }
 
             /// The primary track: visual, not auxiliary, with a size and a clock.
             var qualifies: Bool { isVisual && !isAuxiliary && width != 0 && height != 0 && timescale != 0 }
@@ -41,20 +35,20 @@ extension ISOBMFFParser {
         /// The frames of the current `stts` run not yet reported, and their delta.
         var runFramesLeft: UInt32 = 0
         var runDelta: UInt32 = 0
-        var bits: UInt8 = 0
+        var flags = PackedFlags<Flag, UInt8>()
+
+        enum Flag: UInt8 {
+            case hasPrimaryTrack
+            /// Animation mode: a track's `stts` has been walked (only one track's frames count).
+            case walkedFrames
+            case moovDone
+        }
 
         init() {}
 
-        @inline(__always)
-        func bit(_ index: UInt8) -> Bool { bits & (1 << index) != 0 }
-        @inline(__always)
-        mutating func setBit(_ index: UInt8, _ value: Bool) {
-            bits = value ? bits | 1 << index : bits & ~(1 << index)
-        }
-        var hasPrimaryTrack: Bool { get { bit(0) } set { setBit(0, newValue) } }
-        /// Animation mode: a track's `stts` has been walked (only one track's frames count).
-        var walkedFrames: Bool { get { bit(1) } set { setBit(1, newValue) } }
-        var moovDone: Bool { get { bit(2) } set { setBit(2, newValue) } }
+        var hasPrimaryTrack: Bool { get { flags[.hasPrimaryTrack] } set { flags[.hasPrimaryTrack] = newValue } }
+        var walkedFrames: Bool { get { flags[.walkedFrames] } set { flags[.walkedFrames] = newValue } }
+        var moovDone: Bool { get { flags[.moovDone] } set { flags[.moovDone] = newValue } }
 
         // MARK: Starting boxes (the parser routes them here)
 

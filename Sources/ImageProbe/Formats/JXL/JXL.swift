@@ -45,8 +45,7 @@ struct JXLParser: FormatParser, Sendable {
     /// Codestream bytes still to pass over, in this box and the next parts.
     var codestreamSkip: UInt64 = 0
 
-    /// Built on demand from the compact facts the parser keeps; the colour facts (full mode's
-    /// extras) from the reader's decoded colour encoding, which keeps them in fewer bytes.
+    /// The colour facts (full mode's extras) come from the reader's decoded colour encoding.
     var info: ImageInfo {
         var info = ImageInfo(facts)
         if header.flags[.colourKnown] {

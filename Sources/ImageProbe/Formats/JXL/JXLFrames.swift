@@ -207,8 +207,8 @@ extension JXLHeaderReader {
     /// when the frame is a single group in a single pass, otherwise the DC global section,
     /// the DC groups, the AC global section and the AC groups of every pass. At most about
     /// 2^52, in 64 bits. Every divisor is a power of two: the divisions are shifts.
-    // `mutating` though it changes nothing: a computed property of the reader (172 bytes)
-    // copies it first.
+    // `mutating` though it changes nothing: a computed property of the reader copies it
+    // first.
     mutating func tocEntries() -> UInt64 {
         var (xsize, ysize) = (UInt64(defaultSize.width), UInt64(defaultSize.height))
         if flags[.customSize] { (xsize, ysize) = (UInt64(frameWidth), UInt64(frameHeight)) }

@@ -224,8 +224,8 @@ struct JXLHeaderReader: Sendable {
     /// Whole bytes still needed at the least before anything new can be decided (at least
     /// 1). In the SizeHeader that is the rest of the answer, so the size comes in one or two
     /// requests; elsewhere the next field, after any bits still to be skipped.
-    // `mutating` though it changes nothing: the reader (172 bytes) is then passed by
-    // reference; a non-mutating call out of line copies it first.
+    // `mutating` though it changes nothing: the reader is then passed by reference; a
+    // non-mutating call out of line copies it first.
     mutating func bytesWanted(dimensionsOnly: Bool) -> Int {
         var bits = Int(truncatingIfNeeded: skipBits & 7) &+ Int(wanted)
         if next.rawValue < Field.allDefault.rawValue {

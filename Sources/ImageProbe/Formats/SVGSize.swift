@@ -160,15 +160,8 @@ public struct SVGSize: Hashable, Sendable {
         }
     }
 
-    /// Sets `viewBox` to the rectangle `values` (minX, minY, width, height), or to nil when
-    /// not `present` (`values` then all 0): field by field, without an optional in between.
-    mutating func setViewBox(_ values: (Double, Double, Double, Double), present: Bool) {
-        hasViewBox = present
-        (boxMinX, boxMinY, boxWidth, boxHeight) = values
-    }
-
-    // Stored flat, with the units' spare values marking absence, so that every parser's
-    // ImageInfo stays small (51 bytes rather than 65 with three optionals).
+    // Stored flat, with the units' spare values marking absence rather than three optionals:
+    // every answer carries a value of this type's size, and is copied per probe.
     var widthValue: Double = 0
     var heightValue: Double = 0
     var boxMinX: Double = 0

@@ -139,7 +139,6 @@ struct TIFFDirectoryReader: Sendable {
         return .step(target == position ? .read(countWidth) : .skipThenRead(target &- position, countWidth))
     }
 
-    // a step of every TIFF and EXIF walk (the 64-bit host builds)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         let next = offset &+ field.span
         switch phase {
@@ -287,8 +286,7 @@ struct TIFFDirectoryReader: Sendable {
     /// when a term is 0, a value could not be read, or the walk ended before IFD0's last
     /// entry, which could still have changed the unit), and, with `icc`, whether an ICC
     /// profile is embedded (TIFF files: EXIF blocks leave that to their container). Nothing
-    /// unless `.extras` was wanted.
-    // dimensions-only mode pays one test, not a call
+    /// unless `.extras` was wanted. The other modes pay one test for it, not a call.
     func apply(to extras: inout ExtraFacts, icc: Bool) {
         if wanted.contains(.extras) { applyExtras(to: &extras, icc: icc) }
     }
@@ -331,7 +329,7 @@ struct TIFFDirectoryReader: Sendable {
         case 0x0112:  // Orientation: the tag settles the question even when its value is invalid.
             if !found.contains(.orientation) {
                 found.insert(.orientation)
-                if let value = firstInlineInteger(field), value >= 1 && value <= 8 {
+                if let value = firstInlineValue(field, anyInteger: true), value >= 1 && value <= 8 {
                     orientation = UInt8(value)
                 }
             }
@@ -407,180 +405,31 @@ struct TIFFDirectoryReader: Sendable {
         }
     }
 
-    /// The first value of an entry of any integer type stored in the entry itself: BYTE,
-    /// SHORT, LONG, LONG8 and their signed forms, as libtiff and exiftool read them (TIFF 6.0
-    /// §2 names BYTE, SHORT and LONG for unsigned fields; writers also use the signed types).
-    /// UNDEFINED, rationals and floats give nil.
-    func firstInlineInteger(_ field: FieldBytes) -> Int64? {
-        let type = field.u16(2, bigEndian: bigEndian)
-        let count = isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
+    /// The entry's first value when it is stored in the entry itself and is an unsigned SHORT,
+    /// LONG or LONG8 (BigTIFF: 8 bytes fit its entries alone); with `anyInteger`, also a BYTE
+    /// or a signed type, as libtiff and exiftool read them (TIFF 6.0 §2 names BYTE, SHORT and
+    /// LONG for unsigned fields; writers also use the signed types). A signed value is read
+    /// as unsigned, which gives the same answer to a caller comparing with small positive
+    /// numbers. UNDEFINED, rationals and floats give nil.
+    @inline(__always)  // each caller's `anyInteger` is a constant: the other types' cases fold away
+    func firstInlineValue(_ field: FieldBytes, anyInteger: Bool = false) -> UInt64? {
+        // The values a classic entry holds in its last 4 bytes, a BigTIFF entry in its last 8.
+        let count = valueCount(field)
+        let room: UInt64 = isBigTIFF ? 8 : 4
         let valueIndex = isBigTIFF ? 12 : 8
-        let inlineBytes: UInt64 = isBigTIFF ? 8 : 4
-        guard count >= 1 else { return nil }
+        let type = field.u16(2, bigEndian: bigEndian)
+        guard count >= 1, anyInteger || type == 3 || type == 4 || type == 16 else { return nil }
         switch type {
-        case 1, 6:  // BYTE, SBYTE
-            guard count <= inlineBytes else { return nil }
-            let byte = field.u8(valueIndex)
-            return type == 1 ? Int64(byte) : Int64(Int8(bitPattern: byte))
         case 3, 8:  // SHORT, SSHORT
-            guard count <= inlineBytes / 2 else { return nil }
-            let short = field.u16(valueIndex, bigEndian: bigEndian)
-            return type == 3 ? Int64(short) : Int64(Int16(bitPattern: short))
+            return count <= room / 2 ? UInt64(field.u16(valueIndex, bigEndian: bigEndian)) : nil
         case 4, 9:  // LONG, SLONG
-            guard count <= inlineBytes / 4 else { return nil }
-            let long = field.u32(valueIndex, bigEndian: bigEndian)
-            return type == 4 ? Int64(long) : Int64(Int32(bitPattern: long))
-        case 16, 17:  // LONG8, SLONG8 (BigTIFF only)
-            guard isBigTIFF && count == 1 else { return nil }
-            return Int64(bitPattern: field.u64(valueIndex, bigEndian: bigEndian))
+            return count <= room / 4 ? UInt64(field.u32(valueIndex, bigEndian: bigEndian)) : nil
+        case 16, 17:  // LONG8, SLONG8
+            return count <= room / 8 ? field.u64(valueIndex, bigEndian: bigEndian) : nil
+        case 1, 6:  // BYTE, SBYTE
+            return count <= room ? UInt64(field.u8(valueIndex)) : nil
         default:
             return nil
         }
     }
-
-    /// The entry's first value when it is an unsigned SHORT, LONG or LONG8 stored inside the
-    /// entry itself.
-    func firstInlineValue(_ field: FieldBytes) -> UInt64? {
-        let type = field.u16(2, bigEndian: bigEndian)
-        if !isBigTIFF {
-            // Classic TIFF, the common case, on its own: the value is at 8, and 4 bytes hold
-            // one or two SHORTs or one LONG (the same rules as below, fewer tests).
-            let count = field.u32(4, bigEndian: bigEndian)
-            switch type {
-            case 3: return count &- 1 < 2 ? UInt64(field.u16(8, bigEndian: bigEndian)) : nil  // SHORT, count 1 or 2
-            case 4: return count == 1 ? UInt64(field.u32(8, bigEndian: bigEndian)) : nil  // LONG
-            default: return nil
-            }
-        }
-        let count = isBigTIFF ? field.u64(4, bigEndian: bigEndian) : UInt64(field.u32(4, bigEndian: bigEndian))
-        let valueIndex = isBigTIFF ? 12 : 8
-        let inlineBytes: UInt64 = isBigTIFF ? 8 : 4
-        guard count >= 1 else { return nil }
-        switch type {
-        case 3:  // SHORT
-            guard count <= inlineBytes / 2 else { return nil }
-            return UInt64(field.u16(valueIndex, bigEndian: bigEndian))
-        case 4:  // LONG
-            guard count <= inlineBytes / 4 else { return nil }
-            return UInt64(field.u32(valueIndex, bigEndian: bigEndian))
-        case 16:  // LONG8 (BigTIFF only)
-            guard isBigTIFF && count == 1 else { return nil }
-            return field.u64(valueIndex, bigEndian: bigEndian)
-        default:
-            return nil
-        }
-    }
-}
-
-/// Reads the orientation and the resolution from an EXIF block: a TIFF structure between
-/// `start` and `end`, optionally preceded by the "Exif\0\0" identifier.
-///
-/// JPEG's APP1 requires the identifier (CIPA DC-008). PNG's `eXIf` and WebP's `EXIF` start
-/// with the TIFF header itself, but some writers copy the JPEG identifier into them too, so
-/// there it is optional. The block is read in two steps (8, then 6 bytes) so that an IFD0
-/// placed right after the header is never passed.
-struct ExifReader: Sendable {
-    enum Phase: UInt8, Sendable {
-        case start
-        /// Saw "Exif\0\0" and the first two TIFF bytes: the byte order is `byteOrder`.
-        case afterIdentifier
-        /// IFD0, walked by `walker`.
-        case directory
-    }
-
-    enum Outcome: Sendable {
-        case step(Step)
-        /// Done with the block: `orientation` and `facts` hold what it says.
-        case finished
-    }
-
-    var walker = TIFFDirectoryReader()
-    /// Absolute offsets of the block's first byte and of its end.
-    var start: UInt64
-    var end: UInt64
-    var byteOrder: UInt16 = 0
-    var phase: Phase = .start
-    var requiresIdentifier: Bool
-    /// Whether the block began with "Exif\0": it is an EXIF block, readable or not.
-    var sawIdentifier = false
-    /// Once finished, the extra facts the block's IFD0 settles: `dpi` from XResolution,
-    /// YResolution and ResolutionUnit (nothing else is set; an ICC profile in JPEG, PNG and
-    /// WebP belongs to the container). Read from the walker, not returned in `Outcome`: a
-    /// payload there is returned through memory.
-    var facts: ExtraFacts {
-        var extras = ExtraFacts()
-        walker.apply(to: &extras, icc: false)
-        return extras
-    }
-
-    /// Once finished, the orientation the block holds, if any.
-    var orientation: Orientation? { walker.orientation == 0 ? nil : Orientation(unchecked: walker.orientation) }
-
-    /// A reader with no block, until one is assigned.
-    init() {
-        self.init(start: 0, end: 0, requiresIdentifier: false)
-    }
-
-    init(start: UInt64, end: UInt64, requiresIdentifier: Bool) {
-        self.start = start
-        self.end = end
-        self.requiresIdentifier = requiresIdentifier
-    }
-
-    /// The first step, or nil when the block is too short to hold a TIFF header.
-    var firstStep: Step? { end &- start >= (requiresIdentifier ? 14 : 8) ? .read(8) : nil }
-
-    mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
-        let next = offset &+ field.span
-        switch phase {
-        case .start:
-            if !requiresIdentifier,
-                let (reader, ifdOffset) = TIFFDirectoryReader.classicHeader(
-                    field, at: 0, base: start, end: end, wanted: Self.wanted)
-            {
-                walker = reader
-                return directory(walker.begin(ifdOffset: ifdOffset, position: next))
-            }
-            guard field.matches("Exif\0", at: 0) else { return .finished }
-            sawIdentifier = true
-            guard end &- start >= 14 else { return .finished }
-            phase = .afterIdentifier
-            byteOrder = field.be16(6)
-            return .step(.read(6))
-        case .afterIdentifier:
-            let bigEndian: Bool
-            switch byteOrder {
-            case 0x4949: bigEndian = false  // "II"
-            case 0x4D4D: bigEndian = true  // "MM"
-            default: return .finished
-            }
-            guard field.u16(0, bigEndian: bigEndian) == 42 else { return .finished }
-            walker = TIFFDirectoryReader(
-                bigEndian: bigEndian, isBigTIFF: false, base: start &+ 6, end: end, wanted: Self.wanted)
-            let outcome = walker.begin(ifdOffset: UInt64(field.u32(2, bigEndian: bigEndian)), position: next)
-            return directory(outcome)
-        case .directory:
-            let outcome = walker.parse(field, at: offset, options: options)
-            return directory(outcome)
-        }
-    }
-
-    mutating func directory(_ outcome: TIFFDirectoryReader.Outcome) -> Outcome {
-        switch outcome {
-        case .step(let step):
-            phase = .directory
-            return .step(step)
-        case .finished:
-            break
-        case .invalid, .limitExceeded:
-            // A broken EXIF block costs the orientation and the resolution, never the image.
-            walker.orientation = 0
-            walker.wanted = []
-        }
-        return .finished
-    }
-
-    /// IFD0's orientation, and its resolution: every entry is read (the unit may follow the
-    /// values), then the values stored after them.
-    static var wanted: TIFFTags { [.orientation, .extras] }
 }
