@@ -18,10 +18,8 @@ struct ASTCParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .astc)
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(11) }
@@ -35,7 +33,6 @@ struct ASTCParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -12,18 +12,15 @@ struct AsepriteParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .aseprite)
 
-    @inline(__always)
     init() {}
 
     /// Frames, width, height and colour depth.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(8) }
 
     var format: ImageFormat? { nil }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch Self.header(frames: field.le16(0), width: field.le16(2), height: field.le16(4), depth: field.le16(6), options: options) {
         case .facts(let header):
@@ -49,7 +46,6 @@ struct AsepriteParser: FormatParser, Sendable {
 
     /// Reads the header's bytes 6–13, for this parser and for the TGA parser, which meets
     /// the small files whose size's second byte is 0 or 1 (SPEC.md §3.39).
-    @inline(__always)
     static func header(frames: UInt16, width: UInt16, height: UInt16, depth: UInt16, options: ScanOptions) -> Header {
         var facts = ImageFacts(format: .aseprite)
         // With a two-byte magic, the depth is part of the signature.

@@ -11,18 +11,15 @@ struct BLPParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .blp)
 
-    @inline(__always)
     init() {}
 
     /// "P" and the version digit (after the sniffed "BL"), the header through the height.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(18) }
 
     var format: ImageFormat? { .blp }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.u8(0) == 0x50 else { return .failed(Sniffer.unknown) }  // "P"
         let alphaBits: UInt32

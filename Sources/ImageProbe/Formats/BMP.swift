@@ -40,12 +40,10 @@ struct BMPParser: FormatParser, Sendable {
     /// Full mode's resolution and ICC profile.
     var extras = ExtraFacts()
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(20) }
 
-    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .bmp }
@@ -59,7 +57,6 @@ struct BMPParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // Full mode's answer ends in the one tail below, once whether a profile is embedded
         // is known.

@@ -30,10 +30,8 @@ struct DCXParser: FormatParser, Sendable {
     /// The most pages a directory lists: 1024 entries, the last of them the 0.
     static let maximumPages: UInt32 = 1023
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(6) }
@@ -45,7 +43,6 @@ struct DCXParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {

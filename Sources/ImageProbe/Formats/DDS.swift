@@ -17,11 +17,9 @@ struct DDSParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .dds)
 
-    @inline(__always)
     init() {}
 
     /// After the sniffed "DD".
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(18) }
@@ -43,7 +41,6 @@ struct DDSParser: FormatParser, Sendable {
     static let yuv: UInt32 = 0x200
     static let luminance: UInt32 = 0x2_0000
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

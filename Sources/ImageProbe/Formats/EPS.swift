@@ -101,7 +101,6 @@ struct EPSParser: FormatParser, Sendable {
     static let trailerWindow: UInt64 = 16384
 
     /// After `%!`, or after `C5 D0` for a DOS EPS binary file.
-    @inline(__always)
     init(dos: Bool) {
         phase = dos ? .dosHeader : .adobe
     }
@@ -122,7 +121,6 @@ struct EPSParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .adobe:

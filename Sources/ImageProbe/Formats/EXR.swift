@@ -65,11 +65,9 @@ struct EXRParser: FormatParser, Sendable {
     static let box2iType = ShortText(head: 0x626F_7832_6900_0000, tail: 0, count: 5)
     static let chlistType = ShortText(head: 0x6368_6C69_7374_0000, tail: 0, count: 6)
 
-    @inline(__always)
     init() {}
 
     /// After the sniffed `76 2F`.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(6) }
@@ -83,7 +81,6 @@ struct EXRParser: FormatParser, Sendable {
 
     /// The paths that start the next attribute name, and those that end the channel list,
     /// meet at the end: each is compiled once.
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         /// Bytes of value to skip before the next attribute name.
         var skip: UInt64 = 0
@@ -296,7 +293,6 @@ struct ChannelSummary: Sendable {
     /// The list has been read or given up on.
     var settled = false
 
-    @inline(__always)
     init() {}
 }
 
@@ -309,7 +305,6 @@ struct ShortText: Sendable {
     let tail: UInt64
     let count: Int
 
-    @inline(__always)
     init(head: UInt64, tail: UInt64, count: Int) {
         self.head = head
         self.tail = tail

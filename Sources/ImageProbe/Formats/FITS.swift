@@ -51,10 +51,8 @@ struct FITSParser: FormatParser, Sendable {
     static let cardLength: UInt64 = 80
     static let blockLength: UInt64 = 2880
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(7) }
@@ -67,7 +65,6 @@ struct FITSParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {

@@ -46,11 +46,9 @@ struct ICNSParser: FormatParser, Sendable {
     /// The largest pixel size of any type: once seen, nothing can beat it.
     static let maximumSide: UInt16 = 1024
 
-    @inline(__always)
     init() {}
 
     /// After the sniffed "ic".
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(6) }
@@ -60,7 +58,6 @@ struct ICNSParser: FormatParser, Sendable {
     /// Only a 1024×1024 icon makes the size certain before the family ends.
     func infoAtEndOfInput() -> ImageInfo? { facts.storedWidth == UInt32(Self.maximumSide) ? info : nil }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .familyHeader:

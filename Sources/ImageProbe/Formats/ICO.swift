@@ -35,7 +35,6 @@ struct ICOParser: FormatParser, Sendable {
     /// The largest area an entry can declare: 256 × 256.
     static let maximumArea: UInt32 = 256 * 256
 
-    @inline(__always)
     init(isCursor: Bool, count: UInt16) {
         self.isCursor = isCursor
         self.count = count
@@ -55,7 +54,6 @@ struct ICOParser: FormatParser, Sendable {
     /// Where the image data may start: just past the directory.
     var directoryEnd: UInt32 { 6 &+ 16 &* UInt32(count) }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .entrySize:

@@ -29,10 +29,8 @@ struct ILBMParser: FormatParser, Sendable {
     static let bodyID: UInt32 = 0x424F_4459  // "BODY"
     static let contiguousBodyID: UInt32 = 0x4142_4954  // "ABIT"
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
@@ -44,7 +42,6 @@ struct ILBMParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         let position = offset &+ field.span
         switch phase {

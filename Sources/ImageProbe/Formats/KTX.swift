@@ -22,11 +22,9 @@ struct KTXParser: FormatParser, Sendable {
     var phase: Phase = .identifier
     var facts = ImageFacts(format: .ktx)
 
-    @inline(__always)
     init() {}
 
     /// After the sniffed `AB 4B`.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
@@ -42,7 +40,6 @@ struct KTXParser: FormatParser, Sendable {
 
     // The answer comes with the size, so no partial answer exists.
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .identifier:

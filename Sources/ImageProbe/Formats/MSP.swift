@@ -12,7 +12,6 @@ struct MSPParser: FormatParser, Sendable {
     let version2: Bool
 
     /// After "Da" or "Li", which the sniffer consumed.
-    @inline(__always)
     init(version2: Bool) {
         self.version2 = version2
     }
@@ -24,7 +23,6 @@ struct MSPParser: FormatParser, Sendable {
 
     var format: ImageFormat? { .msp }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches(version2 ? "nS" : "nM", at: 0) else { return .failed(Sniffer.unknown) }
         // Word 0 is the key's first half, which the sniffer consumed: "Da" or "Li".

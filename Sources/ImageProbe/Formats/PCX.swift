@@ -9,18 +9,15 @@ struct PCXParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .pcx)
 
-    @inline(__always)
     init() {}
 
     /// Bits per pixel, and the window.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(9) }
 
     var format: ImageFormat? { .pcx }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch Self.window(field, at: 0, format: .pcx, options: options) {
         case .failed(let failure):
@@ -42,7 +39,6 @@ struct PCXParser: FormatParser, Sendable {
     /// Reads the bits per pixel (per plane) and the window xmin, ymin, xmax, ymax from the 9
     /// bytes of `field` at `index`: a PCX file's bytes 3–11, or a DCX page's (failures name
     /// `format`).
-    @inline(__always)
     static func window(_ field: FieldBytes, at index: Int, format: ImageFormat, options: ScanOptions) -> Window {
         let bitsPerPixel = field.u8(index)
         switch bitsPerPixel {

@@ -9,18 +9,15 @@ struct PKMParser: FormatParser, Sendable {
 
     var facts = ImageFacts(format: .pkm)
 
-    @inline(__always)
     init() {}
 
     /// "M " (after the sniffed "PK"), version, data type, extended size, size.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(14) }
 
     var format: ImageFormat? { .pkm }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard field.matches("M ", at: 0) else { return .failed(Sniffer.unknown) }
         let etc2: Bool

@@ -71,7 +71,6 @@ struct PNMParser: FormatParser, Sendable {
     static let headerBudget: UInt64 = 8192
 
     /// `magic` is the byte after `P`: `1`…`7`, `F` or `f`.
-    @inline(__always)
     init(magic: UInt8) {
         self.magic = magic
         self.phase = .afterMagic
@@ -96,7 +95,6 @@ struct PNMParser: FormatParser, Sendable {
 
     var isArbitraryMap: Bool { magic == 0x37 }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
             return .failed(.limit(facts.format, .headerLongerThan8KiB))

@@ -47,12 +47,10 @@ struct PSDParser: FormatParser, Sendable {
     var foundResolution = false
     var blocks: UInt32 = 0
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(20) }
 
-    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .psd }
@@ -66,7 +64,6 @@ struct PSDParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -34,21 +34,18 @@ struct PVRParser: FormatParser, Sendable {
     var bigEndian = false
 
     /// Version 3: the sniffer consumed "PV" (or `03 52` in a big-endian file).
-    @inline(__always)
     init(bigEndian: Bool) {
         phase = .header
         self.bigEndian = bigEndian
     }
 
     /// Legacy version 2: the sniffer consumed the header size, `34 00 00 00`.
-    @inline(__always)
     init(legacy: ()) {
         phase = .legacyHeader
     }
 
     /// A legacy header's size (`34 00 00 00`, which the sniffer read), or version 3's
     /// signature: `PV` little-endian, `03 52` big-endian.
-    @inline(__always)
     init(sniffed: Sniffed) {
         if case .headerStart = sniffed { self.init(legacy: ()) } else { self.init(bigEndian: sniffed.signatureFirst == 0x03) }
     }
@@ -69,7 +66,6 @@ struct PVRParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

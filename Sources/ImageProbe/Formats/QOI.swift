@@ -15,12 +15,10 @@ struct QOIParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .qoi)
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
 
-    @inline(__always)
     init() {}
 
     var format: ImageFormat? { .qoi }
@@ -32,7 +30,6 @@ struct QOIParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -75,11 +75,9 @@ struct RadianceParser: FormatParser, Sendable {
     /// command lines that made the picture; a few hundred bytes is usual.
     static let headerBudget: UInt64 = 8192
 
-    @inline(__always)
     init() {}
 
     /// After `#?`, which the sniffer consumed.
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(1) }
@@ -88,7 +86,6 @@ struct RadianceParser: FormatParser, Sendable {
 
     // The size is the last thing the header holds: known only at the answer.
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else { return .failed(.limit(.hdr, .headerLongerThan8KiB)) }
         let byte = field.u8(0)

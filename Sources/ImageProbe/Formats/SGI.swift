@@ -19,10 +19,8 @@ struct SGIParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .sgi)
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(6) }
@@ -31,7 +29,6 @@ struct SGIParser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -29,7 +29,6 @@ struct SVGParser: FormatParser, Sendable {
             }
         }
 
-        @inline(__always)  // one call per name byte otherwise
         mutating func append(_ byte: UInt8) {
             let expected: UInt8
             switch candidate {

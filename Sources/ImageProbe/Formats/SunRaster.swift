@@ -15,10 +15,8 @@ struct SunRasterParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .sun)
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(10) }
@@ -32,7 +30,6 @@ struct SunRasterParser: FormatParser, Sendable {
         }
     }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

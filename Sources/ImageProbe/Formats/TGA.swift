@@ -51,7 +51,6 @@ struct TGAParser: FormatParser, Sendable {
     static let headerLength: UInt64 = 18
     static let footerLength: UInt64 = 26
 
-    @inline(__always)
     init(known: KnownBytes) {
         self.known = known
     }
@@ -67,7 +66,6 @@ struct TGAParser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { confirmed ? info : nil }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

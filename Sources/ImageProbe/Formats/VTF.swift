@@ -18,10 +18,8 @@ struct VTFParser: FormatParser, Sendable {
     var phase: Phase = .header
     var facts = ImageFacts(format: .vtf)
 
-    @inline(__always)
     init() {}
 
-    @inline(__always)
     init(sniffed: Sniffed) { self.init() }
 
     var firstStep: Step { .read(18) }
@@ -38,7 +36,6 @@ struct VTFParser: FormatParser, Sendable {
     /// VTF flags: a one-bit or an eight-bit alpha channel.
     static let alphaFlags: UInt32 = 0x1000 | 0x2000
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         switch phase {
         case .header:

@@ -53,12 +53,10 @@ struct XBMParser: FormatParser, Sendable {
     static let headerBudget: UInt64 = 8192
 
     /// After `#d`, which the sniffer consumed.
-    @inline(__always)
     init() {}
 
     /// Inside the comment the file opens with: the sniffer consumed `/*` and the comment's
     /// first bytes, the last of them `*` when `star` (SPEC.md §3.26).
-    @inline(__always)
     init(afterCommentOpening: (), star: Bool) {
         phase = .leadingComment
         self.star = star
@@ -66,7 +64,6 @@ struct XBMParser: FormatParser, Sendable {
     }
 
     /// After `/*` and a comment other than ` XPM */`, or the signature `#d`.
-    @inline(__always)
     init(sniffed: Sniffed) {
         if case .comment(.other(let lastByteWasStar)) = sniffed {
             self.init(afterCommentOpening: (), star: lastByteWasStar)
@@ -85,7 +82,6 @@ struct XBMParser: FormatParser, Sendable {
 
     // The size is complete only at the answer.
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
             guard isKnownXBM else { return .failed(ScanFailure(.unknownFormat, Failure.noXBMWidthOrHeightInTheFirst8KiB)) }

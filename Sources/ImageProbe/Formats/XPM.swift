@@ -48,20 +48,17 @@ struct XPMParser: FormatParser, Sendable {
     static let headerBudget: UInt64 = 8192
 
     /// XPM3: after `/* XPM */`, which the sniffer consumed.
-    @inline(__always)
     init() {
         phase = .declaration
     }
 
     /// XPM2: after "! ", which the sniffer consumed.
-    @inline(__always)
     init(xpm2: ()) {
         phase = .xpm2Tag
         plain = true
     }
 
     /// XPM2's signature `! `, or XPM 3's `/* XPM */`.
-    @inline(__always)
     init(sniffed: Sniffed) {
         if case .signature = sniffed { self.init(xpm2: ()) } else { self.init() }
     }
@@ -77,7 +74,6 @@ struct XPMParser: FormatParser, Sendable {
     /// Full mode's answer comes after the size: the size then stands.
     func infoAtEndOfInput() -> ImageInfo? { facts.height != 0 ? info : nil }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         guard offset < Self.headerBudget else {
             guard phase == .xpm2Tag else { return .failed(.limit(.xpm, Failure.noXPMValuesInTheFirst8KiB)) }

@@ -411,7 +411,6 @@ struct TIFFDirectoryReader: Sendable {
     /// LONG for unsigned fields; writers also use the signed types). A signed value is read
     /// as unsigned, which gives the same answer to a caller comparing with small positive
     /// numbers. UNDEFINED, rationals and floats give nil.
-    @inline(__always)  // each caller's `anyInteger` is a constant: the other types' cases fold away
     func firstInlineValue(_ field: FieldBytes, anyInteger: Bool = false) -> UInt64? {
         // The values a classic entry holds in its last 4 bytes, a BigTIFF entry in its last 8.
         let count = valueCount(field)

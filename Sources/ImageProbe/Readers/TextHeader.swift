@@ -43,11 +43,9 @@ struct DecimalInteger: Sendable {
 
     static let maximum = UInt32(Int32.max)
 
-    @inline(__always)
     init() {}
 
     /// Starts a number with its first digit.
-    @inline(__always)
     init(firstDigit: UInt8) {
         value = UInt32(firstDigit &- 0x30)
     }
@@ -72,7 +70,6 @@ struct ShortWord: Sendable {
     /// Bytes appended, saturating.
     var count: UInt16 = 0
 
-    @inline(__always)
     init() {}
 
     mutating func append(_ byte: UInt8) {
@@ -101,7 +98,6 @@ struct ShortWord: Sendable {
     }
 
     /// `count` bytes of `literal` from `start`, packed big-endian like `tail`.
-    @inline(__always)  // folds to a constant for a literal
     static func pack(_ literal: StaticString, from start: Int, count: Int) -> UInt64 {
         literal.withUTF8Buffer { bytes in
             var packed: UInt64 = 0
@@ -145,7 +141,6 @@ struct DecimalNumber: Sendable {
     var scale: Int32 = 0
     var exponent: Int32 = 0
 
-    @inline(__always)
     init() {}
 
     mutating func feed(_ byte: UInt8) -> Outcome {

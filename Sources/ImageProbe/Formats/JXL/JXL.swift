@@ -64,14 +64,12 @@ struct JXLParser: FormatParser, Sendable {
     static let partialCodestreamBox: UInt32 = 0x6A78_6C70  // "jxlp"
 
     /// A bare codestream: the sniffer consumed `FF 0A`; the SizeHeader starts at offset 2.
-    @inline(__always)
     init(codestream: ()) {
         phase = .codestream
         header = JXLHeaderReader(expectsSignature: false)
     }
 
     /// A container: the sniffer consumed the first box's size and type `JXL `.
-    @inline(__always)
     init(signatureBoxSize: UInt32) {
         phase = .signatureAndFileType
         header = JXLHeaderReader(expectsSignature: true)
@@ -79,7 +77,6 @@ struct JXLParser: FormatParser, Sendable {
     }
 
     /// A container (its signature box), or a bare codestream (its signature `FF 0A`).
-    @inline(__always)
     init(sniffed: Sniffed) {
         if case .box(let size) = sniffed {
             self.init(signatureBoxSize: size)
@@ -101,7 +98,6 @@ struct JXLParser: FormatParser, Sendable {
 
     func infoAtEndOfInput() -> ImageInfo? { header.sizeKnown ? info : nil }
 
-    @inline(__always)
     mutating func parse(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Step {
         // A box header's type and payload length (nil: to the end of the file), for `box`.
         let type: UInt32

@@ -69,7 +69,6 @@ extension JXLHeaderReader {
 
         /// The field after this one in the order above, where most fields go on to (the last
         /// is its own). No `init(rawValue:)`: its switch over every field is a jump table.
-        @inline(__always)
         var following: Field {
             // SAFETY: the cases are numbered from 0 without gaps and `tocEnd` is the last
             // (JXLTests.fieldsFollowInOrder checks both), so every value up to it is a case.
@@ -165,7 +164,6 @@ extension JXLHeaderReader {
         case tocEntry
 
         /// The entry a selector (0...3) picks.
-        @inline(__always)
         func entry(_ selector: UInt64) -> (bits: UInt8, offset: UInt32) {
             let packed = packedEntry(selector)
             return (UInt8(truncatingIfNeeded: packed >> 24), packed & 0xFF_FFFF)
@@ -231,7 +229,6 @@ extension JXLHeaderReader {
         }
 
         /// An entry of `bits` bits (0...32) and an offset below 2^24, packed.
-        @inline(__always)
         static func e(_ bits: UInt32, _ offset: UInt32) -> UInt32 { bits << 24 | offset }
 
         /// The fewest bits any entry reads: the first entry's, in every distribution.

@@ -48,7 +48,6 @@ extension JXLHeaderReader {
 
     /// A regular or skip-progressive frame: the kinds that have blending and timing, and may
     /// be shown.
-    @inline(__always)
     var isShowable: Bool { frameType == 0 || frameType == 3 }
 
     mutating func afterColourTransform() {
@@ -68,7 +67,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inline(__always)
     mutating func afterUpsampling() {
         if flags[.modular] {
             next = .groupSizeShift
@@ -94,7 +92,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inline(__always)
     mutating func afterPasses() {
         next = frameType == 1 ? .dcLevel : .customSizeOrOrigin
     }
@@ -111,7 +108,6 @@ extension JXLHeaderReader {
 
     /// The blending info's `source`, needed unless the mode is kReplace over the whole canvas;
     /// without it the blending info is complete (and a preview with a size of its own fails here).
-    @inline(__always)
     mutating func blendSourceOrEnd() -> Progress? {
         if scratch != 0 || flags[.partialFrame] {
             next = .blendSource
@@ -176,7 +172,6 @@ extension JXLHeaderReader {
 
     /// Adds the canvas area this layer covers (its crop, clipped to the canvas) to the area
     /// of the frame being composed.
-    @inline(__always)
     mutating func cover() {
         var left: UInt32 = 0
         var top: UInt32 = 0
@@ -234,7 +229,6 @@ extension JXLHeaderReader {
     }
 
     /// libjxl's `UnpackSigned`: even values are 0, 1, 2, ...; odd ones −1, −2, ...
-    @inline(__always)
     static func unpackSigned(_ value: UInt64) -> Int32 {
         let packed = UInt32(truncatingIfNeeded: value)
         return Int32(bitPattern: (packed >> 1) ^ ((~packed & 1) &- 1))
@@ -258,7 +252,6 @@ extension JXLHeaderReader {
     /// terms. Reduced when the numerator exceeds 32 bits; a delay still too long for that
     /// (above 2^32 seconds over the reduced tick rate) is approximated by halving both terms,
     /// and saturates at 2^32 − 1 seconds.
-    @inline(__always)
     static func delay(ticks: UInt32, numerator: UInt32, denominator: UInt32) -> (numerator: UInt32, denominator: UInt32) {
         var top = UInt64(ticks) &* UInt64(denominator)  // below 2^42
         var bottom = UInt64(max(numerator, 1))

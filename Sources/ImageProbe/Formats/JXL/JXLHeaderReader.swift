@@ -339,8 +339,8 @@ struct JXLHeaderReader: Sendable {
     }
 
     /// Hands a decoded value to its field's handler: nil to go on decoding. The SizeHeader's
-    /// fields here, inlined in `consume` (all that dimensions-only probes decode), the others
-    /// in one switch out of line (`headerField`).
+    /// fields (all that dimensions-only probes decode) in one handler, the others in another
+    /// (`headerField`).
     mutating func decoded(_ value: UInt64, _ options: ScanOptions) -> Progress? {
         if next.rawValue < Field.allDefault.rawValue { return sizeHeaderField(value, options) }
         return headerField(value, options)

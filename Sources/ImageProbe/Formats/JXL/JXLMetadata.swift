@@ -457,7 +457,6 @@ extension JXLHeaderReader {
 
     /// The colour encoding is complete: full mode has its answer, and so has animation mode
     /// for a still image; an animation reads on to its frames.
-    @inline(__always)
     mutating func colourDecoded(_ options: ScanOptions) -> Progress? {
         flags[.colourKnown] = true
         guard options.animation && flags[.animated] else { return .finished }
@@ -467,7 +466,6 @@ extension JXLHeaderReader {
 
     /// A BitDepth is complete: the image's goes on to the extra channels, a channel's to its
     /// `dim_shift`.
-    @inline(__always)
     mutating func bitDepthDecoded(_ bits: UInt64) {
         if flags[.inChannel] {
             next = .channelDimShift
@@ -477,7 +475,6 @@ extension JXLHeaderReader {
         }
     }
 
-    @inline(__always)
     mutating func setAnimated(_ animated: Bool) {
         flags[.animationKnown] = true
         flags[.animated] = animated
@@ -499,7 +496,6 @@ extension JXLHeaderReader {
 
     /// A bundle's `extensions` bit set: none goes straight on to `then`; otherwise one U64
     /// size per extension, then all of them skipped.
-    @inline(__always)
     mutating func extensionsStart(_ mask: UInt64, then: Field) {
         guard mask != 0 else {
             next = then
