@@ -24,6 +24,8 @@ const SEEK_THRESHOLD = 64n * 1024n;
 const INT64_MAX = (1n << 63n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
 const EMPTY = new Uint8Array(0);
+/** Scanner's lifetime for a probe run to its answer without a pause (probeSync). */
+const TRANSIENT = Symbol('transient');
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 const align16 = (value) => (value + 15) & ~15;
@@ -168,6 +170,19 @@ class Runtime {
       return { name, js, group, read: fieldReader(kind, offset, this.INFO + next - offset, (other) => this.INFO + this.info.offsets[other]) };
     });
     this.field = Object.fromEntries(this.readers.map((reader) => [reader.name, reader.read]));
+    // A format's name and media type follow from its code: each decoded once.
+    const formatCode = this.field.format;
+    const byFormat = (read) => {
+      const decoded = new Map();
+      return (m) => {
+        const code = formatCode(m);
+        let text = decoded.get(code);
+        if (text === undefined) decoded.set(code, text = read(m));
+        return text;
+      };
+    };
+    this.imageReaders = this.readers.filter((reader) => reader.group === 'image').map((reader) =>
+      (reader.name === 'format_name' || reader.name === 'mime_type' ? { ...reader, read: byFormat(reader.read) } : reader));
   }
 
   /** A new instance after a trap (synchronously: the module is compiled already). */
@@ -177,6 +192,7 @@ class Runtime {
   }
 
   string(offset, size) {
+    if (this.bytes[offset] === 0) return '';
     const bytes = this.bytes.subarray(offset, offset + size);
     const end = bytes.indexOf(0);
     return decoder.decode(end < 0 ? bytes : bytes.subarray(0, end));
@@ -184,20 +200,22 @@ class Runtime {
 
   /**
    * Calls `body` with `owner`'s state in its slot (copied in unless it is there already), then
-   * copies the state back out, so a trap in a later call can't lose it. A trap replaces the
-   * instance and becomes an ImageProbeError with code "trap".
+   * copies the state back out, so a trap in a later call can't lose it. A transient owner (a
+   * probe that runs to its answer in one synchronous stretch, so no other owner can take the
+   * slot in between) lives in the slot alone: its first call initialises it there. A trap
+   * replaces the instance and becomes an ImageProbeError with code "trap".
    */
   call(owner, body) {
     if (!this.e) this.reset();
     const slot = owner.planner ? this.PLANNER : this.SCANNER;
     const key = owner.planner ? 'residentPlanner' : 'residentScanner';
     if (this[key] !== owner) {
-      this.bytes.set(owner.state, slot);
+      if (!owner.transient) this.bytes.set(owner.state, slot);
       this[key] = owner;
     }
     try {
       const result = body(this.e, slot);
-      owner.state.set(this.bytes.subarray(slot, slot + owner.state.length));
+      if (!owner.transient) owner.state.set(this.bytes.subarray(slot, slot + owner.state.length));
       return result;
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
@@ -227,9 +245,7 @@ class Runtime {
   /** The image in the info area: the table's image fields, partialReason, then the counts. */
   readInfo() {
     const info = {};
-    for (const { js, group, read } of this.readers) {
-      if (group === 'image') info[js] = read(this);
-    }
+    for (const { js, group, read } of this.imageReaders) info[js] = read(this);
     info.partialReason = info.partial ? this.field.error(this) : null;
     info.bytesRead = this.field.bytes_read(this);
     info.bytesSkipped = this.field.bytes_skipped(this);
@@ -531,10 +547,12 @@ export function createApi({ locate, host = null }) {
       return new Scanner(options);
     }
 
-    constructor(options = {}) {
+    constructor(options = {}, lifetime = undefined) {
       const rt = current();
       this.runtime = rt;
-      this.state = new Uint8Array(rt.scannerSize);
+      // A transient scanner's state lives in the module's slot only (Runtime.call).
+      this.transient = lifetime === TRANSIENT;
+      this.state = this.transient ? EMPTY : new Uint8Array(rt.scannerSize);
       this.broken = false;
       this.last = rt.call(this, (e, slot) => {
         rt.bytes.fill(0, rt.OPTIONS, rt.OPTIONS + rt.options.size);
@@ -769,8 +787,10 @@ export function createApi({ locate, host = null }) {
 
   /** probe() without a promise, once the module is loaded (always in Node; elsewhere after init()). */
   function probeSync(input, options = {}) {
-    const bytes = byteView(input, 'probeSync() input');
-    const scanner = new Scanner({ inputLength: bytes.length, ...options });
+    const view = byteView(input, 'probeSync() input');
+    // A plain Uint8Array over the same bytes: a Node Buffer's subarray() costs several times more.
+    const bytes = view.constructor === Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    const scanner = new Scanner({ inputLength: bytes.length, ...options }, TRANSIENT);
     try {
       return settle(driveSeekableSync(scanner, memoryReader(bytes)));
     } finally {
