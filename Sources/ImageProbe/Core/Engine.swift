@@ -127,6 +127,7 @@ struct ParserAnswer: SlotVisitor {
 
     static var withoutParser: ImageInfo? { nil }
 
+    @inline(__always)
     func visit<Parser: FormatParser>(_ parser: inout Parser) -> ImageInfo? {
         complete ? parser.info : parser.infoAtEndOfInput()
     }
