@@ -94,7 +94,7 @@ public struct ImageInfo: Hashable, Sendable {
         /// HEIF and AVIF: the primary item's clean aperture, as its fractions (the image size
         /// they apply to is the info's own), and for an image sequence in animation mode the
         /// sums of its delays: its frames are the whole image, so that is its largest frame.
-        /// One case for both keeps the answer, which is copied per probe, within a few words.
+        /// One case for both: together they fit in the space the `svg` case takes anyway.
         case cleanAperture(CleanAperture.Fractions, durations: AnimationDurations?)
     }
 

@@ -1,5 +1,6 @@
 // Every raw-memory access of the scanner lives in this file: the cursors over the caller's
-// bytes, the carry, the parser slot's storage and the journal's bytes. Parsers never touch a
+// bytes, the carry, the parser slot's storage, the journal's bytes, and the range planner's
+// fixed texts and address scratch (`FixedBytes`). Parsers never touch a
 // pointer: they receive a `FieldBytes` whose length the field loop guarantees, and read it
 // through the accessors below. Each unsafe access carries a SAFETY comment on why it stays in
 // bounds.
@@ -364,7 +365,7 @@ protocol FixedStorage: Sendable {
 
 /// Bytes held in a value, read and written by offset within its size: the range planner's text
 /// buffers (`FixedText`) and its address scratch. Every access is checked against the storage
-/// here, so its users hold no pointer.
+/// here, so its users hold no pointer beyond the closures it runs.
 struct FixedBytes<Storage: FixedStorage>: Sendable {
     private var storage = Storage.zero
 

@@ -208,19 +208,18 @@ public enum AddressText {
             guard index < end else { return false }  // a trailing dot
         }
         if strict && count != 4 { return false }
-        let values = parts
         var word: UInt64
         switch count {
-        case 1: word = values.0
+        case 1: word = parts.0
         case 2:
-            guard values.0 <= 0xFF, values.1 <= 0xFF_FFFF else { return false }
-            word = values.0 << 24 | values.1
+            guard parts.0 <= 0xFF, parts.1 <= 0xFF_FFFF else { return false }
+            word = parts.0 << 24 | parts.1
         case 3:
-            guard values.0 <= 0xFF, values.1 <= 0xFF, values.2 <= 0xFFFF else { return false }
-            word = values.0 << 24 | values.1 << 16 | values.2
+            guard parts.0 <= 0xFF, parts.1 <= 0xFF, parts.2 <= 0xFFFF else { return false }
+            word = parts.0 << 24 | parts.1 << 16 | parts.2
         default:
-            guard values.0 <= 0xFF, values.1 <= 0xFF, values.2 <= 0xFF, values.3 <= 0xFF else { return false }
-            word = values.0 << 24 | values.1 << 16 | values.2 << 8 | values.3
+            guard parts.0 <= 0xFF, parts.1 <= 0xFF, parts.2 <= 0xFF, parts.3 <= 0xFF else { return false }
+            word = parts.0 << 24 | parts.1 << 16 | parts.2 << 8 | parts.3
         }
         out[0] = UInt8(truncatingIfNeeded: word >> 24)
         out[1] = UInt8(truncatingIfNeeded: word >> 16)

@@ -168,7 +168,7 @@ struct TIFFDirectoryReader: Sendable {
     }
 
     /// Full mode's resolution values: out of line, so the entry walk that every mode runs
-    /// (inlined into TIFF's field loop) doesn't carry this phase's code.
+    /// doesn't carry this phase's code.
     @inline(never)
     mutating func readValues(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
         // The field covers one or both pending values (`nextValue` planned it).
@@ -353,10 +353,6 @@ struct TIFFDirectoryReader: Sendable {
                 found.insert(.resolutionUnit)
                 if let value = firstInlineValue(field), value <= 3 { resolutionUnit = UInt16(truncatingIfNeeded: value) }
             }
-        // XMP (700): an XMP packet (type BYTE or UNDEFINED, the count its length) at the
-        // entry's offset, after the entries like the resolution values. An XMP reader would
-        // keep that offset and length here and read the packet after the entries, forward,
-        // as `nextValue` reads the resolution (the packet is far longer than one field).
         case 0x8773:  // ICCProfile (34675): present with a value.
             if valueCount(field) > 0 { found.insert(.iccProfile) }
         default:

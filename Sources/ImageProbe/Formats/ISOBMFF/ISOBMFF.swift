@@ -67,8 +67,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
     }
 
     // Declared in this order so that the parser packs into the scanner's 256-byte slot: the
-    // walker and the track are 8-aligned, the items 4-aligned, then single bytes (LayoutTests
-    // checks the fit).
+    // walker and the track are 8-aligned, the items 4-aligned, then `brands` (2-aligned) and
+    // single bytes (LayoutTests checks the fit).
     var walker = BoxWalker()
     var items = ItemProperties()
     var track = PrimaryTrack()
