@@ -45,6 +45,14 @@ import Testing
         #expect(MemoryLayout<FrameTally>.size <= 40)
     }
 
+    /// `PackedFlags` shifts by a flag's raw value, masked: a flag past its bits would share
+    /// another's bit silently.
+    @Test func everyPackedFlagHasABitOfItsOwn() {
+        #expect(ISOBMFFParser.Brands.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt16.bitWidth })
+        #expect(ISOBMFFParser.ItemProperties.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt8.bitWidth })
+        #expect(ISOBMFFParser.PrimaryTrack.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt8.bitWidth })
+    }
+
     @Test func journalVarintsRoundTripAtEveryWidth() {
         let values: [UInt32] = [0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 0x1F_FFFF, 0x20_0000, 0xFFF_FFFF, 0x1000_0000, .max]
         var journal = RecordJournal()

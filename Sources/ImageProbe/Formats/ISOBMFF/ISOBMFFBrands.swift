@@ -39,7 +39,7 @@ extension ISOBMFFParser {
     /// for the AVIF brands; HEIF for brands of other codings; otherwise (generic brands such as
     /// mif1) by the primary item's type, then by the items and compatible brands.
     struct Brands: Sendable {
-        enum Flag: UInt8 {
+        enum Flag: UInt8, CaseIterable {
             /// A brand says the file holds HEIF images or image sequences.
             case hasImageBrand
             case compatibleWithAVIF

@@ -46,7 +46,7 @@ extension ISOBMFFParser {
         /// The index of the first relevant property that didn't fit in the journal, or 0.
         var firstDroppedProperty: UInt16 = 0
 
-        enum Flag: UInt8 {
+        enum Flag: UInt8, CaseIterable {
             /// `meta` has been entered (only the first one is read).
             case started
             /// `pitm` has named the primary item.

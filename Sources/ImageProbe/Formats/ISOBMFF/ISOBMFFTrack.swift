@@ -37,7 +37,7 @@ extension ISOBMFFParser {
         var runDelta: UInt32 = 0
         var flags = PackedFlags<Flag, UInt8>()
 
-        enum Flag: UInt8 {
+        enum Flag: UInt8, CaseIterable {
             case hasPrimaryTrack
             /// Animation mode: a track's `stts` has been walked (only one track's frames count).
             case walkedFrames
