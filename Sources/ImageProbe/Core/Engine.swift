@@ -32,6 +32,7 @@ extension HeaderScanner {
 
     /// Runs the sniffer over the chunk: the parser to start once it has decided, nil when it
     /// needs more input or the scan ended.
+    @inline(__always)  // into `consume`, its one caller
     mutating func sniff(_ input: inout InputCursor) -> Sniffer.Decision? {
         // The sniffer reports no frames: the tally is passed only to satisfy the loop.
         switch reader.run(&sniffer, &input, &carry, options, &frames, { _ in }) {
@@ -49,6 +50,7 @@ extension HeaderScanner {
 
     /// Puts the parser the sniffer decided on in the slot and sets up its first step. A parser
     /// may fail before reading anything. Returns whether the scan goes on.
+    @inline(__always)  // into `consume`, its one caller
     mutating func start(_ decision: Sniffer.Decision) -> Bool {
         guard let step = slot.start(decision.kind, decision.sniffed) else {
             fail(ScanFailure(.unsupportedFeature, .formatLeftOutOfThisBuild, format: decision.kind.primaryFormat))
