@@ -82,9 +82,8 @@ struct FixedText<Storage: FixedStorage>: Sendable {
 
 // The sizes, as `FixedStorage` (ByteCursor.swift).
 
-typealias TextWords8 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-typealias TextWords64 = (TextWords8, TextWords8, TextWords8, TextWords8, TextWords8, TextWords8, TextWords8, TextWords8)
-private let zero8: TextWords8 = (0, 0, 0, 0, 0, 0, 0, 0)
+typealias TextWords64 = (Words8, Words8, Words8, Words8, Words8, Words8, Words8, Words8)
+private let zero8: Words8 = (0, 0, 0, 0, 0, 0, 0, 0)
 private let zero64: TextWords64 = (zero8, zero8, zero8, zero8, zero8, zero8, zero8, zero8)
 
 /// 16 bytes: an IP address being parsed.
@@ -95,7 +94,7 @@ struct Bytes16: FixedStorage {
 
 /// 256 bytes: a validator (`ETag`, `Last-Modified`).
 struct Bytes256: FixedStorage {
-    var words: (TextWords8, TextWords8, TextWords8, TextWords8)
+    var words: (Words8, Words8, Words8, Words8)
     static var zero: Bytes256 { Bytes256(words: (zero8, zero8, zero8, zero8)) }
 }
 
