@@ -10,8 +10,9 @@
 # - the wheel: auditwheel accepts its manylinux tag; installed with pip in a fresh virtual
 #   environment (no dependencies), bindings/python/tests run against the installed package:
 #   every file in all three modes against the command, Scanner under every chunking,
-#   probe_url against nginx (http, https) and hostile servers, public_only, probe_urls, and
-#   Examples/python/dask_probe.py on a LocalCluster of 2 workers;
+#   probe_url against nginx (http, https) and hostile servers, public_only, probe_urls,
+#   Examples/python/dask_probe.py on a LocalCluster of 2 workers, and imageprobe.sphinx
+#   building Sphinx projects (each <img>'s width and height, the remote cache);
 # - the sdist: built into a wheel by pip with the Swift toolchain (no IMAGEPROBE_LIBRARY),
 #   which then installs and answers;
 # - the npm tarballs: imageprobe and, under the peers' names (`image-size@file:...`, as npm's
@@ -45,6 +46,17 @@ trap cleanup EXIT
 step() { printf '\n== %s\n' "$*"; }
 failed=0
 fail() { echo "FAIL: $*" >&2; failed=1; }
+# loads_sdk_library PROGRAM LIBDIR: the dynamic loader finds libimageprobe.so.MAJOR.MINOR in LIBDIR, compared
+# as real paths (a temporary folder may sit behind a symbolic link); otherwise show why not.
+loads_sdk_library() {
+    local resolved
+    resolved=$(env -u LD_LIBRARY_PATH ldd "$1" | awk -v soname="libimageprobe.so.$major.$minor" '$1 == soname { print $3 }')
+    if [ -n "$resolved" ] && [ -e "$resolved" ] \
+        && [ "$(realpath "$(dirname "$resolved")")" = "$(realpath "$2")" ]; then return 0; fi
+    env -u LD_LIBRARY_PATH ldd "$1"
+    readelf -d "$1" | grep -E 'NEEDED|RPATH|RUNPATH' || true
+    return 1
+}
 
 step "packages"
 packages=()
@@ -65,7 +77,7 @@ python3 -m venv "$work/venv"
 venv=$work/venv/bin
 "$venv/pip" install -q --upgrade pip
 # Test tools only: the package itself must come with no dependency.
-"$venv/pip" install -q pytest auditwheel "dask[distributed,dataframe]" pandas pyarrow "imagesize==2.*"
+"$venv/pip" install -q pytest auditwheel "dask[distributed,dataframe]" pandas pyarrow "imagesize==2.*" sphinx
 # Absolute paths: the tests run from another folder.
 for input in "$@"; do find "$(realpath "$input")" -type f; done | sort > "$work/files"
 echo "$(wc -l < "$work/files") files; cmake $(cmake --version | head -1 | cut -d' ' -f3); $("$venv/python" --version)"
@@ -123,7 +135,7 @@ cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags -
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Wextra -Werror -O2 Examples/c/probe.c $(pkg-config --cflags --libs imageprobe-static) \
     -o "$work/probe-pkg-config-static"
-ldd "$work/probe-pkg-config-shared" | grep -q "libimageprobe.so.$major.$minor => $prefix/lib/" \
+loads_sdk_library "$work/probe-pkg-config-shared" "$prefix/lib" \
     || fail "the pkg-config build doesn't load the SDK's libimageprobe.so"
 if ldd "$work/probe-pkg-config-static" | grep -q libimageprobe; then fail "the static build needs libimageprobe.so"; fi
 moved=$work/elsewhere/imageprobe
@@ -140,7 +152,7 @@ for linkage in shared static; do
     cmake --build "$work/cmake-$linkage" > "$work/cmake-build.log" || { cat "$work/cmake-build.log"; fail "cmake build ($linkage)"; continue; }
     cp "$work/cmake-$linkage/probe" "$work/probe-cmake-$linkage"
 done
-ldd "$work/probe-cmake-shared" | grep -q "libimageprobe.so.$major.$minor => $moved/lib/" \
+loads_sdk_library "$work/probe-cmake-shared" "$moved/lib" \
     || fail "the CMake build doesn't load the SDK's libimageprobe.so"
 if cmake -S packaging/cmake-example -B "$work/cmake-too-new" -DCMAKE_PREFIX_PATH="$moved" \
         -DIMAGEPROBE_VERSION=$((major + 1)).0 > /dev/null 2>&1; then
