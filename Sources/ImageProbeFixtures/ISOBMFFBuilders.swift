@@ -112,7 +112,7 @@ public enum ISOBMFFBuilder {
     /// A `meta` box for `items`, with `primary` as the primary item.
     public static func meta(
         primary: UInt32, items: [Item], properties: [Property], versions: Versions = Versions(),
-        order: Order = .standard, extra: [UInt8] = []
+        order: Order = .standard, extra: [UInt8] = [], references: [UInt8] = []
     ) -> [UInt8] {
         let hdlr = fullBox("hdlr", [0, 0, 0, 0] + ascii("pict") + [UInt8](repeating: 0, count: 12) + [0])
         var pitmPayload: [UInt8] = []
@@ -143,12 +143,43 @@ public enum ISOBMFFBuilder {
         let ipma = fullBox("ipma", version: versions.ipma, flags: versions.wideIndices ? 1 : 0, ipmaPayload)
         let children: [UInt8]
         switch order {
-        case .standard: children = hdlr + pitm + iloc + iinf + box("iprp", ipco + ipma)
+        case .standard: children = hdlr + pitm + iloc + iinf + references + box("iprp", ipco + ipma)
         case .primaryLast: children = hdlr + iloc + iinf + box("iprp", ipco + ipma) + pitm
         case .associationsFirst: children = hdlr + pitm + iloc + iinf + box("iprp", ipma + ipco)
         case .itemInfoLast: children = hdlr + pitm + iloc + box("iprp", ipco + ipma) + iinf
         }
         return fullBox("meta", children + extra)
+    }
+
+    /// An `iref` box (HEIF §6.4.1 of ISO/IEC 14496-12 §8.11.12): reference boxes of a type,
+    /// from an item to others, with 16-bit item IDs (version 0) or 32-bit (version 1).
+    public static func iref(version: UInt8 = 0, _ references: [(type: String, from: UInt32, to: [UInt32])]) -> [UInt8] {
+        let width = version == 0 ? 2 : 4
+        var payload: [UInt8] = []
+        for reference in references {
+            var body: [UInt8] = []
+            body.append(UInt64(reference.from), width: width, .bigEndian)
+            body.append16(reference.to.count, .bigEndian)
+            for id in reference.to { body.append(UInt64(id), width: width, .bigEndian) }
+            payload += box(reference.type, body)
+        }
+        return fullBox("iref", version: version, payload)
+    }
+
+    /// An `hvcC` (ISO/IEC 14496-15 §8.3.3.1.2) up to its bit depths, with no parameter sets.
+    public static func hvcC(bitDepth: Int) -> Property {
+        var payload = [UInt8](repeating: 0, count: 23)
+        payload[0] = 1
+        payload[17] = 0xF8 | UInt8(bitDepth - 8)
+        payload[18] = 0xF8 | UInt8(bitDepth - 8)
+        return .other("hvcC", payload)
+    }
+
+    /// An `av1C` (AV1-ISOBMFF §2.3.3) stating `bitDepth` (8, 10 or 12), with `configOBUs` after
+    /// its four fixed bytes (a sequence header OBU from `AV1SequenceHeaderBuilder`, say).
+    public static func av1C(bitDepth: Int, profile: Int = 0, configOBUs: [UInt8] = []) -> Property {
+        let depthBits: UInt8 = bitDepth == 12 ? 0x60 : bitDepth == 10 ? 0x40 : 0
+        return .other("av1C", [0x81, UInt8(profile << 5), depthBits, 0] + configOBUs)
     }
 
     /// ftyp, optional boxes before meta (a large mdat, say), meta, then image data.

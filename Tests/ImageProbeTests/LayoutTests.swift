@@ -49,7 +49,7 @@ import Testing
     /// another's bit silently.
     @Test func everyPackedFlagHasABitOfItsOwn() {
         #expect(ISOBMFFParser.Brands.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt16.bitWidth })
-        #expect(ISOBMFFParser.ItemProperties.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt8.bitWidth })
+        #expect(ISOBMFFParser.ItemProperties.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt16.bitWidth })
         #expect(ISOBMFFParser.PrimaryTrack.Flag.allCases.allSatisfy { Int($0.rawValue) < UInt8.bitWidth })
     }
 

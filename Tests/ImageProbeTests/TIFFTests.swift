@@ -237,17 +237,12 @@ import Testing
         behind.entries = behind.entries.map { entry in
             entry.tag == 0x11A ? LaidOutTIFF.Entry(tag: 0x11A, type: 5, value: .offset(16)) : entry
         }
+        behind.entries.insert(LaidOutTIFF.Entry(tag: 0x102, type: TIFFEntry.short, count: 3, value: .offset(32)), at: 2)
         var outcome = verified(behind.build())
         #expect(info(outcome)?.dpi == nil)
+        #expect(info(outcome)?.bitDepth == nil)
         #expect(info(outcome)?.isPartial == false)
         #expect(outcome.bytesConsumed == UInt64(behind.entriesEnd))
-
-        // More than 64 KiB past IFD0: not followed.
-        var far = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
-        far.gapBetweenData = 70_000
-        outcome = verified(far.build())
-        #expect(info(outcome)?.dpi == nil)
-        #expect(outcome.bytesConsumed == UInt64(far.entriesEnd))
 
         // Past the end of the input when its length is known: not followed. Unknown, the input's
         // end comes first: a partial answer with the size.
@@ -323,6 +318,220 @@ import Testing
         #expect(outcome.bytesConsumed == UInt64(tiff.dataEnd))
     }
 
+    // MARK: Values after the entries: BitsPerSample, far values, maxBytes
+
+    /// An RGB file's BitsPerSample: three SHORTs don't fit a classic entry (four bytes), so they
+    /// sit at an offset, here before the resolution values (libtiff's and Pillow's layout): the
+    /// first value and both rationals are read in one field. BigTIFF's entry holds eight bytes:
+    /// five SHORTs, three LONGs or two LONG8s don't fit, and its rationals do. The first sample's
+    /// bits are the answer, as libtiff and exiftool give; the other values are not read.
+    @Test(arguments: [ByteOrder.littleEndian, .bigEndian], [false, true])
+    func bitsPerSampleStoredAfterTheEntries(order: ByteOrder, bigTIFF: Bool) {
+        let layouts: [(count: Int, type: Int)] =
+            bigTIFF ? [(5, TIFFEntry.short), (3, TIFFEntry.long), (2, TIFFEntry.long8)] : [(3, TIFFEntry.short), (2, TIFFEntry.long)]
+        for (count, type) in layouts {
+            var tiff = LaidOutTIFF.resolution(order: order, bigTIFF: bigTIFF, x: (300, 1), y: (300, 1), unit: 2)
+            let values = [16] + Array(repeating: 8, count: count - 1)
+            tiff.entries.insert(LaidOutTIFF.bitsPerSample(values, type: type, order: order), at: 2)
+            let bytes = tiff.build()
+            let full = verified(bytes)
+            #expect(info(full)?.bitDepth == 16, "\(count) of type \(type)")
+            #expect(info(full)?.dpi == Resolution(x: 300, y: 300))
+            let firstValueEnd = tiff.data(of: 0x102).offset + [3: 2, 4: 4, 16: 8][type]!
+            #expect(full.bytesConsumed == UInt64(bigTIFF ? firstValueEnd : tiff.dataEnd))
+            // Dimensions-only mode reads not one byte more and sets nothing new.
+            let dimensions = verified(bytes, dimensionsOnly)
+            #expect(dimensions.bytesConsumed == UInt64(tiff.endOfEntry(1)))
+            #expect(info(dimensions)?.bitDepth == nil)
+        }
+    }
+
+    @Test func bitsPerSampleIsReadWithoutAResolution() {
+        // No resolution entries, or a unit that states none: the depth's value alone is read.
+        for unit in [nil, 1] as [Int?] {
+            var tiff = LaidOutTIFF.resolution(order: .bigEndian, x: (72, 1), y: (72, 1), unit: unit)
+            if unit == nil { tiff.entries.removeAll { $0.tag == 0x11A || $0.tag == 0x11B } }
+            tiff.entries.insert(LaidOutTIFF.bitsPerSample([8, 8, 8, 8], order: .bigEndian), at: 2)
+            let outcome = verified(tiff.build())
+            #expect(info(outcome)?.bitDepth == 8)
+            #expect(info(outcome)?.dpi == nil)
+            #expect(outcome.bytesConsumed == UInt64(tiff.data(of: 0x102).offset + 2))  // the first SHORT
+        }
+    }
+
+    /// EXIF blocks share the walker, but the container states the depth (JPEG's frame header,
+    /// PNG's IHDR): BitsPerSample at an offset is not read there, and no answer point moves.
+    @Test func anExifBitsPerSampleIsNotRead() {
+        var tiff = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        tiff.entries.removeAll { $0.tag == 0x100 || $0.tag == 0x101 }
+        tiff.entries.insert(LaidOutTIFF.bitsPerSample([16, 16, 16], order: .littleEndian), at: 0)
+        tiff.dataOrder = [1, 2, 0]  // XResolution's, YResolution's, then BitsPerSample's values last
+        let exif = tiff.build()
+        let jpeg = JPEGBuilder.image(before: JPEGBuilder.jfif + JPEGBuilder.exif(exif), width: 8, height: 8, precision: 12)
+        let outcome = verified(jpeg.bytes)
+        #expect(info(outcome)?.bitDepth == 12)
+        #expect(outcome.bytesConsumed == UInt64(jpeg.answerEnd))
+        let png = PNGBuilder.image(width: 4, height: 4, bitDepth: 16, afterData: PNGBuilder.exif(exif))
+        #expect(info(verified(png))?.bitDepth == 16)
+        // The walk itself stops after YResolution's value.
+        let run = runExif(exif, requiresIdentifier: false)
+        #expect(run.reader.walker.bitsPerSample == 0)
+        #expect(run.end == UInt64(tiff.data(of: 0x11B).end))
+        #expect(run.reader.facts.dpiX == 300)
+    }
+
+    /// A ResolutionUnit of a type libtiff can't read as a SHORT is ignored ("Incompatible type
+    /// ... tag ignored"), and the default unit, inch, applies: a fax encoder's RATIONAL 2/1 gives
+    /// 150 dpi with XResolution 150/1, as libtiff, Pillow and exiftool agree. A RATIONAL 3/1 gives
+    /// 150 dpi too (libtiff); Pillow and exiftool would read centimetres. Integer types are read.
+    @Test(arguments: [ByteOrder.littleEndian, .bigEndian])
+    func aMistypedResolutionUnit(order: ByteOrder) {
+        func rational(_ numerator: Int, _ denominator: Int) -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.append32(numerator, order)
+            bytes.append32(denominator, order)
+            return bytes
+        }
+        typealias Entry = LaidOutTIFF.Entry
+        for (unit, expected) in [
+            (Entry(tag: 0x128, type: 5, value: .data(rational(2, 1))), 150),  // RATIONAL
+            (Entry(tag: 0x128, type: 5, value: .data(rational(3, 1))), 150),
+            (Entry(tag: 0x128, type: 10, value: .data(rational(3, 1))), 150),  // SRATIONAL
+            (Entry(tag: 0x128, type: 11, value: .inline(0x4040_0000)), 150),  // FLOAT 3.0
+            (Entry(tag: 0x128, type: 2, count: 2, value: .inline(0x33)), 150),  // ASCII "3"
+            (Entry(tag: 0x128, type: 1, value: .inline(3)), 381),  // BYTE: centimetres
+            (Entry(tag: 0x128, type: 8, value: .inline(3)), 381),  // SSHORT
+            (Entry(tag: 0x128, type: 1, value: .inline(1)), nil),  // BYTE: no absolute unit
+        ] as [(Entry, Int?)] {
+            var tiff = LaidOutTIFF.resolution(order: order, x: (150, 1), y: (150, 1), unit: nil)
+            tiff.entries.append(unit)
+            let outcome = verified(tiff.build())
+            #expect(info(outcome)?.dpi == expected.map { Resolution(x: $0, y: $0) }, "type \(unit.type) \(order)")
+            // An ignored RATIONAL's value is not read: the walk ends with YResolution's (or,
+            // with no unit, the entries).
+            #expect(outcome.bytesConsumed == UInt64(expected == nil ? tiff.entriesEnd : tiff.data(of: 0x11B).end))
+        }
+        // The same in an EXIF block.
+        var exif = LaidOutTIFF.resolution(order: order, x: (150, 1), y: (150, 1), unit: nil)
+        exif.entries.append(Entry(tag: 0x128, type: 5, value: .data(rational(2, 1))))
+        #expect(readExif(exif.build(), requiresIdentifier: false).extras.dpiX == 150)
+    }
+
+    /// Values 100 KiB after the entries (strip offsets and byte counts between, say) are read:
+    /// a reader that doesn't seek counts through the gap, a seeking reader jumps it.
+    @Test func valuesFarAfterTheEntriesAreReached() {
+        var tiff = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        tiff.entries.insert(LaidOutTIFF.bitsPerSample([8, 8, 8], order: .littleEndian), at: 2)
+        tiff.gapBeforeData = 100 * 1024
+        let bytes = tiff.build()
+        let outcome = verified(bytes)
+        #expect(info(outcome)?.dpi == Resolution(x: 300, y: 300))
+        #expect(info(outcome)?.bitDepth == 8)
+        #expect(outcome.bytesConsumed == UInt64(tiff.dataEnd))
+
+        // A seeking reader reads the header and IFD0, jumps, and reads the values in one field.
+        var scanner = HeaderScanner()
+        let valuesAt = tiff.data(of: 0x102).offset
+        _ = bytes.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[0..<tiff.entriesEnd])) }
+        #expect(scanner.skip(UInt64(bytes.count)) == UInt64(valuesAt - tiff.entriesEnd))
+        let status = bytes.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[valuesAt...])) }
+        #expect(status == outcome.status)
+        #expect(scanner.bytesRead == UInt64(tiff.entriesEnd + tiff.dataEnd - valuesAt))
+    }
+
+    /// maxBytes ends the search for a value, never the answer: a value ending past it is not
+    /// read, whatever the reader (one that doesn't seek would have to consume the bytes before
+    /// it), and the answer is otherwise the same, and complete.
+    @Test func valuesPastMaxBytesAreNotRead() {
+        var tiff = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        tiff.entries.insert(LaidOutTIFF.bitsPerSample([8, 8, 8], order: .littleEndian), at: 2)
+        tiff.gapBeforeData = 10_000
+        let bytes = tiff.build()
+        let bitsEnd = tiff.data(of: 0x102).offset + 2  // the first SHORT
+        for (limit, bits, dpi, answerPoint) in [
+            (5_000, nil, nil, tiff.entriesEnd), (bitsEnd - 1, nil, nil, tiff.entriesEnd),
+            (tiff.dataEnd - 1, 8, nil, bitsEnd), (tiff.dataEnd, 8, 300, tiff.dataEnd),
+        ] as [(Int, Int?, Int?, Int)] {
+            var options = ScanOptions()
+            options.maxBytes = limit
+            let outcome = verified(bytes, options)
+            let found = info(outcome)
+            #expect(found?.size == [40, 30], "maxBytes \(limit)")
+            #expect(found?.isPartial == false)
+            #expect(found?.bitDepth == bits)
+            #expect(found?.dpi == dpi.map { Resolution(x: $0, y: $0) })
+            #expect(outcome.bytesConsumed == UInt64(answerPoint))
+        }
+    }
+
+    /// IFD0 past maxBytes: only a seeking reader gets there (its jumps don't count against
+    /// maxBytes, SPEC §1), and it reads the values after the entries as well.
+    @Test func aSeekingReaderPastMaxBytesReadsTheValues() {
+        var tiff = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        tiff.entries.insert(LaidOutTIFF.bitsPerSample([8, 8, 8], order: .littleEndian), at: 2)
+        tiff.gapBeforeIFD = 30_000
+        tiff.gapBeforeData = 10_000
+        let bytes = tiff.build()
+        var options = ScanOptions()
+        options.maxBytes = 5_000
+        #expect(failureCode(verified(bytes, options)) == .limitExceeded)
+        var scanner = HeaderScanner(options: options)
+        var index = 0
+        var status = scanner.status
+        while !status.isTerminal && index < bytes.count {
+            index += Int(scanner.skip(UInt64(bytes.count - index)))
+            let end = min(bytes.count, index + 7)
+            status = bytes.withUnsafeBytes { scanner.feed(UnsafeRawBufferPointer(rebasing: $0[index..<end])) }
+            index = end
+        }
+        guard case .done(let found) = status else {
+            Issue.record("expected done, got \(status)")
+            return
+        }
+        #expect(found.bitDepth == 8)
+        #expect(found.dpi == Resolution(x: 300, y: 300))
+        #expect(scanner.bytesConsumed == UInt64(tiff.dataEnd))
+    }
+
+    /// A BitsPerSample offset past the file's end: with the input's length known it is not
+    /// followed; unknown, the input ends first, and the answer is partial, with the size and the
+    /// resolution read before it. One past maxBytes, or near 2^32 or 2^64, is never followed.
+    @Test func aBitsPerSampleOffsetOutsideTheFile() {
+        var tiff = LaidOutTIFF.resolution(x: (300, 1), y: (300, 1), unit: 2)
+        tiff.entries.insert(LaidOutTIFF.Entry(tag: 0x102, type: TIFFEntry.short, count: 3, value: .offset(5000)), at: 2)
+        var bytes = tiff.build()
+        var known = ScanOptions()
+        known.inputLength = UInt64(bytes.count)
+        let outcome = verified(bytes, known)
+        #expect(info(outcome)?.bitDepth == nil)
+        #expect(info(outcome)?.dpi == Resolution(x: 300, y: 300))
+        #expect(info(outcome)?.isPartial == false)
+        #expect(outcome.bytesConsumed == UInt64(tiff.dataEnd))
+        let unknown = info(verified(bytes))
+        #expect(unknown?.isPartial == true)
+        #expect(unknown?.size == [40, 30])
+        #expect(unknown?.bitDepth == nil)
+        #expect(unknown?.dpi == Resolution(x: 300, y: 300))
+
+        for offset in [0xFFFF_FFF0, 20 << 20] {
+            tiff.entries[2].value = .offset(offset)
+            let far = verified(tiff.build())
+            #expect(info(far)?.bitDepth == nil)
+            #expect(info(far)?.isPartial == false)
+            #expect(far.bytesConsumed == UInt64(tiff.dataEnd))
+        }
+        // BigTIFF: an offset 16 bytes short of 2^64.
+        var big = LaidOutTIFF.resolution(bigTIFF: true, x: (300, 1), y: (300, 1), unit: 2)
+        big.entries.insert(LaidOutTIFF.Entry(tag: 0x102, type: TIFFEntry.short, count: 5, value: .offset(0)), at: 2)
+        bytes = big.build()
+        let offsetField = big.endOfEntry(2) - 8
+        bytes.replaceSubrange(offsetField..<(offsetField + 8), with: [UInt8](repeating: 0xFF, count: 7) + [0xF0])
+        let huge = verified(bytes)
+        #expect(info(huge)?.bitDepth == nil)
+        #expect(info(huge)?.dpi == Resolution(x: 300, y: 300))
+        #expect(huge.bytesConsumed == UInt64(big.entriesEnd))
+    }
+
     // MARK: EXIF resolution
 
     @Test(arguments: [ByteOrder.littleEndian, .bigEndian])
@@ -354,8 +563,14 @@ import Testing
     /// Runs `ExifReader` over `block` (one field at a time, as the scanner hands them) and
     /// returns what it finished with.
     func readExif(_ block: [UInt8], requiresIdentifier: Bool) -> (orientation: Orientation?, extras: ExtraFacts) {
+        let run = runExif(block, requiresIdentifier: requiresIdentifier)
+        return (run.reader.orientation, run.reader.facts)
+    }
+
+    /// `readExif`'s run: the finished reader, and the end of the last field it read.
+    func runExif(_ block: [UInt8], requiresIdentifier: Bool) -> (reader: ExifReader, end: UInt64) {
         var reader = ExifReader(start: 0, end: UInt64(block.count), requiresIdentifier: requiresIdentifier)
-        guard var step = reader.firstStep else { return (nil, ExtraFacts()) }
+        guard var step = reader.firstStep else { return (reader, 0) }
         var position: UInt64 = 0
         for _ in 0..<10_000 {
             let skip: UInt64
@@ -363,12 +578,12 @@ import Testing
             switch step {
             case .read(let count): (skip, width) = (0, count)
             case .skipThenRead(let count, let next): (skip, width) = (count, next)
-            default: return (nil, ExtraFacts())
+            default: return (reader, position)
             }
             position += skip
             guard position + UInt64(width) <= UInt64(block.count) else {
                 Issue.record("ExifReader read past its block")
-                return (nil, ExtraFacts())
+                return (reader, position)
             }
             let at = position
             let outcome = block.withUnsafeBytes { raw in
@@ -377,11 +592,11 @@ import Testing
             position += UInt64(width)
             switch outcome {
             case .step(let next): step = next
-            case .finished: return (reader.orientation, reader.facts)
+            case .finished: return (reader, position)
             }
         }
         Issue.record("ExifReader did not finish")
-        return (nil, ExtraFacts())
+        return (reader, position)
     }
 }
 
@@ -410,6 +625,8 @@ struct LaidOutTIFF {
     var bigTIFF = false
     var entries: [Entry]
     var gapBeforeIFD = 0
+    /// Filler between IFD0 (its next-IFD offset) and the first data block.
+    var gapBeforeData = 0
     /// Filler before each data block after the first.
     var gapBetweenData = 0
     /// The order in which data blocks are laid out, by their index among the data entries.
@@ -441,6 +658,21 @@ struct LaidOutTIFF {
         return LaidOutTIFF(order: order, bigTIFF: bigTIFF, entries: entries)
     }
 
+    /// BitsPerSample with one value per sample, as SHORT, LONG or LONG8.
+    static func bitsPerSample(_ values: [Int], type: Int = TIFFEntry.short, order: ByteOrder) -> Entry {
+        let width = type == TIFFEntry.short ? 2 : type == TIFFEntry.long ? 4 : 8
+        var bytes: [UInt8] = []
+        for value in values { bytes.append(UInt64(value), width: width, order) }
+        return Entry(tag: 0x102, type: type, count: values.count, value: .data(bytes))
+    }
+
+    /// The offset of the data of the entry with `tag`, and the end of that data.
+    func data(of tag: Int) -> (offset: Int, end: Int) {
+        let index = entries.firstIndex { $0.tag == tag }!
+        guard case .data(let bytes) = entries[index].value, let offset = layout().offsets[index] else { return (0, 0) }
+        return (offset, offset + bytes.count)
+    }
+
     /// Where each data entry's bytes go, and the end of the last.
     func layout() -> (offsets: [Int: Int], end: Int) {
         let dataEntries = entries.indices.filter { index in
@@ -448,7 +680,7 @@ struct LaidOutTIFF {
             return false
         }
         var offsets: [Int: Int] = [:]
-        var position = entriesEnd + (bigTIFF ? 8 : 4)
+        var position = entriesEnd + (bigTIFF ? 8 : 4) + gapBeforeData
         var end = entriesEnd
         for (rank, which) in (dataOrder ?? Array(dataEntries.indices)).enumerated() where which < dataEntries.count {
             let index = dataEntries[which]

@@ -1,6 +1,6 @@
 #if !(IMAGEPROBE_SELECT_FORMATS && !IMAGEPROBE_WITH_TIFF)
 /// TIFF 6.0 (little- and big-endian) and BigTIFF: ImageWidth, ImageLength and Orientation
-/// from the first image file directory (IFD0); in full mode also the resolution
+/// from the first image file directory (IFD0); in full mode also BitsPerSample, the resolution
 /// (XResolution, YResolution, ResolutionUnit) and whether an ICC profile (34675) is embedded.
 ///
 /// IFD0 may sit anywhere after the header, often after the pixel data. The scanner skips to
@@ -72,7 +72,8 @@ struct TIFFParser: FormatParser, Sendable {
     }
 
     mutating func begin(ifdOffset: UInt64, bigTIFF: Bool, at position: UInt64, _ options: ScanOptions) -> Step {
-        let wanted: TIFFTags = options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation, .extras]
+        let wanted: TIFFTags =
+            options.dimensionsOnly ? [.width, .height] : [.width, .height, .orientation, .extras, .bitDepth]
         walker = TIFFDirectoryReader(bigEndian: bigEndian, isBigTIFF: bigTIFF, base: 0, end: UInt64.max, wanted: wanted)
         phase = .directory  // set once: every later step is the walker's
         return directory(walker.begin(ifdOffset: ifdOffset, position: position), options)

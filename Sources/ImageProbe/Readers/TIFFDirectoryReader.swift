@@ -1,7 +1,7 @@
 /// The tags the directory walker looks for.
 struct TIFFTags: OptionSet, Sendable {
-    let rawValue: UInt8
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    let rawValue: UInt16
+    init(rawValue: UInt16) { self.rawValue = rawValue }
 
     static let width = TIFFTags(rawValue: 1)
     static let height = TIFFTags(rawValue: 2)
@@ -15,6 +15,11 @@ struct TIFFTags: OptionSet, Sendable {
     static let yResolution = TIFFTags(rawValue: 32)
     static let resolutionUnit = TIFFTags(rawValue: 64)
     static let iccProfile = TIFFTags(rawValue: 128)
+    /// TIFF files' full mode: BitsPerSample also when its values are stored after the entries
+    /// (an RGB file's three SHORTs). EXIF blocks don't want it: their container states the depth.
+    static let bitDepth = TIFFTags(rawValue: 256)
+    /// What full mode wants besides the tags the walk can stop at.
+    static let afterTheEntries: TIFFTags = [.extras, .bitDepth]
 }
 
 /// Walks the entries of a TIFF structure's first directory (IFD0), one entry per field,
@@ -26,22 +31,17 @@ struct TIFFTags: OptionSet, Sendable {
 ///
 /// With `.extras` wanted (full mode) it reads every entry, then the XResolution and
 /// YResolution values that lie outside their entries (a RATIONAL is 8 bytes; a classic entry
-/// holds 4). Those values are read after the entries, in file order, forward only: one that
-/// lies behind the walk, outside the structure, past the input's known length or more than
-/// `valueWindow` bytes ahead is not read, and the file then states no resolution. The walker
-/// never buffers or goes back.
+/// holds 4), and with `.bitDepth` the first BitsPerSample value stored there. Those values are
+/// read after the entries, in file order, forward only: one that lies behind the walk, outside
+/// the structure, past the input's known length or past `maxBytes` (see `reachable`) is not
+/// read, and the file then states no such fact. The walker never buffers or goes back.
 struct TIFFDirectoryReader: Sendable {
     enum Phase: Sendable {
         case entryCount
         case entry
-        /// The resolution values stored after the entries.
+        /// The resolution and BitsPerSample values stored after the entries.
         case values
     }
-
-    /// How far past the end of IFD0's entries a resolution value is followed. Writers put
-    /// these values right after the directory (libtiff, Pillow, Photoshop, cameras' EXIF):
-    /// a value further away would cost a stream up to that many bytes for a fact.
-    static let valueWindow: UInt64 = 65_536
 
     enum Outcome: Sendable {
         /// Read or skip as the step says, then call `parse` again.
@@ -73,10 +73,13 @@ struct TIFFDirectoryReader: Sendable {
     var height: UInt64 = 0
     /// EXIF orientation 1...8, or 0 when absent or out of range.
     var orientation: UInt8 = 0
-    /// First BitsPerSample value when stored inline, else 0.
+    /// The width of the first BitsPerSample value at `bitsPerSampleAt`: 2, 4 or 8 bytes (SHORT,
+    /// LONG or LONG8). Beside `orientation`, where the layout had a spare byte.
+    var bitsPerSampleWidth: UInt8 = 0
+    /// First BitsPerSample value, once read (inline, or with `.bitDepth` after the entries), else 0.
     var bitsPerSample: UInt16 = 0
     /// ResolutionUnit, when `found` has it: 2 inch, 3 centimetre; anything else states no
-    /// physical resolution (1 is "none"; 0 is an unreadable entry).
+    /// physical resolution (1 is "none"; 0 a value outside 1...3).
     var resolutionUnit: UInt16 = 0
     /// Whether every entry of IFD0 was examined, so that a tag not found is absent.
     var walkedWholeDirectory = false
@@ -85,9 +88,11 @@ struct TIFFDirectoryReader: Sendable {
     var xDenominator: UInt32 = 0
     var yNumerator: UInt32 = 0
     var yDenominator: UInt32 = 0
-    /// Absolute offsets of the XResolution and YResolution values still to read, 0 for none.
+    /// Absolute offsets of the XResolution, YResolution and BitsPerSample values still to read,
+    /// 0 for none.
     var xValueAt: UInt64 = 0
     var yValueAt: UInt64 = 0
+    var bitsPerSampleAt: UInt64 = 0
 
     /// A reader with nothing to read, until one is assigned.
     init() {
@@ -167,25 +172,42 @@ struct TIFFDirectoryReader: Sendable {
         }
     }
 
-    /// Full mode's resolution values: out of line, so the entry walk that every mode runs
-    /// doesn't carry this phase's code.
+    /// Full mode's values after the entries: out of line, so the entry walk that every mode
+    /// runs doesn't carry this phase's code.
     @inline(never)
     mutating func readValues(_ field: FieldBytes, at offset: UInt64, options: ScanOptions) -> Outcome {
-        // The field covers one or both pending values (`nextValue` planned it).
+        // The field covers one or more pending values (`nextValue` planned it).
         let next = offset &+ field.span
-        if xValueAt >= offset && xValueAt <= next &- 8 {
-            let index = Int(truncatingIfNeeded: xValueAt &- offset)  // < 64: inside the field
+        if let index = Self.index(of: xValueAt, 8, inFieldFrom: offset, to: next) {
             xNumerator = field.u32(index, bigEndian: bigEndian)
             xDenominator = field.u32(index + 4, bigEndian: bigEndian)
             xValueAt = 0
         }
-        if yValueAt >= offset && yValueAt <= next &- 8 {
-            let index = Int(truncatingIfNeeded: yValueAt &- offset)  // < 64: inside the field
+        if let index = Self.index(of: yValueAt, 8, inFieldFrom: offset, to: next) {
             yNumerator = field.u32(index, bigEndian: bigEndian)
             yDenominator = field.u32(index + 4, bigEndian: bigEndian)
             yValueAt = 0
         }
+        let width = Int(truncatingIfNeeded: bitsPerSampleWidth)
+        if let index = Self.index(of: bitsPerSampleAt, width, inFieldFrom: offset, to: next) {
+            let value: UInt64
+            switch width {
+            case 2: value = UInt64(field.u16(index, bigEndian: bigEndian))
+            case 4: value = UInt64(field.u32(index, bigEndian: bigEndian))
+            default: value = field.u64(index, bigEndian: bigEndian)
+            }
+            if let bits = UInt16(exactly: value) { bitsPerSample = bits }
+            bitsPerSampleAt = 0
+        }
         return nextValue(at: next, options: options)
+    }
+
+    /// Where a pending value (`valueAt`, 0 for none) lies in the field that spans `start..<end`,
+    /// or nil unless it lies wholly inside.
+    static func index(of valueAt: UInt64, _ width: Int, inFieldFrom start: UInt64, to end: UInt64) -> Int? {
+        let span = UInt64(truncatingIfNeeded: width)  // 2...8
+        guard valueAt != 0, valueAt >= start, end &- start >= span, valueAt <= end &- span else { return nil }
+        return Int(truncatingIfNeeded: valueAt &- start)  // < Carry.capacity: inside the field
     }
 
     mutating func nextEntry(at offset: UInt64, options: ScanOptions) -> Outcome {
@@ -216,11 +238,11 @@ struct TIFFDirectoryReader: Sendable {
     /// wanted tag found, the entry limit ends the walk and the extras stay unknown.
     @inline(never)
     func entryLimitReached() -> Outcome {
-        found.isSuperset(of: wanted.subtracting(.extras)) && wanted.contains(.extras) ? .finished : .limitExceeded
+        found.isSuperset(of: wanted.subtracting(.afterTheEntries)) && wanted.contains(.extras) ? .finished : .limitExceeded
     }
 
-    /// After the last entry examined, at `position`: the resolution values stored outside
-    /// their entries, when full mode wants them and the entries can give a resolution.
+    /// After the last entry examined, at `position`: the values stored outside their entries,
+    /// when full mode wants them.
     mutating func afterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
         guard wanted.contains(.extras) else { return .finished }
         return valuesAfterEntries(at: position, options: options)
@@ -229,43 +251,70 @@ struct TIFFDirectoryReader: Sendable {
     /// `afterEntries` in full mode, out of line (see `readValues`).
     @inline(never)
     mutating func valuesAfterEntries(at position: UInt64, options: ScanOptions) -> Outcome {
-        guard walkedWholeDirectory, resolutionMicrometres != 0 else { return .finished }
+        guard walkedWholeDirectory else { return .finished }
+        if resolutionMicrometres == 0 {
+            // No resolution to state: its values are not read.
+            xValueAt = 0
+            yValueAt = 0
+        }
         phase = .values
         return nextValue(at: position, options: options)
     }
 
-    /// The next read of the pending resolution values from `position`: both in one field when
-    /// they lie within 64 bytes of each other, else the nearer one first. A value the walk
-    /// cannot reach forward (see the type's comment) is dropped with the other one: a
-    /// resolution needs both.
+    /// The next read of the pending values from `position`: from the nearest one, through every
+    /// other that ends within one field (64 bytes) of it. Values the walk cannot reach are
+    /// dropped first.
     mutating func nextValue(at position: UInt64, options: ScanOptions) -> Outcome {
-        if (xValueAt != 0 && !reachable(xValueAt, from: position, options))
-            || (yValueAt != 0 && !reachable(yValueAt, from: position, options))
+        dropUnreachableValues(from: position, options)
+        let bitsWidth = Int(truncatingIfNeeded: bitsPerSampleWidth)
+        let low = min(Self.orNone(xValueAt), Self.orNone(yValueAt), Self.orNone(bitsPerSampleAt))
+        guard low != UInt64.max else { return .finished }
+        var high = low
+        Self.extend(&high, from: low, toTake: xValueAt, 8)
+        Self.extend(&high, from: low, toTake: yValueAt, 8)
+        Self.extend(&high, from: low, toTake: bitsPerSampleAt, bitsWidth)
+        let width = Int(truncatingIfNeeded: high &- low)  // 2...Carry.capacity
+        return .step(low == position ? .read(width) : .skipThenRead(low &- position, width))
+    }
+
+    /// A pending value's offset, with "none" (0) sorting last.
+    static func orNone(_ valueAt: UInt64) -> UInt64 { valueAt == 0 ? UInt64.max : valueAt }
+
+    /// Moves the end of the field that starts at `low` (the nearest pending value) to take in the
+    /// pending value at `valueAt` too, when it ends within one field of `low`.
+    static func extend(_ high: inout UInt64, from low: UInt64, toTake valueAt: UInt64, _ width: Int) {
+        guard valueAt != 0 else { return }
+        let valueEnd = valueAt &+ UInt64(truncatingIfNeeded: width)  // reachable: no overflow
+        if valueEnd &- low <= UInt64(Carry.capacity) { high = max(high, valueEnd) }
+    }
+
+    /// Forgets the pending values the walk cannot reach from `position`. A resolution needs both
+    /// of its values: one unreachable drops the other.
+    mutating func dropUnreachableValues(from position: UInt64, _ options: ScanOptions) {
+        if (xValueAt != 0 && !reachable(xValueAt, 8, from: position, options))
+            || (yValueAt != 0 && !reachable(yValueAt, 8, from: position, options))
         {
             xValueAt = 0
             yValueAt = 0
             xDenominator = 0
             yDenominator = 0
-            return .finished
         }
-        let low: UInt64
-        let high: UInt64
-        switch (xValueAt != 0, yValueAt != 0) {
-        case (true, true): (low, high) = (min(xValueAt, yValueAt), max(xValueAt, yValueAt))
-        case (true, false): (low, high) = (xValueAt, xValueAt)
-        case (false, true): (low, high) = (yValueAt, yValueAt)
-        case (false, false): return .finished
+        let bitsWidth = Int(truncatingIfNeeded: bitsPerSampleWidth)
+        if bitsPerSampleAt != 0 && !reachable(bitsPerSampleAt, bitsWidth, from: position, options) {
+            bitsPerSampleAt = 0
         }
-        let span = high &- low &+ 8
-        let width = span <= UInt64(Carry.capacity) ? Int(truncatingIfNeeded: span) : 8  // span <= 64 here
-        return .step(low == position ? .read(width) : .skipThenRead(low &- position, width))
     }
 
-    /// Whether an 8-byte value at absolute `offset` can be read going forward from `position`.
-    func reachable(_ offset: UInt64, from position: UInt64, _ options: ScanOptions) -> Bool {
-        guard offset >= position, offset &- position <= Self.valueWindow, fits(offset, 8) else { return false }
-        if let length = options.inputLength { return offset <= length && length &- offset >= 8 }
-        return true
+    /// Whether a value `width` bytes wide at absolute `offset` can be read going forward from
+    /// `position`: ahead of the walk, inside the structure and the input, and ending within
+    /// `maxBytes`. A reader that doesn't seek consumes every byte up to the value, and the
+    /// answer must not depend on whether the reader seeks. Once the walk stands past `maxBytes`,
+    /// only a seeking reader got there (skips don't count against it): any value ahead is read.
+    func reachable(_ offset: UInt64, _ width: Int, from position: UInt64, _ options: ScanOptions) -> Bool {
+        guard offset >= position, fits(offset, width) else { return false }
+        let valueEnd = offset &+ UInt64(truncatingIfNeeded: width)  // fits: no overflow
+        if let length = options.inputLength, valueEnd > length { return false }
+        return valueEnd <= options.byteLimit || position > options.byteLimit
     }
 
     /// The micrometres per resolution unit when IFD0 states XResolution and YResolution in
@@ -322,10 +371,6 @@ struct TIFFDirectoryReader: Sendable {
                 height = value
                 found.insert(.height)
             }
-        case 0x0102:  // BitsPerSample
-            if bitsPerSample == 0, let value = firstInlineValue(field), value <= UInt64(UInt16.max) {
-                bitsPerSample = UInt16(value)
-            }
         case 0x0112:  // Orientation: the tag settles the question even when its value is invalid.
             if !found.contains(.orientation) {
                 found.insert(.orientation)
@@ -334,7 +379,14 @@ struct TIFFDirectoryReader: Sendable {
                 }
             }
         default:
-            if wanted.contains(.extras) { readExtraEntry(tag, field) }
+            // BitsPerSample is read here, not in a case of its own, to keep the cases above
+            // (the tags the walk stops at) as cheap as they were; full mode also notes where
+            // values stored at an offset begin.
+            if wanted.contains(.extras) {
+                readExtraEntry(tag, field)
+            } else if tag == 0x0102, bitsPerSample == 0, let value = firstInlineValue(field), value <= UInt64(UInt16.max) {
+                bitsPerSample = UInt16(value)
+            }
         }
     }
 
@@ -342,6 +394,8 @@ struct TIFFDirectoryReader: Sendable {
     @inline(never)
     mutating func readExtraEntry(_ tag: UInt16, _ field: FieldBytes) {
         switch tag {
+        case 0x0102:  // BitsPerSample
+            readBitsPerSample(field)
         case 0x011A, 0x011B:  // XResolution, YResolution
             let axis: TIFFTags = tag == 0x011A ? .xResolution : .yResolution
             if !found.contains(axis) {
@@ -349,15 +403,69 @@ struct TIFFDirectoryReader: Sendable {
                 readResolution(field, x: tag == 0x011A)
             }
         case 0x0128:  // ResolutionUnit
-            if !found.contains(.resolutionUnit) {
-                found.insert(.resolutionUnit)
-                if let value = firstInlineValue(field), value <= 3 { resolutionUnit = UInt16(truncatingIfNeeded: value) }
-            }
+            if !found.contains(.resolutionUnit) { readResolutionUnit(field) }
         case 0x8773:  // ICCProfile (34675): present with a value.
             if valueCount(field) > 0 { found.insert(.iccProfile) }
         default:
             break
         }
+    }
+
+    /// ResolutionUnit as libtiff reads it: any integer type (TIFFReadDirEntryShort). An entry
+    /// of another type (a RATIONAL 2/1, say) is ignored, "Incompatible type ... tag ignored",
+    /// so the default, inch, applies. A value outside 1...3 states no unit.
+    mutating func readResolutionUnit(_ field: FieldBytes) {
+        let type = field.u16(2, bigEndian: bigEndian)
+        guard Self.isInteger(type) else { return }
+        found.insert(.resolutionUnit)
+        if let value = firstInlineValue(field, anyInteger: true), value <= 3 {
+            resolutionUnit = UInt16(truncatingIfNeeded: value)
+        }
+    }
+
+    /// BYTE, SHORT, LONG, LONG8 and their signed types: the types libtiff converts to SHORT.
+    static func isInteger(_ type: UInt16) -> Bool {
+        switch type {
+        case 1, 3, 4, 16,  // BYTE, SHORT, LONG, LONG8
+            6, 8, 9, 17:  // SBYTE, SSHORT, SLONG, SLONG8
+            true
+        default: false
+        }
+    }
+
+    /// BitsPerSample in full mode: its first value when inline; else, with `.bitDepth`, where
+    /// its values begin, to read after the entries. The first entry wins.
+    mutating func readBitsPerSample(_ field: FieldBytes) {
+        guard bitsPerSample == 0 && bitsPerSampleAt == 0 else { return }
+        if let value = firstInlineValue(field) {
+            if value <= UInt64(UInt16.max) { bitsPerSample = UInt16(value) }
+        } else if wanted.contains(.bitDepth) {
+            noteBitsPerSampleOffset(field)
+        }
+    }
+
+    /// BitsPerSample's values when they don't fit the entry (an RGB file's three SHORTs): where
+    /// the first is. SHORT, LONG and LONG8, as inline.
+    mutating func noteBitsPerSampleOffset(_ field: FieldBytes) {
+        let width: UInt8
+        switch field.u16(2, bigEndian: bigEndian) {
+        case 3: width = 2  // SHORT
+        case 4: width = 4  // LONG
+        case 16: width = 8  // LONG8
+        default: return
+        }
+        // `firstInlineValue` found no inline value: with a count, the values are out of line.
+        guard valueCount(field) >= 1 else { return }
+        bitsPerSampleAt = valuesOffset(field)
+        bitsPerSampleWidth = width
+    }
+
+    /// The absolute offset of the entry's values when they don't fit the entry; 0 (the header,
+    /// which no value can be read from) when it overflows.
+    func valuesOffset(_ field: FieldBytes) -> UInt64 {
+        let relative = isBigTIFF ? field.u64(12, bigEndian: bigEndian) : UInt64(field.u32(8, bigEndian: bigEndian))
+        let (absolute, overflow) = base.addingReportingOverflow(relative)
+        return overflow ? 0 : absolute
     }
 
     /// The entry's value count.
@@ -381,10 +489,7 @@ struct TIFFDirectoryReader: Sendable {
                 numerator = field.u32(12, bigEndian: bigEndian)
                 denominator = field.u32(16, bigEndian: bigEndian)
             } else {
-                let relative = isBigTIFF ? field.u64(12, bigEndian: bigEndian) : UInt64(field.u32(8, bigEndian: bigEndian))
-                let (absolute, overflow) = base.addingReportingOverflow(relative)
-                // Offset 0 is the header: unreachable, as the 0 that means "none" says.
-                valueAt = overflow ? 0 : absolute
+                valueAt = valuesOffset(field)
             }
         case 3, 4:  // SHORT, LONG
             if let value = firstInlineValue(field), let whole = UInt32(exactly: value) {

@@ -17,6 +17,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// The containers the parser descends into; anything else is skipped whole.
     enum Level: UInt8, Sendable {
         case top, meta, iinf, iprp, ipco
+        /// Full mode, a grid primary: the item references, for the grid's first tile.
+        case iref
         case moov, trak, edts, tref, mdia, minf, stbl
 
         /// The depth of the walker's stack at which this container's end is kept.
@@ -24,7 +26,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
             switch self {
             case .top: 0
             case .meta, .moov: 1
-            case .iinf, .iprp, .trak: 2
+            case .iinf, .iprp, .iref, .trak: 2
             case .ipco, .edts, .tref, .mdia: 3
             case .minf: 4
             case .stbl: 5
@@ -34,7 +36,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         var parent: Level {
             switch self {
             case .top, .meta, .moov: .top
-            case .iinf, .iprp: .meta
+            case .iinf, .iprp, .iref: .meta
             case .ipco: .iprp
             case .trak: .moov
             case .edts, .tref, .mdia: .trak
@@ -52,14 +54,16 @@ struct ISOBMFFParser: FormatParser, Sendable {
         /// The 64-bit size of a box in `level` whose 32-bit size was 1 (its type:
         /// `walker.pendingType`).
         case largeSize
-        /// The FullBox version and flags of `meta` or `iinf`.
-        case metaFullBox, itemInfoFullBox
+        /// The FullBox version and flags of `meta`, `iinf` or `iref`.
+        case metaFullBox, itemInfoFullBox, referenceFullBox
 
         // Brands: ftyp.
         case ftypLargeSize, ftypHead, compatibleBrand
 
         // ItemProperties: pitm, infe, the properties of ipco, ipma.
         case primaryItem, itemInfo, property, associationCount, associationEntry, associations
+        /// The start of an `iref` reference box: from, count and the first to item.
+        case reference
 
         // PrimaryTrack: tkhd, elst, mdhd, hdlr, stsd, stts.
         case trackHeader, trackSize, editList, mediaHeader, handler, sampleDescription
@@ -129,10 +133,12 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 phase = .largeSize
                 return .read(8)
             case .tooSmall:
+                if level == .iref { return leaveReferences(from: position, options: options) }
                 return .failed(.malformed(.heif, .boxSmallerThanItsHeader))
             }
         case .largeSize:
             guard let end = BoxWalker.largeEnd(field.be64(0), start: offset &- 8) else {
+                if level == .iref { return leaveReferences(from: position, options: options) }
                 return .failed(.malformed(.heif, Failure.bad64BitBoxSize))
             }
             return enter(walker.pendingType, in: level, payload: position, end: end, options: options)
@@ -146,6 +152,11 @@ struct ISOBMFFParser: FormatParser, Sendable {
             outcome = items.primaryItem(field, at: offset, options: options, brands, trackDone: track.moovDone)
         case .itemInfo:
             outcome = items.itemInfo(field, at: offset, brands: &brands)
+        case .reference:
+            items.reference(field)
+            // The first tile is all iref is read for.
+            if items.hasFirstTile { return leaveReferences(from: position, options: options) }
+            outcome = .boxDone(from: position, in: .iref)
         case .property:
             outcome = items.property(field, at: offset, brands: &brands)
         case .associationCount:
@@ -178,6 +189,9 @@ struct ISOBMFFParser: FormatParser, Sendable {
             let end = walker.end(atDepth: Level.iinf.depth)
             guard end &- position >= countWidth else { return finishBox(at: position, end: end, in: .meta, options: options) }
             return nextHeader(in: .iinf, at: position &+ countWidth, skipFrom: position, options: options)
+        case .referenceFullBox:
+            items.longReferenceIDs = field.u8(0) != 0
+            return nextHeader(in: .iref, at: position, skipFrom: position, options: options)
         }
         return follow(outcome, options: options)
     }
@@ -207,7 +221,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
         switch level {
         case .top: options.inputLength ?? UInt64.max
         case .meta, .moov: walker.ends.0
-        case .iinf, .iprp, .trak: walker.ends.1
+        case .iinf, .iprp, .iref, .trak: walker.ends.1
         case .ipco, .edts, .tref, .mdia: walker.ends.2
         case .minf: walker.ends.3
         case .stbl: walker.ends.4
@@ -218,6 +232,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     @inline(__always)
     mutating func enter(_ type: UInt32, in level: Level, payload: UInt64, end: UInt64, options: ScanOptions) -> Step {
         guard end >= payload, level == .top || end <= containerEnd(level, options) else {
+            if level == .iref { return leaveReferences(from: payload, options: options) }
             return .failed(.malformed(.heif, Failure.boxOverrunsItsContainer))
         }
         guard walker.count(limit: options.entryLimit) else { return .failed(.limit(.heif, .moreBoxesThanMaxEntries)) }
@@ -258,10 +273,18 @@ struct ISOBMFFParser: FormatParser, Sendable {
                 return .read(4)
             case Box.iprp:
                 child = .iprp
+            case Box.iref where brands.fullMode && brands.primaryIsGrid && items.hasPrimary && !items.hasFirstTile && room >= 4:
+                // A grid without colour of its own takes its first tile's (libheif).
+                guard Level.iref.depth <= options.maxDepth else { return .failed(.limit(.heif, .boxesNestedDeeperThanMaxDepth)) }
+                walker.open(atDepth: Level.iref.depth, end: end)
+                phase = .referenceFullBox
+                return .read(4)
             default: break
             }
         case .iinf:
             if type == Box.infe && room >= 4 { start = ItemProperties.beginItemInfo(room: room) }
+        case .iref:
+            if type == Box.dimg { start = items.beginReference(room: room) }
         case .iprp:
             switch type {
             case Box.ipco:
@@ -305,6 +328,14 @@ struct ISOBMFFParser: FormatParser, Sendable {
         if let start { return read(start, end: end) }
         if let child { return open(child, payload: payload, end: end, options: options) }
         return finishBox(at: payload, end: end, in: level, options: options)
+    }
+
+    /// Skips the rest of `iref` from `position` and goes on in `meta`. iref is read for one
+    /// best-effort fact, a grid's first tile: once it is known, or when a reference box is
+    /// broken (too small, a bad 64-bit size, past iref's end), the rest is left unread, as the
+    /// whole box is in every other case.
+    mutating func leaveReferences(from position: UInt64, options: ScanOptions) -> Step {
+        finishBox(at: position, end: containerEnd(.iref, options), in: .meta, options: options)
     }
 
     /// A leaf box a sub-machine reads, ending at `end`: its first step and phase.
@@ -382,7 +413,7 @@ struct ISOBMFFParser: FormatParser, Sendable {
     /// Called when a container ends; returns a step when that settles the scan.
     mutating func close(_ level: Level, options: ScanOptions) -> Step? {
         switch level {
-        case .top, .iprp, .edts, .tref, .mdia, .minf, .stbl:
+        case .top, .iprp, .iref, .edts, .tref, .mdia, .minf, .stbl:
             return nil
         case .ipco:
             return items.propertiesEnded(options: options, brands, trackDone: track.moovDone)
@@ -427,7 +458,8 @@ struct ISOBMFFParser: FormatParser, Sendable {
         if brands.fullMode { info.extras.hasGainMap = brands.sawGainMap }
         guard items.hasAnswer else { return info }
         info.orientation = items.primary.orientation
-        if items.primary.bitDepth != 0 { info.bitDepth = Int(items.primary.bitDepth) }
+        let bitDepth = items.bitDepth()
+        if bitDepth != 0 { info.bitDepth = Int(bitDepth) }
         info.cleanApertureFractions = items.cleanAperture()
         if brands.fullMode {
             let (cicp, icc) = items.colour()
@@ -454,6 +486,12 @@ struct ISOBMFFParser: FormatParser, Sendable {
         static let pixi: UInt32 = 0x7069_7869  // "pixi"
         static let colr: UInt32 = 0x636F_6C72  // "colr"
         static let auxC: UInt32 = 0x6175_7843  // "auxC"
+        static let av1C: UInt32 = 0x6176_3143  // "av1C"
+        static let hvcC: UInt32 = 0x6876_6343  // "hvcC"
+        static let iref: UInt32 = 0x6972_6566  // "iref"
+        /// A derived image's inputs, in `iref` (HEIF §6.6.1): a grid's tiles, in order.
+        static let dimg: UInt32 = 0x6469_6D67  // "dimg"
+        static let grid: UInt32 = 0x6772_6964  // "grid"
         /// The item type of ISO 21496-1 tone-map derived images: a gain map.
         static let tmap: UInt32 = 0x746D_6170  // "tmap"
         static let moov: UInt32 = 0x6D6F_6F76  // "moov"

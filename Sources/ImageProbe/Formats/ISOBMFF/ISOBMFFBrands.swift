@@ -55,6 +55,8 @@ extension ISOBMFFParser {
             case sawGainMap
             /// Full mode: colour and gain maps are read.
             case fullMode
+            /// The primary item is a `grid`.
+            case primaryIsGrid
         }
 
         /// What an item's or a sample entry's type says.
@@ -81,6 +83,7 @@ extension ISOBMFFParser {
         var majorIsSequence: Bool { get { flags[.majorIsSequence] } set { flags[.majorIsSequence] = newValue } }
         var sawGainMap: Bool { get { flags[.sawGainMap] } set { flags[.sawGainMap] = newValue } }
         var fullMode: Bool { get { flags[.fullMode] } set { flags[.fullMode] = newValue } }
+        var primaryIsGrid: Bool { get { flags[.primaryIsGrid] } set { flags[.primaryIsGrid] = newValue } }
 
         /// Whether the major brand alone decides between AVIF and other HEIF.
         var majorSettlesFormat: Bool { majorIsAVIF || majorIsCodingSpecific }
@@ -173,6 +176,7 @@ extension ISOBMFFParser {
         /// The primary item's type, from its `infe`.
         mutating func notePrimary(_ type: UInt32) {
             primaryCoding = Brand.coding(type)
+            primaryIsGrid = type == Box.grid
         }
     }
 

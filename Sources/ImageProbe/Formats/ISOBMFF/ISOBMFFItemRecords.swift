@@ -22,6 +22,11 @@ extension ISOBMFFParser.ItemProperties {
         /// index, then 0 for an ICC profile, or 1 and nclx's primaries, transfer, matrix and
         /// full-range flag, each a varint
         case colour
+        /// index, then the bit depth an `av1C` or `hvcC` states, then (AV1) 1 and the
+        /// sequence header's code points as in `colour`, or 0 for none
+        case codec
+        /// full mode, a grid primary: its first tile's item id (`iref`'s first `dimg`)
+        case firstTile
     }
 
     // MARK: Properties
@@ -33,17 +38,21 @@ extension ISOBMFFParser.ItemProperties {
         switch kind {
         case .none, .auxC:
             return
+        case .av1C, .hvcC:
+            recordCodecConfiguration(kind, field, index: index)
+            return
         case .colr:
             // Colour is best-effort: a record that doesn't fit only leaves the colour unknown.
             let colourType = field.tag(0)
             if colourType == Self.nclx && field.count >= 11 {
                 let (primaries, transfer, matrix) = (field.be16(4), field.be16(6), field.be16(8))
                 guard primaries <= 0xFF && transfer <= 0xFF && matrix <= 0xFF else { return }
-                fits = record(.colour, index) && journal.append(1) && journal.appendVarint(UInt32(primaries))
-                    && journal.appendVarint(UInt32(transfer)) && journal.appendVarint(UInt32(matrix))
-                    && journal.append(field.u8(10) >> 7)
+                let cicp = CICP(
+                    colourPrimaries: UInt8(truncatingIfNeeded: primaries), transferCharacteristics: UInt8(truncatingIfNeeded: transfer),
+                    matrixCoefficients: UInt8(truncatingIfNeeded: matrix), isFullRange: field.u8(10) >> 7 != 0)
+                fits = record(.colour, index) && appendCodePoints(cicp)
             } else if colourType == Self.prof || colourType == Self.rICC {
-                fits = record(.colour, index) && journal.append(0)
+                fits = record(.colour, index) && appendCodePoints(nil)
             } else {
                 return
             }
@@ -78,6 +87,36 @@ extension ISOBMFFParser.ItemProperties {
         }
     }
 
+    /// 0 for no code points, or 1 and `cicp`'s, each a varint.
+    mutating func appendCodePoints(_ cicp: CICP?) -> Bool {
+        guard let cicp else { return journal.append(0) }
+        return journal.append(1) && journal.appendVarint(UInt32(cicp.colourPrimaries))
+            && journal.appendVarint(UInt32(cicp.transferCharacteristics)) && journal.appendVarint(UInt32(cicp.matrixCoefficients))
+            && journal.append(cicp.isFullRange ? 1 : 0)
+    }
+
+    /// `av1C` or `hvcC` (full mode): the bit depth the codec states, and an AV1 sequence
+    /// header's colour. Best-effort, like colour: `pixi` and `nclx` take precedence.
+    mutating func recordCodecConfiguration(_ kind: PropertyKind, _ field: FieldBytes, index: UInt16) {
+        var depth: UInt8
+        var cicp: CICP? = nil
+        if kind == .av1C {
+            // high_bitdepth and twelve_bit (AV1-ISOBMFF §2.3.3), read as libavif reads them.
+            let flags = field.u8(2)
+            depth = flags & 0x20 != 0 ? 12 : flags & 0x40 != 0 ? 10 : 8
+            cicp = AV1SequenceHeader.colour(in: field, from: 4)
+        } else {
+            // bitDepthLumaMinus8 (ISO/IEC 14496-15 §8.3.3.1.2).
+            depth = (field.u8(17) & 0x07) &+ 8
+        }
+        let start = Int(journal.count)
+        if record(.codec, index) && journal.append(depth) && appendCodePoints(cicp) {
+            closeRecord(startingAt: start)
+        } else {
+            journal.count = UInt8(truncatingIfNeeded: start)
+        }
+    }
+
     /// Starts a record of `kind` for `key` (a property index or an item id); the length
     /// byte is set by `closeRecord`.
     mutating func record(_ kind: RecordKind, _ key: UInt32) -> Bool {
@@ -106,7 +145,7 @@ extension ISOBMFFParser.ItemProperties {
         let bytes = summary.recordBytes
         guard record(.summary, summary.id)
             && journal.append(bytes.0) && journal.append(bytes.1) && journal.append(bytes.2)
-            && journal.append(bytes.3) && journal.append(bytes.4)
+            && journal.append(bytes.3) && journal.append(bytes.4) && journal.append(bytes.5)
         else {
             journal.count = UInt8(truncatingIfNeeded: start)
             return false
@@ -116,10 +155,11 @@ extension ISOBMFFParser.ItemProperties {
     }
 
     /// The summary of item `id` whose record's bytes start at `offset`, after its id.
-    mutating func summary(id: UInt32, at offset: Int) -> ISOBMFFParser.ItemSummary {
+    func summary(id: UInt32, at offset: Int) -> ISOBMFFParser.ItemSummary {
+        var journal = journal
         let bytes = (
             journal.byte(at: offset), journal.byte(at: offset &+ 1), journal.byte(at: offset &+ 2),
-            journal.byte(at: offset &+ 3), journal.byte(at: offset &+ 4)
+            journal.byte(at: offset &+ 3), journal.byte(at: offset &+ 4), journal.byte(at: offset &+ 5)
         )
         return ISOBMFFParser.ItemSummary(id: id, recordBytes: bytes)
     }
@@ -146,14 +186,21 @@ extension ISOBMFFParser.ItemProperties {
                 if summary.apertureRecord == 0 { summary.apertureRecord = UInt8(truncatingIfNeeded: start &+ 1) }
             case .pixi:
                 if summary.bitDepth == 0 { summary.bitDepth = journal.byte(at: cursor) }
+            case .codec:
+                if summary.codecBitDepth == 0 { summary.codecBitDepth = journal.byte(at: cursor) }
+                // The sequence header's code points count only without an nclx (libavif).
+                if summary.cicpRecord == 0 && journal.byte(at: cursor &+ 1) == 1 {
+                    summary.cicpRecord = UInt8(truncatingIfNeeded: start &+ 1)
+                }
             case .colour:
                 // At most one colr of each kind per item (HEIF §6.5.5): an ICC profile, an nclx.
+                // An nclx replaces the AV1 sequence header's code points.
                 if journal.byte(at: cursor) == 0 {
                     summary.hasICCProfile = true
-                } else if summary.nclxRecord == 0 {
-                    summary.nclxRecord = UInt8(truncatingIfNeeded: start &+ 1)
+                } else if summary.cicpRecord == 0 || journal.byte(at: Int(summary.cicpRecord) &- 1) == RecordKind.codec.rawValue {
+                    summary.cicpRecord = UInt8(truncatingIfNeeded: start &+ 1)
                 }
-            case .pending, .summary, nil:
+            case .pending, .summary, .firstTile, nil:
                 continue  // not a property
             }
             return nil
@@ -201,18 +248,66 @@ extension ISOBMFFParser.ItemProperties {
         return values
     }
 
-    /// The primary's colour: its nclx code points, and whether an ICC profile is associated.
+    /// The primary's colour: its code points, and whether an ICC profile is associated. A
+    /// grid without its own takes its first tile's, each kind apart, as libheif does.
     func colour() -> (cicp: CICP?, icc: Bool) {
-        let icc = primary.hasICCProfile
-        let record = primary.nclxRecord
+        let tile = firstTileSummary()
+        let icc = primary.hasICCProfile || tile?.hasICCProfile == true
+        var record = primary.cicpRecord
+        if record == 0, let tile { record = tile.cicpRecord }
         guard record != 0 else { return (nil, icc) }
-        // The kind of colour, then the code points.
-        let values = recordValues(record, count: 5)
-        guard values.0 == 1 else { return (nil, icc) }
+        // A codec record's code points follow its bit depth; a colour record's come first.
+        var journal = journal
+        let values = recordValues(record, count: 6)
+        let (present, primaries, transfer, matrix, range) =
+            journal.byte(at: Int(record) &- 1) == RecordKind.codec.rawValue
+            ? (values.1, values.2, values.3, values.4, values.5) : (values.0, values.1, values.2, values.3, values.4)
+        guard present == 1 else { return (nil, icc) }
         let cicp = CICP(
-            colourPrimaries: UInt8(truncatingIfNeeded: values.1), transferCharacteristics: UInt8(truncatingIfNeeded: values.2),
-            matrixCoefficients: UInt8(truncatingIfNeeded: values.3), isFullRange: values.4 != 0)
+            colourPrimaries: UInt8(truncatingIfNeeded: primaries), transferCharacteristics: UInt8(truncatingIfNeeded: transfer),
+            matrixCoefficients: UInt8(truncatingIfNeeded: matrix), isFullRange: range != 0)
         return (cicp, icc)
+    }
+
+    /// The primary's bit depth: `pixi`'s, else the codec configuration's; for a grid without
+    /// either, its first tile's (libheif reads a grid's depth from its first tile). 0 for none.
+    func bitDepth() -> UInt8 {
+        if let depth = primary.statedBitDepth { return depth }
+        return hasFirstTile ? firstTileSummary()?.statedBitDepth ?? 0 : 0
+    }
+
+    /// A grid primary's first tile, once its associations are read (full mode): the tile's
+    /// id from its `firstTile` record, then that item's summary record.
+    // Out of line: a cold path (full-mode grids) whose journal copy stays out of the others.
+    @inline(never)
+    func firstTileSummary() -> ISOBMFFParser.ItemSummary? {
+        guard hasFirstTile, let (tile, _) = firstRecord(.firstTile) else { return nil }
+        guard let (_, offset) = firstRecord(.summary, key: tile) else { return nil }
+        return summary(id: tile, at: offset)
+    }
+
+    /// The first tile's item id, when `iref` named one for a grid primary.
+    var firstTileID: UInt32? {
+        guard hasFirstTile else { return nil }
+        return firstRecord(.firstTile)?.key
+    }
+
+    /// The first record of `kind` (with `key`, when given): its key, and the offset of what
+    /// follows the key. Reads a copy of the journal, for the answer's non-mutating readers.
+    @inline(never)
+    func firstRecord(_ kind: RecordKind, key wanted: UInt32? = nil) -> (key: UInt32, values: Int)? {
+        var journal = journal
+        var offset = 0
+        // Each round moves past one record: its kind, its length byte and the rest.
+        while offset < Int(journal.count) {
+            let recordKind = journal.byte(at: offset)
+            var cursor = offset &+ 2
+            offset = offset &+ 2 &+ Int(journal.byte(at: offset &+ 1))
+            guard recordKind == kind.rawValue else { continue }
+            let key = journal.varint(at: &cursor)
+            if wanted == nil || wanted == key { return (key, cursor) }
+        }
+        return nil
     }
 
     /// The primary's clean aperture, when a `clap` is associated with it.
@@ -274,15 +369,24 @@ extension ISOBMFFParser {
         var sizeRecord: UInt8 = 0
         /// 1 + the journal offset of the clap record, or 0 for none.
         var apertureRecord: UInt8 = 0
-        /// 1 + the journal offset of the nclx colr record, or 0 for none.
-        var nclxRecord: UInt8 = 0
+        /// 1 + the journal offset of the colour record with code points (an nclx, or an AV1
+        /// sequence header's), or 0 for none.
+        var cicpRecord: UInt8 = 0
+        /// `pixi`'s first channel, or 0.
         var bitDepth: UInt8 = 0
+        /// `av1C`'s or `hvcC`'s bit depth, or 0.
+        var codecBitDepth: UInt8 = 0
         /// The `irot` and `imir` associated so far, or nil for none.
         var transform: Transform? = nil
         /// An ICC profile (a colr of that kind) is associated.
         var hasICCProfile = false
 
         var hasSize: Bool { sizeRecord != 0 }
+
+        /// `pixi`'s depth, else the codec's, else nil.
+        var statedBitDepth: UInt8? {
+            bitDepth != 0 ? bitDepth : codecBitDepth != 0 ? codecBitDepth : nil
+        }
 
         init() {}
 
@@ -302,20 +406,22 @@ extension ISOBMFFParser {
             self.transform = transform
         }
 
-        /// The five bytes of the summary's journal record: the size record, the transform
+        /// The six bytes of the summary's journal record: the size record, the transform
         /// (the rotation in bits 0–1, mirrored in bit 2, and bit 3 set), the clap record, the
-        /// bit depth, and the colour (an ICC profile in bit 7, the nclx record in bits 0–6:
-        /// the journal's offsets are below 128).
-        var recordBytes: (UInt8, UInt8, UInt8, UInt8, UInt8) {
+        /// bit depth, the colour (an ICC profile in bit 7, the code points' record in bits 0–6:
+        /// the journal's offsets are below 128), and the codec's bit depth.
+        var recordBytes: SummaryBytes {
             let transformByte = transform.map { $0.rotation | ($0.mirrored ? 4 : 0) | 8 } ?? 0
-            let colourByte = (hasICCProfile ? 0x80 : 0) | nclxRecord & 0x7F
-            return (sizeRecord, transformByte, apertureRecord, bitDepth, colourByte)
+            let colourByte = (hasICCProfile ? 0x80 : 0) | cicpRecord & 0x7F
+            return (sizeRecord, transformByte, apertureRecord, bitDepth, colourByte, codecBitDepth)
         }
 
+        typealias SummaryBytes = (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+
         /// The summary of item `id` that `recordBytes` wrote.
-        init(id: UInt32, recordBytes bytes: (UInt8, UInt8, UInt8, UInt8, UInt8)) {
+        init(id: UInt32, recordBytes bytes: SummaryBytes) {
             self.id = id
-            (sizeRecord, apertureRecord, bitDepth) = (bytes.0, bytes.2, bytes.3)
+            (sizeRecord, apertureRecord, bitDepth, codecBitDepth) = (bytes.0, bytes.2, bytes.3, bytes.5)
             if bytes.1 & 8 != 0 {
                 var transform = Transform()
                 transform.rotation = bytes.1 & 3
@@ -323,7 +429,7 @@ extension ISOBMFFParser {
                 self.transform = transform
             }
             hasICCProfile = bytes.4 & 0x80 != 0
-            nclxRecord = bytes.4 & 0x7F
+            cicpRecord = bytes.4 & 0x7F
         }
     }
 

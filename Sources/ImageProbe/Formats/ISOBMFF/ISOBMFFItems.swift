@@ -14,8 +14,10 @@ extension ISOBMFFParser {
             case none = 0, ispe, irot, imir, clap, pixi
             /// `colr` (full mode): nclx's code points, or an ICC profile.
             case colr
-            /// `auxC` (full mode): an auxiliary image's type, for Apple's gain map.
+            /// `auxC` (full mode): an auxiliary image's type, for gain maps.
             case auxC
+            /// `av1C`, `hvcC` (full mode): the codec's bit depth, and AV1's colour.
+            case av1C, hvcC
         }
 
         // Declared widest first, so the parser fits the scanner's 256-byte slot without padding.
@@ -32,7 +34,7 @@ extension ISOBMFFParser {
         var summaryCount: UInt8 = 0
         /// Which property a `property` phase reads.
         var propertyKind = PropertyKind.none
-        var flags = PackedFlags<Flag, UInt8>()
+        var flags = PackedFlags<Flag, UInt16>()
         /// The item whose associations are being read, when it matters.
         var current = ItemSummary()
         /// The primary item, once its associations are read.
@@ -61,6 +63,12 @@ extension ISOBMFFParser {
             case primaryResolved
             /// An item's summary before `pitm` didn't fit in the journal.
             case summariesOverflowed
+            /// Full mode, a grid primary: `iref` named its first tile, in the journal.
+            case hasFirstTile
+            /// `iref` version 1: 32-bit item IDs.
+            case longReferenceIDs
+            /// The first tile's summary is in the journal.
+            case firstTileRead
         }
 
         init() {}
@@ -76,6 +84,9 @@ extension ISOBMFFParser {
             get { flags[.summariesOverflowed] }
             set { flags[.summariesOverflowed] = newValue }
         }
+        var hasFirstTile: Bool { get { flags[.hasFirstTile] } set { flags[.hasFirstTile] = newValue } }
+        var longReferenceIDs: Bool { get { flags[.longReferenceIDs] } set { flags[.longReferenceIDs] = newValue } }
+        var firstTileRead: Bool { get { flags[.firstTileRead] } set { flags[.firstTileRead] = newValue } }
 
         /// The primary item's size is known and checked.
         var hasAnswer: Bool { primaryResolved && primary.hasSize }
@@ -91,8 +102,10 @@ extension ISOBMFFParser {
         func answerIfReady(final: Bool, _ brands: Brands, options: ScanOptions, trackDone: Bool) -> Step? {
             guard hasAnswer else { return nil }
             if !final && !formatSettled(brands) { return nil }
-            // Full mode: a gain map's `tmap` item is in iinf, which may come after ipma.
+            // Full mode: a gain map's `tmap` item is in iinf, which may come after ipma; a grid's
+            // colour may come from its first tile, whose ipma entry may follow the grid's.
             if !final && brands.fullMode && !itemInfoDone { return nil }
+            if !final && hasFirstTile && !firstTileRead { return nil }
             return options.animation && brands.hasSequenceBrand && !trackDone ? nil : .done
         }
 
@@ -108,6 +121,13 @@ extension ISOBMFFParser {
         /// item ID, protection index and type.
         static func beginItemInfo(room: UInt64) -> BoxStart {
             (.read(Int(truncatingIfNeeded: min(room, 14))), .itemInfo)
+        }
+
+        /// A `dimg` reference box of `iref`, with `room` payload bytes: from_item_ID,
+        /// reference_count and the first to_item_ID, 16 or 32 bits each.
+        func beginReference(room: UInt64) -> BoxStart? {
+            let width = longReferenceIDs ? 10 : 6
+            return room >= UInt64(width) ? (.read(width), .reference) : nil
         }
 
         /// `ipma`: its version and flags, then its entry count.
@@ -133,14 +153,29 @@ extension ISOBMFFParser {
             case Box.irot where room >= 1: (kind, width) = (.irot, 1)
             case Box.imir where room >= 1: (kind, width) = (.imir, 1)
             case Box.clap where room >= 32: (kind, width) = (.clap, 32)
-            // colour_type, then nclx's three 16-bit code points and the full-range bit.
-            case Box.colr where fullMode && room >= 4: (kind, width) = (.colr, Int(truncatingIfNeeded: min(room, 11)))
-            // Version and flags, then the type's URN and its NUL.
-            case Box.auxC where fullMode && room >= 8: (kind, width) = (.auxC, Int(truncatingIfNeeded: min(room, 44)))
-            default: return nil
+            default:
+                guard fullMode, let (fullModeKind, fullModeWidth) = Self.fullModeProperty(type, room: room) else { return nil }
+                (kind, width) = (fullModeKind, fullModeWidth)
             }
             propertyKind = kind
             return (.read(width), .property)
+        }
+
+        /// The properties only full mode reads, and how much of each: out of line, so that
+        /// dimensions-only mode's properties pay one test for them.
+        @inline(never)
+        static func fullModeProperty(_ type: UInt32, room: UInt64) -> (PropertyKind, Int)? {
+            switch type {
+            // colour_type, then nclx's three 16-bit code points and the full-range bit.
+            case Box.colr where room >= 4: (.colr, Int(truncatingIfNeeded: min(room, 11)))
+            // Version and flags, then the type's URN and its NUL.
+            case Box.auxC where room >= 8: (.auxC, Int(truncatingIfNeeded: min(room, 46)))
+            // The four fixed bytes, then configOBUs, where a sequence header sits.
+            case Box.av1C where room >= 4: (.av1C, Int(truncatingIfNeeded: min(room, 64)))
+            // Up to bitDepthLumaMinus8.
+            case Box.hvcC where room >= 18: (.hvcC, 18)
+            default: nil
+            }
         }
 
         // MARK: Reading
@@ -178,12 +213,31 @@ extension ISOBMFFParser {
             return .boxDone(from: position, in: .iinf)
         }
 
+        /// A `dimg` reference: when it is the primary's, its first input is the grid's first
+        /// tile (HEIF §6.6.2.3: the tiles in row-major order), kept in the journal.
+        mutating func reference(_ field: FieldBytes) {
+            let wide = longReferenceIDs
+            let from = wide ? field.be32(0) : UInt32(field.be16(0))
+            let count = field.be16(wide ? 4 : 2)
+            if from == primaryID && count > 0 {
+                let tile = wide ? field.be32(6) : UInt32(field.be16(4))
+                let start = Int(journal.count)
+                // Best-effort, like colour: without room the grid's colour stays its own.
+                if record(.firstTile, tile) {
+                    closeRecord(startingAt: start)
+                    hasFirstTile = true
+                } else {
+                    journal.count = UInt8(truncatingIfNeeded: start)
+                }
+            }
+        }
+
         /// A property's payload: kept in the journal.
         @inline(__always)
         mutating func property(_ field: FieldBytes, at offset: UInt64, brands: inout Brands) -> Outcome {
             if propertyKind == .auxC {
-                // Apple's HDR gain map is an auxiliary image of this type (HEIF §6.5.8).
-                if field.count >= 44 && field.matches(Self.appleGainMapType, at: 4) { brands.sawGainMap = true }
+                // A gain map is an auxiliary image of one of these types (HEIF §6.5.8).
+                if Self.namesAGainMap(field) { brands.sawGainMap = true }
             } else {
                 recordProperty(propertyKind, field)
             }
@@ -194,7 +248,18 @@ extension ISOBMFFParser {
         static let nclx: UInt32 = 0x6E63_6C78  // "nclx"
         static let prof: UInt32 = 0x7072_6F66  // "prof"
         static let rICC: UInt32 = 0x7249_4343  // "rICC"
-        static let appleGainMapType: StaticString = "urn:com:apple:photo:2020:aux:hdrgainmap\0"
+        /// Whether an `auxC` (version and flags, then the type) names a gain map, as exiftool
+        /// does: Apple's type, libavif's test files' (with `hdrgm` XMP), and Samsung's. Each
+        /// with its NUL, so a longer type that begins the same way is not taken.
+        static func namesAGainMap(_ field: FieldBytes) -> Bool {
+            auxiliaryType(field, is: "urn:com:apple:photo:2020:aux:hdrgainmap\0")
+                || auxiliaryType(field, is: "urn:com:photo:aux:hdrgainmap\0")
+                || auxiliaryType(field, is: "urn:com:samsung:photo:2024:aux:hdrgainmap\0")
+        }
+
+        static func auxiliaryType(_ field: FieldBytes, is type: StaticString) -> Bool {
+            field.count >= 4 + type.utf8CodeUnitCount && field.matches(type, at: 4)
+        }
 
         /// `ipma`'s version, flags and entry count.
         @inline(__always)
@@ -219,7 +284,7 @@ extension ISOBMFFParser {
             guard entryBytes <= end &- position else {
                 return .step(.failed(.malformed(brands.format, Failure.ipmaEntryOverrunsItsBox)))
             }
-            let relevant = hasPrimary ? id == primaryID : true
+            let relevant = hasPrimary ? id == primaryID || isFirstTile(id) : true
             if !relevant || count == 0 {
                 if relevant, let step = resolveEntry(ItemSummary(id: id), options: options, brands, trackDone: trackDone) {
                     return .step(step)
@@ -243,7 +308,10 @@ extension ISOBMFFParser {
             while index < field.count {
                 let raw = wideIndices ? field.be16(index) : UInt16(field.u8(index))
                 let property = raw & (wideIndices ? 0x7FFF : 0x7F)  // the top bit is "essential"
-                if let failure = associate(property, brands) { return .step(.failed(failure)) }
+                // A tile's colour is best-effort: only the primary's associations can fail.
+                if let failure = associate(property, brands), current.id == primaryID || !hasPrimary {
+                    return .step(.failed(failure))
+                }
                 index &+= width
                 associationsLeft &-= 1
             }
@@ -329,6 +397,12 @@ extension ISOBMFFParser {
 
         // MARK: Items
 
+        /// Whether item `id` is a grid primary's first tile, whose associations are read once
+        /// the properties are (full mode; `iref` came before `iprp`).
+        func isFirstTile(_ id: UInt32) -> Bool {
+            hasFirstTile && ipcoDone && id == firstTileID
+        }
+
         /// The associations of `summary`'s item are all read.
         mutating func resolveEntry(_ summary: ItemSummary, options: ScanOptions, _ brands: Brands, trackDone: Bool) -> Step? {
             if !ipcoDone && hasPrimary && summary.id == primaryID && pendingCount > 0 {
@@ -336,7 +410,13 @@ extension ISOBMFFParser {
                 return nil  // resolved when ipco ends
             }
             if hasPrimary {
-                guard summary.id == primaryID else { return nil }
+                guard summary.id == primaryID else {
+                    // The grid's first tile (`isFirstTile`): kept for the grid's colour.
+                    guard recordSummary(summary) else { return nil }
+                    firstTileRead = true
+                    guard primaryResolved else { return nil }
+                    return answerIfReady(final: false, brands, options: options, trackDone: trackDone)
+                }
                 return adopt(summary, options: options, brands, trackDone: trackDone)
             }
             // pitm comes later: remember every item.
