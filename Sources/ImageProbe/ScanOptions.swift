@@ -34,6 +34,11 @@ public struct ScanOptions: Hashable, Sendable {
 
     /// What the scanner settles before it answers. Default: `.full`.
     public var mode: Mode = .full
+    /// Whether full mode looks past the image data for metadata a format allows there (a
+    /// PNG's `eXIf` after IDAT, SPEC.md §3.2). Browsers ignore such metadata, and over HTTP
+    /// every jump is a request, so the range planner turns it off (SPEC.md §6.1). Animation
+    /// mode walks the whole file whatever this says.
+    package var metadataAfterImageData = true
 
     /// Most bytes the scanner will consume through `feed`, including the bytes it discards by
     /// counting; having consumed this many without an answer, it fails with `limitExceeded`.

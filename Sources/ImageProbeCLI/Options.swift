@@ -26,7 +26,10 @@ struct CommandLineOptions {
     var chunkSize: Int? = nil
     var scan = ScanOptions()
     var seek = true
-    var jobs = 8
+    /// `-j`: both limits below when given.
+    var jobs: Int? = nil
+    /// Connections to one URL host at once (`--host-connections`).
+    var hostConnections = 6
     var timeout: Double = 10
     var publicOnly = false
     /// Blocks `--public-only` allows all the same (`--allow`).
@@ -35,6 +38,11 @@ struct CommandLineOptions {
     var showHelp = false
     var showVersion = false
     var completionShell: String? = nil
+
+    /// Files probed at once: blocking reads on a thread each.
+    var fileJobs: Int { jobs ?? 8 }
+    /// URLs probed at once: waiting on the network, not the processor.
+    var urlJobs: Int { jobs ?? 64 }
 
     /// The package's version: the core's User-Agent's, one place for every front end.
     static let version = String(decoding: RangePlanner.userAgent.utf8Bytes.dropFirst("ImageProbe/".utf8.count), as: UTF8.self)
@@ -69,7 +77,11 @@ struct CommandLineOptions {
                    + "the error tooManyPixels and its size: a decompression-bomb guard (default: no limit)"),
         Option(names: ["--chunk-size"], value: "N", help: "feed the scanner at most N bytes at a time (for testing)"),
         Option(names: ["--no-seek"], value: nil, help: "read skipped bytes instead of seeking over them"),
-        Option(names: ["-j", "--jobs"], value: "N", help: "probe up to N files and N URLs at once, 1 to 256 (default 8); output keeps input order"),
+        Option(names: ["-j", "--jobs"], value: "N",
+               help: "probe up to N files and N URLs at once, 1 to 256 (default 8 files and 64 URLs); output keeps input order"),
+        Option(names: ["--host-connections"], value: "N",
+               help: "open at most N connections to one host, 1 to 256 (default 6): over HTTP/2 one carries many probes, "
+                   + "over HTTP/1.1 each carries one at a time"),
         Option(names: ["--timeout"], value: "SECONDS", help: "per-request timeout for URLs, 1 to 86400 (default 10)"),
         Option(names: ["--public-only"], value: nil,
                help: "refuse URLs (and redirects) to loopback, private, link-local and other non-public addresses, checked on the address connected"),
@@ -199,6 +211,7 @@ struct CommandLineOptions {
                 case "--max-pixels": options.scan.maxPixels = try number(argument)
                 case "--chunk-size": options.chunkSize = try number(argument)
                 case "-j", "--jobs": options.jobs = try number(argument, atMost: 256)
+                case "--host-connections": options.hostConnections = try number(argument, atMost: 256)
                 case "--timeout": options.timeout = Double(try number(argument, atMost: 86_400, " seconds (a day)"))
                 default: throw UsageError("unknown option '\(argument)'")
                 }

@@ -38,9 +38,10 @@ struct OrderedResults {
     private let window: Int
     private let print: (InputResult) -> Void
 
-    init(jobs: Int, print: @escaping (InputResult) -> Void) {
+    /// `jobs` files at once; the window is sized for `waiting` inputs in flight (URLs too).
+    init(jobs: Int, waiting: Int, print: @escaping (InputResult) -> Void) {
         permits = DispatchSemaphore(value: jobs)
-        window = max(16, 4 * jobs)
+        window = max(16, 4 * waiting)
         self.print = print
     }
 

@@ -21,7 +21,8 @@ final class URLProber: Sendable {
         // --max-bytes bounds what comes off the network (heads and framing included), and
         // the scanner with it: above the default it lets a longer header through.
         configuration.maxBytes = options.scan.maxBytes
-        configuration.maxConcurrentRequests = options.jobs
+        configuration.maxConcurrentRequests = options.urlJobs
+        configuration.maxConnectionsPerHost = options.hostConnections
         configuration.requestTimeout = options.timeout
         // A probe may take a few requests; a longer request timeout must not be cut by the default.
         configuration.probeTimeout = max(configuration.probeTimeout, configuration.requestTimeout * 3)

@@ -95,7 +95,7 @@ func report(_ result: InputResult, options: CommandLineOptions) {
 if options.style == .csv { emit(csvColumns.joined(separator: ",")) }
 
 let prober = DescriptorProber(options: options.scan, chunkSize: options.chunkSize, seek: options.seek)
-var queue = OrderedResults(jobs: options.jobs) { report($0, options: options) }
+var queue = OrderedResults(jobs: options.fileJobs, waiting: max(options.fileJobs, options.urlJobs)) { report($0, options: options) }
 
 // URLs are probed in input order, each started when the output reaches it: at most the
 // printing window's worth are in flight or waiting to print, so memory doesn't grow with the

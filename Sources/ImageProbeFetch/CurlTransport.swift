@@ -18,6 +18,7 @@ final class CurlTransport: ProbeTransport, @unchecked Sendable {
         var certificateAuthorities: String?
         var userAgent: String
         var maxConnections: Int
+        var maxConnectionsPerHost: Int
         /// A DNS-over-HTTPS resolver instead of the system's (tests: a resolver that never answers).
         var dnsOverHTTPS: String?
     }
@@ -27,7 +28,7 @@ final class CurlTransport: ProbeTransport, @unchecked Sendable {
 
     init(_ options: Options) {
         self.options = options
-        driver = CurlDriver(maxConnections: options.maxConnections)
+        driver = CurlDriver(maxConnections: options.maxConnections, maxConnectionsPerHost: options.maxConnectionsPerHost)
     }
 
     func channel() -> ProbeChannel { CurlChannel(driver: driver, options: options) }
@@ -51,11 +52,17 @@ final class CurlDriver: @unchecked Sendable {
     private enum Command { case start, poke }
     private enum ThreadState { case notStarted, running, stopping, stopped }
 
-    init(maxConnections: Int) {
+    init(maxConnections: Int, maxConnectionsPerHost: Int) {
         _ = curlReady
         multi = curl_multi_init()
         if let multi {
             _ = ip_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(8, min(1024, maxConnections)))
+            // HTTP/2 streams share a connection (the default since libcurl 7.62, said outright),
+            // and HTTP/1.1 transfers beyond the per-host cap wait for a connection.
+            _ = ip_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+            _ = ip_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, min(1024, maxConnectionsPerHost))
+            // As many streams on a connection as the server allows (libcurl's own cap is 100).
+            _ = ip_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, 1000)
         }
     }
 
@@ -350,6 +357,9 @@ final class CurlChannel: ProbeChannel, @unchecked Sendable {
         let left = max(0.001, deadline.secondsLeft)
         _ = ip_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, left.wholeMillisecondsForCurl)
         _ = ip_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, left.wholeMillisecondsForCurl)
+        // Over https, wait for the host's connection to say (by ALPN) whether it multiplexes
+        // before opening another; plain http is HTTP/1.1, and waiting would cost a round trip.
+        _ = ip_easy_setopt_long(easy, CURLOPT_PIPEWAIT, request.url.lowercased().hasPrefix("https:") ? 1 : 0)
         let previousList: UnsafeMutablePointer<curl_slist>? = lock.locked {
             defer { headerList = list }
             pending = nil

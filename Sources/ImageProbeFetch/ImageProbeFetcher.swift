@@ -25,7 +25,13 @@ public struct FetchConfiguration: Sendable {
     /// libcurl; URLSession reports bodies only).
     public var maxBytes = 16 << 20
     /// Most probes transferring at once on one fetcher.
-    public var maxConcurrentRequests = 8
+    public var maxConcurrentRequests = 64
+    /// Most connections open to one host at once. Over HTTP/2 one connection carries many
+    /// probes at once (libcurl waits for the first connection to learn whether it can
+    /// multiplex rather than opening more); over HTTP/1.1 each request in flight needs a
+    /// connection, and probes of the same host beyond this wait for one, their request
+    /// timeout running. Browsers keep 6.
+    public var maxConnectionsPerHost = 6
     /// Most redirects one probe follows.
     public var maxRedirects = 5
     /// The first request's range: bytes 0 to this − 1.
@@ -214,6 +220,7 @@ public final class ImageProbeFetcher: ImageSizeProbing {
                 certificateAuthorities: configuration.certificateAuthorities?.path,
                 userAgent: configuration.userAgent,
                 maxConnections: 2 * max(1, configuration.maxConcurrentRequests),
+                maxConnectionsPerHost: max(1, configuration.maxConnectionsPerHost),
                 dnsOverHTTPS: configuration.dnsOverHTTPS?.absoluteString))
         }
         #endif

@@ -31,10 +31,10 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
     private let callbackQueue: DispatchQueue?
 
     /// A session of the fetcher's own, from `base` (ephemeral by default): no cache, no
-    /// cookies, the request timeout as URLSession's idle timeout, a connection per probe the
-    /// fetcher runs at once (URLSession's own limit, 4 on iOS and 6 on macOS, would queue
-    /// requests inside the session, where their deadlines run), and under `publicOnly` no
-    /// proxy, so the address connected to is the server's (SPEC.md §6.4).
+    /// cookies, the request timeout as URLSession's idle timeout, `maxConnectionsPerHost`
+    /// connections to a host (HTTP/2 multiplexes the fetcher's probes on them; over HTTP/1.1
+    /// the probes beyond wait inside the session, their deadlines running), and under
+    /// `publicOnly` no proxy, so the address connected to is the server's (SPEC.md §6.4).
     init(configuration: FetchConfiguration, trust: ServerTrustEvaluating?, base: URLSessionConfiguration = .ephemeral) {
         router = SessionRouter(configuration: configuration, trust: trust)
         let settings = base
@@ -43,7 +43,7 @@ final class URLSessionTransport: ProbeTransport, @unchecked Sendable {
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never
         settings.timeoutIntervalForRequest = max(1, Deadline.clamped(configuration.requestTimeout))
-        settings.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentRequests)
+        settings.httpMaximumConnectionsPerHost = max(1, configuration.maxConnectionsPerHost)
         if configuration.addressPolicy.publicOnly { settings.connectionProxyDictionary = [:] }
         // Callbacks on a serial queue of their own. The default delegate queue runs them on
         // the shared dispatch pool, which on Linux also runs Swift's tasks: an app (or a test

@@ -74,7 +74,11 @@ public enum PlannerScript {
                 while left > 0 {
                     let run = min(left, 1 + Int(next() & 0x3F))
                     var chunk: [UInt8] = []
-                    for index in 0..<run { chunk.append(offset + index < image.count && offset + index >= 0 ? image[offset + index] : next()) }
+                    for index in 0..<run {
+                        // `offset` may be near Int.max (a server's range): compare without adding.
+                        let inside = offset >= 0 && offset < image.count && index < image.count - offset
+                        chunk.append(inside ? image[offset + index] : next())
+                    }
                     given &+= UInt64(run)
                     let within = planner.received(UInt64(run))
                     let more = chunk.withUnsafeBytes { planner.body($0) }

@@ -54,12 +54,15 @@ struct GuaranteeTests {
         #expect(elapsed < .seconds(10))
     }
 
-    @Test func tlsFullModeStopsAtTheByteLimit() async throws {
-        // Full mode would skip the 1 GiB IDAT for a later eXIf: on a body without Range that is
+    @Test func tlsAnimationModeStopsAtTheByteLimit() async throws {
+        // Animation mode skips the 1 GiB IDAT for what follows: on a body without Range that is
         // reading, so maxBytes ends it, with the size as a partial answer.
         let server = try NginxServer.require()
         let (url, token) = server.url("/norange/gibibyte.png", tls: true)
-        let configuration = Self.configuration { $0.maxBytes = 4 << 20 }
+        let configuration = Self.configuration {
+            $0.maxBytes = 4 << 20
+            $0.scanOptions.mode = .animation
+        }
         let result = try await ImageProbeFetcher(configuration: configuration).probe(url)
         #expect(result.info.width == 640 && result.info.partialReason?.code == .limitExceeded)
         #expect(result.bytesTransferred <= configuration.maxBytes + Int(RangePlanner.Limits.drainBytes) + 64 * 1024)

@@ -176,10 +176,11 @@ struct NginxIntegrationTests {
 
     @Test(arguments: transports)
     func metadataSearchIsBoundedOnceTheSizeIsKnown(transport: FetchConfiguration.Transport) async throws {
-        // A 4.9 MB PNG of 8 KiB IDAT chunks: the size is in the first request; the search for
-        // a late eXIf stops after maxMetadataRequests with the size, marked partial.
+        // A 4.9 MB PNG of 8 KiB IDAT chunks: the size is in the first request. Animation mode
+        // walks to IEND (a late eXIf, frames); that search stops after maxMetadataRequests with
+        // the size, marked partial.
         let file = try NginxServer.require().file("idat-chunks.png")
-        let configuration = Self.configuration(transport)
+        let configuration = Self.configuration(transport) { $0.scanOptions.mode = .animation }
         let measured = try await Self.measure("/range/idat-chunks.png", configuration)
         let result = try measured.result.get()
         #expect(result.info.format == .png && result.info.width == file.width && result.info.height == file.height)
@@ -188,22 +189,56 @@ struct NginxIntegrationTests {
         #expect(result.requests == 1 + configuration.maxMetadataRequests)
         let sent = measured.log.reduce(0) { $0 + $1.bytesSent }
         #expect(sent < 256 * 1024, "nginx sent \(sent) of \(file.size) bytes")
-        // Dimensions only: one request.
-        let quick = try await Self.measure("/range/idat-chunks.png", Self.configuration(transport) { $0.scanOptions.mode = .dimensionsOnly })
-        #expect(try quick.result.get().requests == 1)
-        #expect(try quick.result.get().info.isPartial == false)
+        // Dimensions only, and full mode, which stops at the image data over HTTP: one request.
+        for mode in [ScanOptions.Mode.dimensionsOnly, .full] {
+            let quick = try await Self.measure("/range/idat-chunks.png", Self.configuration(transport) { $0.scanOptions.mode = mode })
+            #expect(try quick.result.get().requests == 1)
+            #expect(try quick.result.get().info.isPartial == false)
+        }
     }
 
     @Test func aLimitAfterTheSizeGivesAPartialAnswer() async throws {
-        // The transfer limit and the request limit end the search, not the answer.
+        // The transfer limit and the request limit end animation mode's walk, not the answer.
         for limit in [{ (c: inout FetchConfiguration) in c.maxBytes = 20_000 }, { (c: inout FetchConfiguration) in c.maxRequests = 3 }] {
-            let measured = try await Self.measure("/range/idat-chunks.png", Self.configuration(.platform) { limit(&$0) })
+            let measured = try await Self.measure("/range/idat-chunks.png", Self.configuration(.platform) {
+                limit(&$0)
+                $0.scanOptions.mode = .animation
+            })
             let info = try measured.result.get().info
             #expect(info.width == 3000 && info.partialReason?.code == .limitExceeded)
         }
         // Without Range: streamed until maxBytes, then the size, marked partial.
-        let measured = try await Self.measure("/norange/idat-chunks.png", Self.configuration(.platform) { $0.maxBytes = 100_000 })
+        let measured = try await Self.measure("/norange/idat-chunks.png", Self.configuration(.platform) {
+            $0.maxBytes = 100_000
+            $0.scanOptions.mode = .animation
+        })
         #expect(try measured.result.get().info.partialReason?.code == .limitExceeded)
+    }
+
+    /// Concurrent probes of one host: over HTTP/1.1 on at most `maxConnectionsPerHost`
+    /// connections, over HTTP/2 on one, multiplexed (libcurl; SPEC.md §6.2).
+    @Test(arguments: [false, true])
+    func probesOfOneHostShareItsConnections(http2: Bool) async throws {
+        let server = try NginxServer.require()
+        let fetcher = ImageProbeFetcher(configuration: Self.configuration(.platform) {
+            $0.maxConnectionsPerHost = 2
+            $0.maxConcurrentRequests = 16
+            $0.certificateAuthorities = server.certificate
+        })
+        let probes = (0..<16).map { _ in server.url("/range/big.jpg", tls: http2, http2: http2) }
+        await withTaskGroup(of: Void.self) { group in
+            for (url, _) in probes { group.addTask { _ = try? await fetcher.probe(url) } }
+        }
+        var connections = Set<Int>()
+        var requests = 0
+        for (_, token) in probes {
+            for line in await server.log(token: token, atLeast: 1) {
+                connections.insert(line.connection)
+                requests += 1
+            }
+        }
+        #expect(requests >= 16)
+        #expect(connections.count == (http2 ? 1 : 2), "\(connections.count) connections for \(requests) requests")
     }
 
     @Test func redirectLimit() async throws {

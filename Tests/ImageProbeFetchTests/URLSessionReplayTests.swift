@@ -297,11 +297,13 @@ import Testing
 
     // MARK: 5. Connections per host, and 6. the caller's session
 
-    @Test func theSessionAllowsAConnectionPerConcurrentProbe() {
+    @Test func theSessionKeepsTheConnectionsPerHostLimit() {
         var configuration = FetchConfiguration()
+        #expect(configuration.maxConnectionsPerHost == 6)
         configuration.maxConcurrentRequests = 24
+        configuration.maxConnectionsPerHost = 9
         let transport = URLSessionTransport(configuration: configuration, trust: nil)
-        #expect(transport.session.configuration.httpMaximumConnectionsPerHost == 24)
+        #expect(transport.session.configuration.httpMaximumConnectionsPerHost == 9)
     }
 
     @Test func aCallersSessionProbesThroughTheTaskDelegate() async throws {

@@ -66,6 +66,22 @@ import Testing
         }
     }
 
+    /// As the range planner scans (SPEC.md §6.1): full mode ends at IDAT's chunk header, so an
+    /// eXIf after it is not read; one before it still is. Animation mode walks on to IEND.
+    @Test func withoutMetadataAfterImageDataTheScanEndsAtIDAT() throws {
+        var options = ScanOptions()
+        options.metadataAfterImageData = false
+        let exif = PNGBuilder.exif(TIFFBuilder(entries: [.orientation(6)]).build())
+        let after = PNGBuilder.image(width: 30, height: 20, afterData: exif)
+        let outcome = verified(after, options)
+        #expect(info(outcome)?.orientation == nil && info(outcome)?.isPartial == false)
+        let idat = try #require(after.indices.first { Array(after[$0..<min($0 + 4, after.count)]) == ascii("IDAT") })
+        #expect(outcome.bytesConsumed == UInt64(idat + 4))
+        #expect(info(verified(PNGBuilder.image(width: 30, height: 20, beforeData: exif), options))?.orientation == .rotate90Clockwise)
+        options.mode = .animation
+        #expect(info(verified(after, options))?.orientation == .rotate90Clockwise)
+    }
+
     @Test func chunksAfterAnEarlyExifStillCount() throws {
         // Pillow writes eXIf before acTL; acTL and tRNS are only required before IDAT.
         let exif = PNGBuilder.exif(TIFFBuilder(entries: [.orientation(6)]).build())

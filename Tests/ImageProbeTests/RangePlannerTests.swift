@@ -150,6 +150,45 @@ import Testing
         #expect(planner.bytesReceived < 40_000)
     }
 
+    /// A server that answers every range faithfully with 206 and the resource's length; the
+    /// planner's answer and the requests it sent.
+    static func served(_ resource: [UInt8], configure: (inout RangePlanner.Configuration) -> Void = { _ in })
+        -> (info: ImageInfo?, requests: Int) {
+        var configuration = RangePlanner.Configuration()
+        configure(&configuration)
+        var planner = RangePlanner(configuration: configuration, url: "http://images.example/a")
+        var requests = 0
+        while case .send(let request) = planner.next(), requests < 64 {
+            requests += 1
+            let first = Int(request.first), last = min(Int(request.last), resource.count - 1)
+            planner.field(name: "Content-Range", value: "bytes \(first)-\(last)/\(resource.count)")
+            _ = planner.received(100)
+            guard planner.head(status: 206) else { planner.end(.stopped); continue }
+            _ = planner.received(UInt64(last - first + 1))
+            _ = resource[first...last].withUnsafeBytes { planner.body($0) }
+            planner.end(.complete)
+        }
+        guard case .done(let info) = planner.next() else { return (nil, requests) }
+        return (info, requests)
+    }
+
+    /// Over HTTP, full mode stops a PNG at its image data, as browsers do: an `eXIf` behind
+    /// 20 KB of image data costs no jump. Animation mode, and a file, still read it (§6.1).
+    @Test func aPNGIsReadToItsImageDataOnly() {
+        let exif = PNGBuilder.exif(TIFFBuilder(entries: [.orientation(6)]).build())
+        let bulk = PNGBuilder.chunk("IDAT", [UInt8](repeating: 0x55, count: 20_000))
+        let late = PNGBuilder.signature + PNGBuilder.header(width: 30, height: 20) + bulk + exif + PNGBuilder.end
+        let early = PNGBuilder.signature + PNGBuilder.header(width: 30, height: 20) + exif + bulk + PNGBuilder.end
+
+        let overHTTP = Self.served(late)
+        #expect(overHTTP.info?.size == [30, 20] && overHTTP.info?.orientation == nil && overHTTP.info?.isPartial == false)
+        #expect(overHTTP.requests == 1)
+        #expect(Self.served(early).info?.orientation == .rotate90Clockwise)
+        let walked = Self.served(late) { $0.scanOptions.mode = .animation }
+        #expect(walked.info?.orientation == .rotate90Clockwise && walked.requests == 2)
+        #expect(info(verified(late))?.orientation == .rotate90Clockwise, "a file is walked to IEND")
+    }
+
     @Test func addressesAndSpellings() {
         func check(_ text: String) -> AddressClass? {
             var bytes = [UInt8](repeating: 0, count: 16)

@@ -23,8 +23,9 @@ enum ReplayExport {
 
     static func record(_ bytes: [UInt8], _ options: ScanOptions, _ outcome: ScanOutcome) {
         // The manifest has no maxPixels column: those inputs are replayed on wasm32 by the
-        // JavaScript package's refusal tests instead (bindings/js/test).
-        guard let directory, options.maxPixels == nil else { return }
+        // JavaScript package's refusal tests instead (bindings/js/test). Nor one for
+        // metadataAfterImageData, which only the range planner turns off.
+        guard let directory, options.maxPixels == nil, options.metadataAfterImageData else { return }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         let name = String(hash, radix: 16) + ".bin"

@@ -4,7 +4,8 @@
 /// The size is in IHDR, the first chunk (the second after CgBI). In full mode the scanner
 /// then walks the chunk headers, skipping payloads by length, to find `acTL` (animation),
 /// `tRNS` (alpha) and `eXIf` (orientation). PNG 1.2's extension allowed `eXIf` after the
-/// image data, and ImageMagick writes it there, so the walk goes on to IEND (see SPEC.md).
+/// image data, and ImageMagick writes it there, so the walk goes on to IEND (see SPEC.md),
+/// except over HTTP, where it stops at the image data as browsers do.
 /// An `eXIf` before the image data ends the walk only at IDAT: `acTL` and `tRNS` may still
 /// follow it (Pillow writes `eXIf` before `acTL`). On the way full mode notes the colour and
 /// resolution chunks, which precede the image data: `iCCP` (an ICC profile), `cICP` (CICP),
@@ -189,9 +190,10 @@ struct PNGParser: FormatParser, Sendable {
             // data or not at all.
             if !isAPNG { facts.isAnimated = false }
             if extras.hasICCProfile == nil { extras.hasICCProfile = false }
-            // Nothing full mode reads comes after the image data but an eXIf; animation mode
-            // goes on to count an APNG's frames.
-            if exifRead && !(isAPNG && options.animation) { return .done }
+            // Nothing full mode reads comes after the image data but an eXIf, and that only
+            // where wanted; animation mode goes on to count an APNG's frames.
+            let exifMayFollow = !exifRead && (options.metadataAfterImageData || options.animation)
+            if !exifMayFollow && !(isAPNG && options.animation) { return .done }
             sawImageData = true
         case Self.actl where !sawImageData && length == 8:
             phase = .animationControl

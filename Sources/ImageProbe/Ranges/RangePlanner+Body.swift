@@ -105,10 +105,11 @@ extension RangePlanner {
             let (jumped, overflow) = position.addingReportingOverflow(scanner.skip(pendingSkip))
             if overflow { return conclude(ended: true) }
             position = jumped
-        } else if configuration.requestGrowth > 0 && sizeKnownAtRequest == nil {
-            // Reading on where the last request ended: the header is longer than it looked, so
-            // grow the requests, to bound the round trips. Not once the size is known: the
-            // metadata search is bounded by request count instead.
+        } else if configuration.requestGrowth > 0 && (sizeKnownAtRequest == nil || !configuration.scanOptions.animation) {
+            // Reading on where the last request ended: the header, or the metadata the scan
+            // goes on for, is longer than it looked, so grow the requests, to bound the round
+            // trips. Not in animation mode once the size is known: growth would read the frames
+            // through, and that walk is bounded by request count instead.
             // Exact without a 128-bit product: the growth is above 0 here.
             let growth = configuration.requestGrowth
             floor = max(floor, rangeLength > UInt64.max / growth ? UInt64.max >> 1 : rangeLength &* growth)
@@ -151,7 +152,7 @@ extension RangePlanner {
     mutating func conclude(ended: Bool) {
         // In place: the scanner is large.
         if !scanning {
-            scanner = HeaderScanner(options: configuration.scanOptions)
+            scanner = HeaderScanner(options: Self.scanOptions(configuration))
             scanning = true
         }
         if ended && !scanEnded { _ = scanner.finish() }

@@ -195,7 +195,7 @@ public struct RangePlanner: Sendable {
     /// requested, makes a planner whose `next()` fails (`unsupportedURL`).
     public init(configuration: Configuration = Configuration(), url urlBytes: UnsafeRawBufferPointer) {
         self.configuration = configuration
-        scanner = HeaderScanner(options: configuration.scanOptions)
+        scanner = HeaderScanner(options: Self.scanOptions(configuration))
         want = max(1, configuration.initialRangeLength)
         var resolved = URLText()
         switch HTTPURL.resolve(urlBytes, base: nil, scratch: &line, into: &resolved) {
@@ -371,9 +371,17 @@ public struct RangePlanner: Sendable {
 
     /// A fresh scan of the resource, whose length may be known.
     mutating func startScan(length: UInt64?) {
-        var options = configuration.scanOptions
+        var options = Self.scanOptions(configuration)
         if options.inputLength == nil { options.inputLength = length }
         scanner = HeaderScanner(options: options)
         scanning = true
+    }
+
+    /// The scanner's options over HTTP: full mode stops at the image data, as browsers do,
+    /// rather than spend a request on each jump towards metadata behind it (SPEC.md §6.1).
+    static func scanOptions(_ configuration: Configuration) -> ScanOptions {
+        var options = configuration.scanOptions
+        options.metadataAfterImageData = false
+        return options
     }
 }
