@@ -24,8 +24,8 @@ options:
   --max-pixels N     refuse an image of more than N pixels (width x height, x frames
                      with --animation) with the error tooManyPixels and its size: a
                      decompression-bomb guard (default: no limit)
-  -j, --jobs N       probe up to N inputs at once, 1 to 256 (default 8); output
-                     keeps input order
+  -j, --jobs N       probe up to N files and N URLs at once, 1 to 256 (default 8
+                     files and 64 URLs); output keeps input order
   --timeout SECONDS  per-request timeout for URLs, 1 to 86400 (default 10)
   -h, --help         show this help
   -V, --version      show the version`;
@@ -36,7 +36,7 @@ function usageError(message) {
 }
 
 function parse(argv) {
-  const options = { json: false, recursive: false, crossFilesystems: false, mode: 'full', jobs: 8, maxBytes: undefined,
+  const options = { json: false, recursive: false, crossFilesystems: false, mode: 'full', jobs: undefined, maxBytes: undefined,
     maxPixels: undefined, timeout: 10, paths: [] };
   const number = (name, text, low, high) => {
     if (!/^[0-9]+$/.test(text ?? '')) usageError(`${name} needs a number`);
@@ -184,16 +184,32 @@ async function probeStandardInput(options) {
   return probeStream(process.stdin, options);
 }
 
-async function run(path, options) {
+/** At most `limit` holders at once; `use(work)` waits for a place. */
+function slots(limit) {
+  let free = limit;
+  const waiting = [];
+  return async (work) => {
+    if (free > 0) free--; else await new Promise((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next(); else free++;
+    }
+  };
+}
+
+async function run(path, options, fileSlot) {
   const scan = { mode: options.mode, maxBytes: options.maxBytes, maxPixels: options.maxPixels };
   try {
     let info;
-    if (path === '-') info = await probeStandardInput(scan);
-    else if (isURL(path)) {
+    if (isURL(path)) {
       info = await probeURL(path, { ...scan, timeout: options.timeout * 1000,
         probeTimeout: Math.max(30, options.timeout * 3) * 1000 });
       delete info.url;
-    } else info = await probeFile(path, scan);
+    } else {
+      info = await fileSlot(() => (path === '-' ? probeStandardInput(scan) : probeFile(path, scan)));
+    }
     return { info };
   } catch (error) {
     if (!(error instanceof ImageProbeError)) throw error;
@@ -227,7 +243,12 @@ async function main() {
     }
     else process.stdout.write(textLine(path, outcome) + '\n');
   };
-  // Up to -j inputs at once; each result printed as soon as it and every one before it are done.
+  // Up to -j inputs at once (by default 8 files, whose reads are work, and 64 URLs, which wait on
+  // the network, as the Swift command); each result printed as soon as it and every one before
+  // it are done.
+  const fileJobs = options.jobs ?? 8;
+  const urlJobs = options.jobs ?? 64;
+  const fileSlot = slots(fileJobs);
   const queue = inputs(options);
   const results = new Map();
   let printed = 0;
@@ -240,7 +261,7 @@ async function main() {
       const input = step.value;
       results.set(index, [input.path, input.failure !== undefined
         ? { error: new ImageProbeError('io', input.failure, { bytesRead: 0, bytesSkipped: 0 }) }
-        : await run(input.path, options)]);
+        : await run(input.path, options, fileSlot)]);
       while (results.has(printed)) {
         report(...results.get(printed));
         results.delete(printed);
@@ -248,7 +269,7 @@ async function main() {
       }
     }
   };
-  await Promise.all(Array.from({ length: options.jobs }, worker));
+  await Promise.all(Array.from({ length: Math.max(fileJobs, urlJobs) }, worker));
   return status;
 }
 

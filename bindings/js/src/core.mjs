@@ -334,7 +334,7 @@ async function compile(source, host) {
  * jumped, shorter ones and skip bytes already read are passed with skip(), so the answers and
  * byte counts are the command's. A generator: it yields a BigInt position and takes the bytes
  * from there (up to 64 KiB; empty at the end), so the same steps run with synchronous reads
- * (probeSync) and asynchronous ones (probe, probeFile).
+ * (probeSync, probeFileSync) and asynchronous ones (probe, probeFile).
  */
 function* seekable(scanner) {
   let position = 0n;
@@ -396,7 +396,7 @@ export async function driveSeekable(scanner, read) {
   return step.value;
 }
 
-function driveSeekableSync(scanner, read) {
+export function driveSeekableSync(scanner, read) {
   const steps = seekable(scanner);
   let step = steps.next();
   while (!step.done) step = steps.next(read(step.value));
@@ -869,7 +869,12 @@ export function createApi({ locate, host = null }) {
     if (!useSockets && typeof fetcher !== 'function') throw new TypeError('imageprobe: probeURL() needs fetch() (pass options.fetch)');
     const planner = new Planner(rt, plannerOptions, String(url));
     const transport = useSockets
-      ? host.socketTransport({ rule: publicOnly ? addressRule(rt, allow) : null, userAgent: rt.userAgent, headers: extraHeaders })
+      ? host.socketTransport({
+        rule: publicOnly ? addressRule(rt, allow) : null,
+        policyKey: publicOnly ? `publicOnly ${[].concat(allow ?? []).join(',')}` : 'any',
+        userAgent: rt.userAgent,
+        headers: extraHeaders,
+      })
       : fetchTransport(fetcher, extraHeaders);
     const deadline = now() + (probeTimeout ?? Math.max(30_000, timeout * 3));
     let detail = '';
@@ -914,5 +919,13 @@ export function createApi({ locate, host = null }) {
     return host.probeFile(path, options, (scanOptions) => new Scanner(scanOptions));
   }
 
-  return { init, probe, probeSync, probeStream, probeURL, probeFile, Scanner };
+  /** probeFile() without a promise (Node): synchronous reads, the same answers and counts. */
+  function probeFileSync(path, options = {}) {
+    if (!host?.probeFileSync) {
+      throw new ImageProbeError('unsupportedRuntime', 'imageprobe: probeFileSync() needs Node.js (the package\'s "node" export)');
+    }
+    return host.probeFileSync(path, options, (scanOptions) => new Scanner(scanOptions));
+  }
+
+  return { init, probe, probeSync, probeStream, probeURL, probeFile, probeFileSync, Scanner };
 }

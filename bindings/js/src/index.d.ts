@@ -162,6 +162,9 @@ export declare function probeURL(url: string | URLLike, options?: URLOptions): P
 /** Probes a file, seeking over skips as the Swift command does (Node only). */
 export declare function probeFile(path: string | URLLike | Uint8Array, options?: ScanOptions): Promise<ImageInfo>;
 
+/** probeFile() with synchronous reads, for callers that can't wait (Node only; the module must be loaded, as probeSync). */
+export declare function probeFileSync(path: string | URLLike | Uint8Array, options?: ScanOptions): ImageInfo;
+
 /** A push scanner: feed chunks in any split; the answer is the same however the input is split. */
 export declare class Scanner {
   /** Loads the module if needed, then makes a scanner. */

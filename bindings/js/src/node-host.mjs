@@ -1,7 +1,7 @@
 // node-host.mjs: what the package needs from Node (the "node" export condition only): reading
-// the module from a file: URL, and probeFile. node:fs is imported dynamically (or taken with
+// the module from a file: URL, and probeFile and probeFileSync. node:fs is imported dynamically (or taken with
 // process.getBuiltinModule for the synchronous first load), never on the default path.
-import { driveSeekable, FAIL, ImageProbeError, READ_SIZE, TEXT, WIRE } from './core.mjs';
+import { driveSeekable, driveSeekableSync, FAIL, ImageProbeError, READ_SIZE, TEXT, WIRE } from './core.mjs';
 
 const builtin = (name) => globalThis.process?.getBuiltinModule?.(name) ?? null;
 
@@ -21,6 +21,53 @@ function ioError(message, cause) {
 
 /** How long the rest of a short response is read after the answer, to keep its connection. */
 const DRAIN_TIME = 100;
+/** Idle connections kept per origin and address policy, and how long each is kept. */
+const IDLE_PER_KEY = 64;
+const IDLE_TIME = 5_000;
+
+/**
+ * Connections whose last response ended exactly, shared by every probeURL in the process, by
+ * origin and address policy (a connection checked under one policy is not lent to another).
+ * Parked connections are unref'd, so they never keep the process alive; one the server closes
+ * leaves the pool, and a reused one that turns out closed is replaced once (below).
+ */
+const idlePool = new Map();
+
+function park(key, socket) {
+  let list = idlePool.get(key);
+  if (!list) idlePool.set(key, list = []);
+  if (list.length >= IDLE_PER_KEY) return socket.destroy();
+  const entry = { socket, timer: null };
+  const leave = () => {
+    clearTimeout(entry.timer);
+    socket.off('error', leave);
+    socket.off('close', leave);
+    const at = list.indexOf(entry);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0 && idlePool.get(key) === list) idlePool.delete(key);
+    socket.destroy();
+  };
+  entry.leave = leave;
+  entry.timer = setTimeout(leave, IDLE_TIME);
+  entry.timer.unref?.();
+  socket.pause();
+  socket.unref();
+  socket.on('error', leave);
+  socket.on('close', leave);
+  list.push(entry);
+}
+
+function unpark(key) {
+  const list = idlePool.get(key);
+  const entry = list?.pop();
+  if (!entry) return null;
+  if (list.length === 0) idlePool.delete(key);
+  clearTimeout(entry.timer);
+  entry.socket.off('error', entry.leave);
+  entry.socket.off('close', entry.leave);
+  entry.socket.ref();
+  return entry.socket;
+}
 
 /**
  * probeURL's transport in Node: sockets of its own (node:net, node:tls), every byte read handed
@@ -28,7 +75,7 @@ const DRAIN_TIME = 100;
  * Under `publicOnly` (`rule`), each address is checked before connecting (the socket's lookup,
  * and numeric hosts here), and the address connected to once more, on every redirect.
  */
-function socketTransport({ rule, userAgent, headers }) {
+function socketTransport({ rule, policyKey, userAgent, headers }) {
   const net = builtin('node:net');
   const tls = builtin('node:tls');
   const dns = builtin('node:dns');
@@ -36,7 +83,6 @@ function socketTransport({ rule, userAgent, headers }) {
   const extra = Object.entries(headers instanceof Headers ? Object.fromEntries(headers) : headers ?? {})
     .filter(([name]) => !/^(range|if-range|accept-encoding|host|user-agent|connection)$/i.test(name))
     .map(([name, value]) => `${name}: ${String(value).replace(/[\r\n]/g, ' ')}\r\n`).join('');
-  let idle = null;  // { socket, origin }: the last response ended exactly, and the connection may carry the next
   const refusal = (message) => Object.assign(new Error(message), { code: 'EIMAGEPROBEREFUSED' });
   // Resolves like dns.lookup, without the refused addresses; none left is the policy's refusal.
   const lookup = (hostname, options, callback) => {
@@ -79,12 +125,10 @@ function socketTransport({ rule, userAgent, headers }) {
   }
 
   return {
-    async exchange(planner, until, signal, step) {
+    async exchange(planner, until, signal, step, fresh = false) {
       const host = planner.text(TEXT.host);
-      const origin = `${step.secure ? 'https' : 'http'}://${host}:${step.port}`;
-      let socket = idle?.origin === origin ? idle.socket : null;
-      if (!socket) idle?.socket.destroy();
-      idle = null;
+      const key = `${step.secure ? 'https' : 'http'}://${host}:${step.port} ${policyKey}`;
+      let socket = fresh ? null : unpark(key);
       const reused = socket !== null;
       const timer = { id: null };
       let abort = null;
@@ -126,14 +170,12 @@ function socketTransport({ rule, userAgent, headers }) {
           socket.destroy();
           socket = null;
           clearTimeout(timer.id);
-          return this.exchange(planner, until, signal, step);
+          return this.exchange(planner, until, signal, step, true);
         }
         let progress = outcome;
         if (progress === WIRE.ended && planner.drainable) progress = await drain(planner, socket);
         if (progress === WIRE.endedReusable) {
-          socket.pause();
-          socket.on('error', () => {});
-          idle = { socket, origin };
+          park(key, socket);
           socket = null;
         }
       } finally {
@@ -142,10 +184,7 @@ function socketTransport({ rule, userAgent, headers }) {
         socket?.destroy();
       }
     },
-    close() {
-      idle?.socket.destroy();
-      idle = null;
-    },
+    close() {},
   };
 }
 
@@ -167,6 +206,45 @@ function drain(planner, socket) {
     socket.on('data', data);
     socket.once('end', ended);
   });
+}
+
+/** The scan options for a file with `stat` (a BigInt fs.Stats), or the io error SPEC.md §4 gives. */
+function fileScanOptions(stat, options) {
+  if (stat.isDirectory()) throw ioError('is a directory (use -r to probe the files in it)');
+  if (!stat.isFile() && !stat.isBlockDevice()) {
+    throw ioError('not a regular file (use - to read a pipe or device from standard input)');
+  }
+  const scanOptions = { ...options };
+  // A regular file's size lets formats with facts at the end use it; procfs files say 0.
+  if (stat.isFile() && stat.size > 0n && scanOptions.inputLength === undefined) scanOptions.inputLength = stat.size;
+  return scanOptions;
+}
+
+/**
+ * The seekable reading's `read(position)` over `readAt(number)`, which returns the bytes read
+ * there (or a promise of them). Node's reads ignore a BigInt position (they read on from the
+ * current one), so the position is a number, exact below 2^53: no file reaches past that, so it
+ * is the end, as EINVAL (a device's end) is.
+ */
+function positioned(readAt) {
+  const failed = (error) => {
+    if (error?.code === 'EINVAL') return new Uint8Array(0);
+    throw ioError(`cannot read: ${describe(error)}`, error);
+  };
+  return (position) => {
+    if (position > 9007199254740991n) return new Uint8Array(0);
+    try {
+      const got = readAt(Number(position));
+      return typeof got?.then === 'function' ? got.catch(failed) : got;
+    } catch (error) {
+      return failed(error);
+    }
+  };
+}
+
+function fileAnswer(result) {
+  if (result.status === 'done') return result.info;
+  throw result.error;
 }
 
 export const nodeHost = {
@@ -200,14 +278,13 @@ export const nodeHost = {
   /**
    * Probes a file as the Swift command does (SPEC.md §4): regular files and block devices only
    * (opened without blocking, so a FIFO is refused rather than waited on), 64 KiB positioned
-   * reads, long skips jumped. `options.fd`: probe an open descriptor from `options.position`.
+   * reads, long skips jumped.
    */
   async probeFile(path, options, makeScanner) {
     const fs = await import('node:fs');
-    const { promises } = fs;
     let handle;
     try {
-      handle = await promises.open(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+      handle = await fs.promises.open(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
       throw ioError(`cannot open: ${describe(error)}`, error);
     }
@@ -218,36 +295,50 @@ export const nodeHost = {
       } catch (error) {
         throw ioError(`cannot read: ${describe(error)}`, error);
       }
-      if (stat.isDirectory()) throw ioError('is a directory (use -r to probe the files in it)');
-      if (!stat.isFile() && !stat.isBlockDevice()) {
-        throw ioError('not a regular file (use - to read a pipe or device from standard input)');
-      }
-      const scanOptions = { ...options };
-      // A regular file's size lets formats with facts at the end use it; procfs files say 0.
-      if (stat.isFile() && stat.size > 0n && scanOptions.inputLength === undefined) scanOptions.inputLength = stat.size;
-      const scanner = makeScanner(scanOptions);
+      const scanner = makeScanner(fileScanOptions(stat, options));
       const buffer = new Uint8Array(READ_SIZE);
       try {
-        const result = await driveSeekable(scanner, async (position) => {
-          // Node's FileHandle.read ignores a BigInt position (it reads on from the current one):
-          // a number, exact below 2^53. No file reaches past that, so it is the end.
-          if (position > 9007199254740991n) return new Uint8Array(0);
-          let got;
-          try {
-            got = await handle.read(buffer, 0, READ_SIZE, Number(position));
-          } catch (error) {
-            if (error?.code === 'EINVAL') return new Uint8Array(0);
-            throw ioError(`cannot read: ${describe(error)}`, error);
-          }
+        return fileAnswer(await driveSeekable(scanner, positioned(async (position) => {
+          const got = await handle.read(buffer, 0, READ_SIZE, position);
           return buffer.subarray(0, got.bytesRead);
-        });
-        if (result.status === 'done') return result.info;
-        throw result.error;
+        })));
       } finally {
         scanner.dispose();
       }
     } finally {
       await handle.close().catch(() => {});
+    }
+  },
+
+  /** probeFile with synchronous reads, for callers that can't wait (a synchronous renderer). */
+  probeFileSync(path, options, makeScanner) {
+    const fs = builtin('node:fs');
+    if (!fs) throw new ImageProbeError('unsupportedRuntime', 'imageprobe: probeFileSync() needs Node 20.16 or later (process.getBuiltinModule)');
+    let fd;
+    try {
+      fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    } catch (error) {
+      throw ioError(`cannot open: ${describe(error)}`, error);
+    }
+    try {
+      let stat;
+      try {
+        stat = fs.fstatSync(fd, { bigint: true });
+      } catch (error) {
+        throw ioError(`cannot read: ${describe(error)}`, error);
+      }
+      const scanner = makeScanner(fileScanOptions(stat, options));
+      const buffer = new Uint8Array(READ_SIZE);
+      try {
+        return fileAnswer(driveSeekableSync(scanner, positioned((position) => {
+          const got = fs.readSync(fd, buffer, 0, READ_SIZE, position);
+          return buffer.subarray(0, got);
+        })));
+      } finally {
+        scanner.dispose();
+      }
+    } finally {
+      try { fs.closeSync(fd); } catch { /* closing can't change the answer */ }
     }
   },
 };

@@ -1,7 +1,7 @@
 // A consumer of every export, type-checked by check.sh with `tsc --strict` against the installed
 // package (lib es2022 + dom, and lib es2022 alone: the types need neither DOM nor @types/node).
 import {
-  init, probe, probeSync, probeStream, probeURL, probeFile, Scanner, ImageProbeError,
+  init, probe, probeSync, probeStream, probeURL, probeFile, probeFileSync, Scanner, ImageProbeError,
   type ImageInfo, type URLImageInfo, type ScanResult, type ScanOptions, type Count, type ErrorCode, type CICP,
 } from 'imageprobe';
 import * as web from 'imageprobe/web';
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   const transferred: Count = remote.bytesTransferred;
   const requests: number = remote.requests;
   const file: ImageInfo = await probeFile('photo.jpg');
+  const fileNow: ImageInfo = probeFileSync('photo.jpg');
   const scanner = await Scanner.create();
   const direct = new Scanner({ mode: 'full' });
   const result: ScanResult = scanner.feed(bytes);

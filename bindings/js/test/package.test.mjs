@@ -36,7 +36,8 @@ async function lines(api, mode, how) {
   const out = [];
   for (const path of files) {
     try {
-      const info = how === 'memory' ? await api.probe(readFileSync(path), { mode }) : await api.probeFile(path, { mode });
+      const info = how === 'memory' ? await api.probe(readFileSync(path), { mode })
+        : how === 'fileSync' ? api.probeFileSync(path, { mode }) : await api.probeFile(path, { mode });
       out.push(jsonLine(path, { info }, mode));
     } catch (error) {
       if (error?.name !== 'ImageProbeError') throw error;
@@ -53,7 +54,7 @@ function same(actual, wanted, what) {
 }
 
 test('the installed package: ESM and CommonJS, its exports map, version, files and no dependencies', () => {
-  const names = ['ImageProbeError', 'Scanner', 'init', 'probe', 'probeFile', 'probeStream', 'probeSync', 'probeURL'];
+  const names = ['ImageProbeError', 'Scanner', 'init', 'probe', 'probeFile', 'probeFileSync', 'probeStream', 'probeSync', 'probeURL'];
   assert.deepEqual(Object.keys(esm).sort(), names);
   assert.deepEqual(Object.keys(cjs).sort(), names);
   assert.deepEqual(Object.keys(web).sort(), names);
@@ -91,6 +92,9 @@ test('the installed package: ESM and CommonJS, its exports map, version, files a
 for (const mode of Object.keys(MODES)) {
   test(`${mode}: probeFile() (ESM) prints imageprobe --json on every file`, async () => {
     same(await lines(esm, mode, 'file'), expected[mode], `probeFile ${mode}`);
+  });
+  test(`${mode}: probeFileSync() (ESM) prints imageprobe --json on every file`, async () => {
+    same(await lines(esm, mode, 'fileSync'), expected[mode], `probeFileSync ${mode}`);
   });
   test(`${mode}: probe() of the bytes (ESM) prints imageprobe --json on every file, byte counts too`, async () => {
     same(await lines(esm, mode, 'memory'), expected[mode], `probe ${mode}`);

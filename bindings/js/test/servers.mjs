@@ -35,7 +35,7 @@ daemon off;
 pid ${dir}/nginx.pid;
 events { worker_connections 512; }
 http {
-    log_format probe '$request_uri $status $bytes_sent "$http_range" "$http_if_range"';
+    log_format probe '$request_uri $status $bytes_sent "$http_range" "$http_if_range" $connection';
     access_log ${dir}/access.log probe;
     client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp;
     uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
@@ -58,8 +58,8 @@ http {
     entries(mark = 0) {
       return log().slice(mark).split('\n').filter(Boolean).map((line) => {
         const [uri, status, sent, ...rest] = line.split(' ');
-        const quoted = rest.join(' ').match(/"([^"]*)" "([^"]*)"/);
-        return { uri, status: Number(status), sent: Number(sent), range: quoted?.[1], ifRange: quoted?.[2] };
+        const quoted = rest.join(' ').match(/"([^"]*)" "([^"]*)" (\d+)/);
+        return { uri, status: Number(status), sent: Number(sent), range: quoted?.[1], ifRange: quoted?.[2], connection: Number(quoted?.[3]) };
       });
     },
     mark: () => log().length,

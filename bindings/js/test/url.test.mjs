@@ -60,6 +60,33 @@ for (const scheme of ['http', 'https']) {
   });
 }
 
+test('probeURL calls share idle connections: one for calls in turn, at most one per call in flight', async () => {
+  const warnings = [];
+  const warned = (warning) => warnings.push(warning.name);
+  process.on('warning', warned);
+  try {
+    const urls = names.slice(0, 40).map((name, index) => `${nginx.http}/range/${name}?pool=${index}`);
+    let mark = nginx.mark();
+    for (const url of urls.slice(0, 20)) await probeURL(url).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 300));  // nginx logs a request when it ends
+    const inTurn = new Set(nginx.entries(mark).map((entry) => entry.connection));
+    assert.equal(inTurn.size, 1, `${inTurn.size} connections for 20 probes in turn`);
+    mark = nginx.mark();
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < urls.length) await probeURL(urls[next++]).catch(() => {});
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 300));  // nginx logs a request when it ends
+    const entries = nginx.entries(mark);
+    const connections = new Set(entries.map((entry) => entry.connection));
+    assert.ok(entries.length >= 40 && connections.size <= 8, `${connections.size} connections for ${entries.length} requests`);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings, [], 'no warning (a listener added per reuse would warn past 10)');
+  } finally {
+    process.off('warning', warned);
+  }
+});
+
 test('a redirect: followed, the same answers as the Swift command', () => {
   const urls = names.slice(0, 60).map((name) => `${nginx.http}/redirect/${name}`);
   const theirs = run(swift, urls, []);

@@ -97,10 +97,13 @@ def test_a_server_ignoring_range_is_bounded(nginx: Nginx, big_png: str) -> None:
     requests, sent = nginx.sent()
     assert requests == 1 and sent < 8 * MiB, sent  # what nginx's kernel accepted before the close
     assert elapsed < 5
-    # Full mode reads on for a late eXIf, and without Range skipping is reading: up to the budget.
+    # Full mode stops at the image data over HTTP (SPEC.md §6.1), as dimensions-only does.
     full = imageprobe.probe_url(url, max_bytes=4 * MiB)
-    assert full.ok and full.partial and full.partial_reason == "limitExceeded", full
-    assert full.bytes_transferred is not None and full.bytes_transferred <= 4 * MiB + 64 * 1024
+    assert full.ok and not full.partial and full.requests == 1, full
+    # Animation mode reads on past IDAT, and without Range skipping is reading: up to the budget.
+    walked = imageprobe.probe_url(url, max_bytes=4 * MiB, mode="animation")
+    assert walked.ok and walked.partial and walked.partial_reason == "limitExceeded", walked
+    assert walked.bytes_transferred is not None and walked.bytes_transferred <= 4 * MiB + 64 * 1024
 
 
 def test_https_with_an_untrusted_certificate_fails(nginx: Nginx) -> None:
@@ -354,10 +357,12 @@ def test_probe_urls_streams_in_order_with_bounded_memory(nginx: Nginx, files: Li
     iterator.close()
 
 
-def test_probe_urls_reuses_connections(nginx: Nginx, files: List[Path]) -> None:
-    urls = [nginx.url(name) for name in names(files)[:200]]
+@pytest.mark.parametrize("https", [False, True], ids=["http", "https"])
+def test_probe_urls_reuses_connections(https: bool, nginx: Nginx, files: List[Path]) -> None:
+    urls = [nginx.url(name, https=https) for name in names(files)[:200]]
     nginx.mark()
-    list(imageprobe.probe_urls(urls, jobs=2))
+    # With cafile, one context serves every URL, so each worker's connections are reused.
+    list(imageprobe.probe_urls(urls, jobs=2, cafile=str(nginx.certificate)))
     entries = nginx.entries()
     connections = {entry[3] for entry in entries}
     assert len(connections) < len(entries) / 2, (len(connections), len(entries))

@@ -135,7 +135,8 @@ class _Probe:
         replaced once, before any byte of the response came."""
         request = native.PLAN_REQUEST.unpack(self.request)
         host = native.text(self.planner, native.TEXT_HOST).decode("utf-8", "surrogateescape")
-        key = (request["secure"], host, request["port"], self.policy.key(), id(self.context))
+        # The context itself, not its id(): an id can be reused once a context is collected.
+        key = (request["secure"], host, request["port"], self.policy.key(), self.context)
         head = native.text(self.planner, native.TEXT_REQUEST_HEAD) + b"User-Agent: " + self.user_agent + b"\r\n\r\n"
         for attempt in (0, 1):
             if self.sock is not None and self.key != key:
@@ -352,6 +353,9 @@ def probe_urls(urls: Iterable[str], jobs: int = 32, **options: Any) -> Iterator[
     pools = _Pools()
     cancelled = threading.Event()
     options = dict(options, _cancelled=cancelled)
+    if options.get("context") is None and options.get("cafile") is not None:
+        # One context for every URL, so that their connections can be pooled and reused.
+        options["context"] = ssl.create_default_context(cafile=options["cafile"])
 
     def work(url: str) -> Result:
         return probe_url(url, _pool=pools.current(), **options)
