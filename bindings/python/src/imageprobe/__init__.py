@@ -12,6 +12,7 @@ bytes, over the ImageProbe core (libimageprobe, bundled; no dependencies).
 - ``probe_url(url)``: Range requests planned by the core, over ``http.client``;
   ``probe_urls(urls, jobs=32)``: many at once, results in order, bounded memory;
 - ``imageprobe.compat.get(path)``: ``imagesize.get``'s answer, for a drop-in switch.
+- ``imageprobe.sphinx``: a Sphinx extension that writes each HTML image's width and height.
 
 Every answer is an ``ImageInfo`` (``ok`` is True) or a ``Failure`` (``ok`` is False), frozen
 dataclasses whose fields are the command's JSON names in snake_case (SPEC.md §4);
