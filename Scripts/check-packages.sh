@@ -17,8 +17,9 @@
 #   which then installs and answers;
 # - the npm tarballs: imageprobe and, under the peers' names (`image-size@file:...`, as npm's
 #   alias installs them), @imageprobe/image-size and @imageprobe/probe-image-size, installed
-#   offline into a scratch project, each answering every file as imageprobe does (their full
-#   tests run in bindings/js/check.sh);
+#   offline into a scratch project, each answering every file as imageprobe does, and
+#   @imageprobe/markdown-it, every file rendered as an image under a root, its width and height
+#   those of probeSync (their full tests run in bindings/js/check.sh);
 # - with ../shared/corpus: the package against imagesize_py 2.x, accuracy and speed.
 # Installs what it needs (apt-get, pip). Run Scripts/package.sh first.
 #   Scripts/check-packages.sh FILE_OR_DIR...      (CI: ../shared/corpus/files and imageprobe-examples' folder)
@@ -36,7 +37,9 @@ wheel=$(ls dist/pyimageprobe-"$version"-py3-none-*.whl 2>/dev/null | head -1 || 
 npm_imageprobe=dist/imageprobe-$version.tgz
 npm_image_size=$(ls dist/imageprobe-image-size-2.*.tgz 2>/dev/null | head -1 || true)
 npm_probe_image_size=$(ls dist/imageprobe-probe-image-size-7.*.tgz 2>/dev/null | head -1 || true)
-for artifact in "$sdk_tarball" "$cli_tarball" "$sdist" "$wheel" "$npm_imageprobe" "$npm_image_size" "$npm_probe_image_size"; do
+npm_markdown_it=dist/imageprobe-markdown-it-$version.tgz
+for artifact in "$sdk_tarball" "$cli_tarball" "$sdist" "$wheel" "$npm_imageprobe" "$npm_image_size" "$npm_probe_image_size" \
+    "$npm_markdown_it"; do
     [ -n "$artifact" ] && [ -f "$artifact" ] || { echo "missing ${artifact:-the wheel}: run Scripts/package.sh first" >&2; exit 1; }
 done
 work=$(mktemp -d)
@@ -69,6 +72,7 @@ ldconfig -p | grep -q 'libcurl.so.4 ' || packages+=(libcurl4)
 python3 -c 'import venv, ensurepip' 2> /dev/null || packages+=(python3-venv)
 command -v node > /dev/null || packages+=(nodejs)
 command -v npm > /dev/null || packages+=(npm)
+[ -f /usr/share/nodejs/markdown-it/package.json ] || packages+=(node-markdown-it)
 if [ ${#packages[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" > /dev/null
@@ -255,6 +259,40 @@ for (const path of readFileSync(process.argv[2], 'utf8').split('\n').filter(Bool
 }
 console.log(`${images} images: image-size and probe-image-size answer as imageprobe on ${images - differ}`);
 process.exit(differ ? 1 : 0);
+JS
+
+step "npm: @imageprobe/markdown-it installed offline beside imageprobe, every image's <img> sized"
+# --legacy-peer-deps: npm would fetch the peer, markdown-it, from the registry; the user's own
+# copy (here Debian's node-markdown-it) is linked in instead.
+(cd "$work/npm" && npm install --offline --no-audit --no-fund --silent --legacy-peer-deps "$root/$npm_imageprobe" \
+    "$root/$npm_markdown_it") || fail "npm couldn't install the markdown-it plugin's tarball"
+ln -sfn /usr/share/nodejs/markdown-it "$work/npm/node_modules/markdown-it"
+(cd "$work/npm" && node --input-type=module - "$work/files" <<'JS') || fail "the markdown-it plugin sizes an image differently"
+import { readFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import MarkdownIt from 'markdown-it';
+import imageSize from '@imageprobe/markdown-it';
+import { probeSync } from 'imageprobe';
+const files = readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
+const root = files.reduce((common, path) => { while (!path.startsWith(common + '/')) common = dirname(common); return common; }, dirname(files[0]));
+const md = new MarkdownIt().use(imageSize, { root, onWarning: () => {} });
+let sized = 0, bad = 0;
+for (const path of files) {
+  let info = null;
+  try { info = probeSync(readFileSync(path)); } catch { /* not an image: left alone */ }
+  const src = '/' + relative(root, path).split('/').map(encodeURIComponent).join('/');
+  const html = md.render(`![x](<${src}>)`);
+  const found = /width="(\d+)" height="(\d+)"/.exec(html);
+  // A size of 0 (an SVG without one) is left alone, as markdown-it writes the tag.
+  const expected = info && info.displayWidth > 0 && info.displayHeight > 0 ? [info.displayWidth, info.displayHeight] : null;
+  if (JSON.stringify(found ? [Number(found[1]), Number(found[2])] : null) !== JSON.stringify(expected)) {
+    bad++;
+    if (bad <= 10) console.log(`differs: ${path}: ${html.trim()} expected ${expected}`);
+  }
+  if (found) sized++;
+}
+console.log(`@imageprobe/markdown-it: ${files.length} files rendered, ${sized} <img> sized, ${bad} differ from probeSync`);
+process.exit(bad ? 1 : 0);
 JS
 
 if [ -f ../shared/corpus/manifest.jsonl ]; then

@@ -9,9 +9,11 @@
 #   dist/imageprobe-X.Y.Z-linux-ARCH.tar.gz       the command with the Swift runtime and Foundation
 #       linked in (--static-swift-stdlib), its man page and bash, zsh and fish completions
 #   dist/imageprobe-X.Y.Z.tgz, dist/imageprobe-image-size-2.1YY.Z.tgz,
-#   dist/imageprobe-probe-image-size-7.1YY.Z.tgz   the npm packages (npm pack): imageprobe and the
+#   dist/imageprobe-probe-image-size-7.1YY.Z.tgz,
+#   dist/imageprobe-markdown-it-X.Y.Z.tgz         the npm packages (npm pack): imageprobe, the
 #       drop-ins for image-size 2.x and probe-image-size 7.x (bindings/image-size,
-#       bindings/probe-image-size), each with the WebAssembly module (Scripts/build-c.sh wasm)
+#       bindings/probe-image-size), each with the WebAssembly module (Scripts/build-c.sh wasm),
+#       and the markdown-it plugin (bindings/markdown-it, imageprobe its one dependency)
 #   dist/SHA256SUMS
 # Needs what Scripts/build-c.sh needs (the Swift toolchain, binutils), Python 3.10+ with pip and
 # venv (PyPI for `build` and setuptools), tar and gzip; node and npm for the npm packages.
@@ -124,12 +126,12 @@ if [ "$what" = cli ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = npm ] || [ "$what" = all ]; then
-    # --- the npm packages: imageprobe and the drop-ins, each from its folder's prepack -------
+    # --- the npm packages: imageprobe, the drop-ins and the plugin, each from its prepack ----
     npm_version=$(node -p "require('./bindings/js/package.json').version")
     [ "$npm_version" = "$version" ] || { echo "bindings/js/package.json says $npm_version, CHANGELOG.md $version" >&2; exit 1; }
     [ -f .build/wasm/imageprobe.wasm ] || Scripts/build-c.sh wasm
     [ -f .build/wasm/imageprobe-web.wasm ] || Scripts/build-c.sh wasm-web
-    for package in js image-size probe-image-size; do
+    for package in js image-size probe-image-size markdown-it; do
         (cd "bindings/$package" && npm pack --silent --pack-destination "$dist" > "$work/npm-$package.txt")
         tarball=$dist/$(tail -1 "$work/npm-$package.txt")
         echo "$tarball ($(stat -c %s "$tarball") bytes)"

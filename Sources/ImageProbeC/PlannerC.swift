@@ -119,10 +119,34 @@ public func imageprobePlannerNext(
         copy(failure.code.spelled(), to: &out.pointee.fetch_error)
         out.pointee.http_status = Int32(clamping: failure.status ?? 0)
         return Int32(IMAGEPROBE_UNSUPPORTED)
+    case .notModified?:
+        return Int32(IMAGEPROBE_PLAN_NOT_MODIFIED)
     case .send?, nil:
-        // Unreachable: the planner settles with `.done` or `.failed` exactly when it sends nothing.
+        // Unreachable: the planner settles with `.done`, `.notModified` or `.failed` exactly
+        // when it sends nothing.
         return Int32(IMAGEPROBE_ERROR_ARGUMENT)
     }
+}
+
+@_cdecl("imageprobe_planner_revalidate")
+public func imageprobePlannerRevalidate(
+    _ memory: UnsafeMutableRawPointer?, _ entityTag: UnsafePointer<CChar>?, _ entityTagLength: UInt,
+    _ lastModified: UnsafePointer<CChar>?, _ lastModifiedLength: UInt
+) -> Int32 {
+    guard let state = planner(memory), entityTag != nil || entityTagLength == 0, lastModified != nil || lastModifiedLength == 0 else {
+        return Int32(IMAGEPROBE_ERROR_ARGUMENT)
+    }
+    // SAFETY: `entityTagLength` and `lastModifiedLength` bytes at the caller's pointers (the
+    // header's contract).
+    let tag = UnsafeRawBufferPointer(start: entityTagLength > 0 ? entityTag : nil, count: Int(clamping: entityTagLength))
+    let date = UnsafeRawBufferPointer(start: lastModifiedLength > 0 ? lastModified : nil, count: Int(clamping: lastModifiedLength))
+    return state.pointee.planner.revalidate(entityTag: tag, lastModified: date) ? 0 : Int32(IMAGEPROBE_ERROR_ARGUMENT)
+}
+
+@_cdecl("imageprobe_planner_freshness")
+public func imageprobePlannerFreshness(_ memory: UnsafeRawPointer?) -> Int64 {
+    guard let state = planner(memory), let seconds = state.pointee.planner.freshness else { return -1 }
+    return Int64(clamping: seconds)
 }
 
 @_cdecl("imageprobe_planner_text")

@@ -121,6 +121,9 @@ final class ProbeRun: ResponseHandler, @unchecked Sendable {
             switch planner.next() {
             case .done(let info): return (self.completion, .success(Outcome(info: info, finalURL: finalURL)))
             case .failed(let failure): return (self.completion, .failure(fetchError(failure)))
+            case .notModified:
+                // Defensive: this fetcher never makes a probe conditional (`revalidate`).
+                return (self.completion, .failure(FetchError(.invalidResponse, "not modified, and no answer held")))
             case .send: return (nil, .failure(FetchError(.cancelled, "cancelled")))
             }
         }

@@ -84,6 +84,7 @@ import Testing
         switch action {
         case .done(let info): "\(info.format)"
         case .failed(let failure): failure.code.name
+        case .notModified: "notModified"
         case .send: "send"
         }
     }

@@ -117,8 +117,46 @@ static int misuse(void) {
     return failures;
 }
 
+// A cache's revalidation (SPEC.md §6.1): a probe keeps the resource's validators; a second
+// probe made conditional on them is answered 304 and ends with IMAGEPROBE_PLAN_NOT_MODIFIED.
+static int revalidation(void) {
+    int failures = 0;
+    imageprobe_info info;
+    imageprobe_plan_request request;
+    char text[256];
+#define EXPECT(condition) do { if (!(condition)) { printf("FAIL revalidation: %s\n", #condition); failures++; } } while (0)
+    static const uint8_t png[] = {
+        0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 30, 0, 0, 0, 20, 8, 6, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    int requests = 0;
+    EXPECT(probe(png, sizeof png, RANGES, &info, &requests) == IMAGEPROBE_DONE && info.width == 30);
+    EXPECT(imageprobe_planner_text(planner, IMAGEPROBE_TEXT_ENTITY_TAG, text, sizeof text) == 4 && strcmp(text, "\"v1\"") == 0);
+    EXPECT(imageprobe_planner_text(planner, IMAGEPROBE_TEXT_LAST_MODIFIED, text, sizeof text) == 0);
+    EXPECT(imageprobe_planner_freshness(planner) == -1);
+
+    const char *url = "https://images.example/a";
+    imageprobe_planner_init(planner, NULL, url, strlen(url));
+    EXPECT(imageprobe_planner_revalidate(planner, "", 0, "", 0) == IMAGEPROBE_ERROR_ARGUMENT);
+    EXPECT(imageprobe_planner_revalidate(planner, "\"v1\"", 4, NULL, 0) == 0);
+    EXPECT(imageprobe_planner_next(planner, &request, &info) == IMAGEPROBE_PLAN_SEND);
+    EXPECT(imageprobe_planner_revalidate(planner, "\"v2\"", 4, NULL, 0) == IMAGEPROBE_ERROR_ARGUMENT);
+    imageprobe_planner_text(planner, IMAGEPROBE_TEXT_HEADERS, text, sizeof text);
+    EXPECT(strstr(text, "If-None-Match: \"v1\"\r\n") != NULL);
+    imageprobe_planner_received(planner, 90);
+    header("ETag", "\"v1\"");
+    header("Cache-Control", "max-age=60");
+    EXPECT(imageprobe_planner_head(planner, 304) == 0);
+    imageprobe_planner_end(planner, IMAGEPROBE_BODY_STOPPED);
+    EXPECT(imageprobe_planner_next(planner, &request, &info) == IMAGEPROBE_PLAN_NOT_MODIFIED);
+    EXPECT(imageprobe_planner_requests(planner) == 1 && imageprobe_planner_bytes_received(planner) == 90);
+    EXPECT(imageprobe_planner_freshness(planner) == 60);
+    EXPECT(imageprobe_planner_text(planner, IMAGEPROBE_TEXT_ENTITY_TAG, text, sizeof text) == 4);
+#undef EXPECT
+    return failures;
+}
+
 int main(int argc, char **argv) {
-    int failures = misuse(), checks = 10;
+    int failures = misuse() + revalidation(), checks = 22;
     for (int index = 1; index < argc; index++) {
         FILE *file = fopen(argv[index], "rb");
         if (!file) { perror(argv[index]); return 2; }

@@ -105,7 +105,7 @@ fi
 failed=0
 echo "== node:test against the installed package"
 (cd "$work/project" && IMAGEPROBE_SWIFT_CLI="$imageprobe" IMAGEPROBE_FILES="$work/files" IMAGEPROBE_REPO="$repo" \
-    node --test --test-concurrency=1 --test-reporter=spec test/package.test.mjs test/url.test.mjs test/browser.test.mjs \
+    node --test --test-concurrency=1 --test-reporter=spec test/package.test.mjs test/url.test.mjs test/cache.test.mjs test/browser.test.mjs \
     test/image-size.test.mjs test/probe-image-size.test.mjs test/markdown-it.test.mjs) || failed=1
 
 echo "== tsc --strict on consumers of every export"
@@ -131,11 +131,13 @@ for (const [name, m] of Object.entries(b.modules)) {
 # gzipped at level 9 (Node's zlib, a little above GNU gzip -9). One engine for every build (a
 # field loop compiled for each parser, switches where tables were) took the modules past them
 # (BENCHMARKS.md), and issue 36's facts (an AV1 sequence header's colour, a grid's first tile,
-# TIFF values at any offset) added about 2 KB more; until that is won back, these limits hold
-# the modules where they are now, so they grow no further unnoticed.
+# TIFF values at any offset) added about 2 KB more, and the planner's revalidation (a cache's
+# conditional request: If-None-Match, the 304, validators and Cache-Control) about 1.1 KB; until
+# that is won back, these limits hold the modules where they are now, so they grow no further
+# unnoticed.
 node -e '
 const b = require(process.argv[1]);
-const limits = { "imageprobe.wasm": 78848, "imageprobe-web.wasm": 53248 };
+const limits = { "imageprobe.wasm": 79872, "imageprobe-web.wasm": 54272 };
 let bad = 0;
 for (const [name, m] of Object.entries(b.modules)) {
   const limit = limits[name] ?? Infinity;

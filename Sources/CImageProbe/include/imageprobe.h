@@ -224,6 +224,8 @@ uint64_t imageprobe_skip(void *scanner, uint64_t count);
  *     case IMAGEPROBE_DONE:           // info has the answer (partial when a limit cut it)
  *     case IMAGEPROBE_UNSUPPORTED:    // info.fetch_error, info.message (and info.error, the
  *                                     // scanner's code, for "scan")
+ *     case IMAGEPROBE_PLAN_NOT_MODIFIED:  // after imageprobe_planner_revalidate: the answer
+ *                                     // the caller holds stands (304 Not Modified)
  *     }
  *
  * Memory, as for the scanner: the caller's, imageprobe_planner_size() bytes at
@@ -232,6 +234,7 @@ uint64_t imageprobe_skip(void *scanner, uint64_t count);
 
 enum {
     IMAGEPROBE_PLAN_SEND = 3,        /* send the request in `request` */
+    IMAGEPROBE_PLAN_NOT_MODIFIED = 4,/* the revalidated version is current: the held answer stands */
 };
 
 /* imageprobe_plan_request.if_range: which validator of the resource's first 206 response the
@@ -257,6 +260,11 @@ enum {
     IMAGEPROBE_TEXT_REQUEST_HEAD = 2,  /* "GET target HTTP/1.1\r\nHost: ...\r\n" and the header lines */
     IMAGEPROBE_TEXT_HOST = 3,          /* the host to resolve (an IPv6 literal without brackets) */
     IMAGEPROBE_TEXT_USER_AGENT = 4,    /* "ImageProbe/VERSION" (any planner, or NULL) */
+    /* Once settled (IMAGEPROBE_DONE or IMAGEPROBE_PLAN_NOT_MODIFIED): the resource's
+       validators, as its first response (or the 304) gave them, empty when absent. A cache
+       keeps them beside the answer for imageprobe_planner_revalidate. */
+    IMAGEPROBE_TEXT_ENTITY_TAG = 5,    /* its ETag */
+    IMAGEPROBE_TEXT_LAST_MODIFIED = 6, /* its Last-Modified */
 };
 
 /* imageprobe_planner_wire: what to do next. */
@@ -292,8 +300,22 @@ size_t imageprobe_planner_size(void);
 int imageprobe_planner_init(void *planner, const imageprobe_planner_options *options, const char *url, size_t url_length);
 
 /* The next step: IMAGEPROBE_PLAN_SEND (`request` filled), IMAGEPROBE_DONE or
-   IMAGEPROBE_UNSUPPORTED (`info` filled; final: returned again). */
+   IMAGEPROBE_UNSUPPORTED (`info` filled; final: returned again), or IMAGEPROBE_PLAN_NOT_MODIFIED
+   after imageprobe_planner_revalidate. */
 int imageprobe_planner_next(void *planner, imageprobe_plan_request *request, imageprobe_info *info);
+
+/* Makes the probe's first request conditional on the version the caller holds an answer for
+   (SPEC.md §6.1, "Revalidation"): If-None-Match with `entity_tag`, If-Modified-Since with
+   `last_modified`, as a cache kept them (IMAGEPROBE_TEXT_ENTITY_TAG, _LAST_MODIFIED); either
+   may be empty. A 304 then ends the probe with IMAGEPROBE_PLAN_NOT_MODIFIED. Call it before
+   the first imageprobe_planner_next. 0, or IMAGEPROBE_ERROR_ARGUMENT (called later, both
+   empty, a text longer than 256 bytes or with a control character). */
+int imageprobe_planner_revalidate(void *planner, const char *entity_tag, size_t entity_tag_length,
+                                  const char *last_modified, size_t last_modified_length);
+
+/* Once settled: how long, in seconds, the resource's response said it may be used without
+   asking again (Cache-Control max-age; 0 for no-cache or no-store); -1 when it said neither. */
+int64_t imageprobe_planner_freshness(const void *planner);
 
 /* A text of the request to send (IMAGEPROBE_TEXT_*) into `out`, NUL-terminated when there is
    room; returns its full length (copy again with more room when it is >= capacity). */

@@ -80,6 +80,8 @@ extension RangePlanner {
         case 416:
             // Nothing at or after `position`: the resource ends there.
             return conclude(ended: true)
+        case 304 where isConditional:
+            return settle(.notModified)
         case 200, 206:
             break  // a 200 without a refusal started a scan, as a 206 may have
         case 400...:

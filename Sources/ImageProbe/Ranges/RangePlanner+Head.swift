@@ -112,6 +112,13 @@ extension RangePlanner {
         }
         switch status {
         case 200, 206: break
+        case 304 where isConditional:
+            // The version the caller holds (RFC 9110 §15.4.5): its answer stands. A 304 that
+            // doesn't restate a validator leaves the caller's.
+            keepValidators()
+            if fields.entityTag == nil { resourceEntityTag.set(heldEntityTag) }
+            if fields.lastModified == nil { resourceLastModified.set(heldLastModified) }
+            return false
         case 301, 302, 303, 307, 308:
             if !fields.hasLocation || location.isEmpty { refuse(.invalidResponse, .redirectWithoutLocation, status: status) }
             return false
@@ -126,6 +133,7 @@ extension RangePlanner {
             // The whole resource from byte 0: Range ignored, or If-Range found it changed.
             // What was scanned so far may be another version: scan afresh.
             startScan(length: fields.contentLength)
+            keepValidators()
             left = nil
             phase = .readingBody
             return true
@@ -161,6 +169,7 @@ extension RangePlanner {
             // The resource's first 206: its validators name the version later ranges must be.
             firstEntityTag = fields.entityTag
             firstLastModified = fields.lastModified
+            keepValidators()
             ifRange = nil
             validator.removeAll()
             if fields.entityTag != nil && fields.entityTagIsStrong && Self.sendable(entityTagText) {

@@ -15,6 +15,20 @@ extension RangePlanner {
     /// The request's header lines (`withRequestHeaderLines`).
     public var requestHeaderLines: String { withRequestHeaderLines { String(decoding: $0, as: UTF8.self) } }
 
+    /// `revalidate(entityTag:lastModified:)` with texts.
+    public mutating func revalidate(entityTag: String, lastModified: String) -> Bool {
+        var tag = entityTag
+        var date = lastModified
+        return tag.withUTF8 { tag in
+            date.withUTF8 { date in revalidate(entityTag: UnsafeRawBufferPointer(tag), lastModified: UnsafeRawBufferPointer(date)) }
+        }
+    }
+
+    /// The resource's validators as text (`withValidators`).
+    public var validators: (entityTag: String, lastModified: String) {
+        withValidators { (String(decoding: $0, as: UTF8.self), String(decoding: $1, as: UTF8.self)) }
+    }
+
     /// One header field given as text.
     public mutating func field(name: String, value: String) {
         var name = name

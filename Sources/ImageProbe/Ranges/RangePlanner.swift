@@ -113,6 +113,10 @@ public struct RangePlanner: Sendable {
         case send(Request)
         /// The answer (partial when a limit ended the metadata search, §1.6).
         case done(ImageInfo)
+        /// The resource is the version the caller holds an answer for: its conditional first
+        /// request (`revalidate`) was answered `304 Not Modified`. The caller's answer stands;
+        /// `withValidators` and `freshness` give what the 304 said.
+        case notModified
         /// No answer.
         case failed(Failure)
     }
@@ -147,6 +151,16 @@ public struct RangePlanner: Sendable {
     var firstEntityTag: UInt64? = nil
     var firstLastModified: UInt64? = nil
     var sizeKnownAtRequest: Int? = nil
+    /// The resource's validators and freshness as its first response (or a 304) gave them, for
+    /// the caller's cache (`withValidators`, `freshness`).
+    var resourceEntityTag = ValidatorText()
+    var resourceLastModified = ValidatorText()
+    var resourceFreshness: UInt64? = nil
+
+    /// The validators of the version the caller holds an answer for, sent with the first
+    /// request (`revalidate`).
+    var heldEntityTag = ValidatorText()
+    var heldLastModified = ValidatorText()
 
     // Counts over the whole probe.
     var requests = 0
@@ -284,7 +298,8 @@ public struct RangePlanner: Sendable {
 
     /// The request's header lines, each `Name: value` and CRLF, for the duration of `body`:
     /// `Range`, `If-Range` when the first response had a strong validator (never one with
-    /// control characters), and `Accept-Encoding: identity`. A driver sends them as they are,
+    /// control characters), `If-None-Match` and `If-Modified-Since` on a revalidating probe's
+    /// first request (`revalidate`), and `Accept-Encoding: identity`. A driver sends them as they are,
     /// and adds its `User-Agent`.
     public func withRequestHeaderLines<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var text = LineText()
@@ -299,12 +314,71 @@ public struct RangePlanner: Sendable {
         text.append(0x2D)
         text.append(decimal: asked.last)
         text.append("\r\n")
-        if asked.ifRange != nil && !validator.isEmpty {
-            text.append("If-Range: ")
-            validator.withBytes { _ = text.append($0) }
-            text.append("\r\n")
+        if asked.ifRange != nil { Self.appendField("If-Range: ", validator, to: &text) }
+        if isConditional {
+            Self.appendField("If-None-Match: ", heldEntityTag, to: &text)
+            Self.appendField("If-Modified-Since: ", heldLastModified, to: &text)
         }
         text.append("Accept-Encoding: identity\r\n")
+    }
+
+    /// `name` (with its colon and space), `value` and CRLF, unless `value` is empty.
+    static func appendField<Storage>(_ name: StaticString, _ value: ValidatorText, to text: inout FixedText<Storage>) {
+        guard !value.isEmpty else { return }
+        text.append(name)
+        value.withBytes { _ = text.append($0) }
+        text.append("\r\n")
+    }
+
+    // MARK: - Revalidation
+
+    /// Makes the probe's first request conditional on the version the caller holds an answer
+    /// for: `If-None-Match` with `entityTag`, `If-Modified-Since` with `lastModified` (either
+    /// may be empty), as the caller kept them from `withValidators` (SPEC.md §6.1,
+    /// "Revalidation"). A `304 Not Modified` then settles the probe as `.notModified`; any other
+    /// answer is probed as usual. Only the first request carries them: a redirect's target is
+    /// another resource. Call it before the first `next()`. Returns false, changing nothing,
+    /// when called later, when both are empty, or when a text is longer than
+    /// `Limits.validatorBytes` or holds a control character.
+    public mutating func revalidate(entityTag: UnsafeRawBufferPointer, lastModified: UnsafeRawBufferPointer) -> Bool {
+        guard phase == .idle, requests == 0, settled == nil, entityTag.count > 0 || lastModified.count > 0 else { return false }
+        var tag = ValidatorText()
+        var date = ValidatorText()
+        guard tag.append(entityTag), date.append(lastModified),
+              entityTag.isEmpty || Self.sendable(tag), lastModified.isEmpty || Self.sendable(date)
+        else { return false }
+        heldEntityTag = tag
+        heldLastModified = date
+        return true
+    }
+
+    /// Whether the request in flight is the conditional first one.
+    var isConditional: Bool {
+        requests == 1 && redirects == 0 && restarts == 0 && (!heldEntityTag.isEmpty || !heldLastModified.isEmpty)
+    }
+
+    /// The `ETag` and `Last-Modified` texts (each empty when absent) of the version the probe
+    /// read, as its first response gave them, or as a `304` restated them: what a cache keeps
+    /// beside the answer and passes to `revalidate` next time. Valid once the planner has
+    /// settled on `.done` or `.notModified`.
+    public func withValidators<Result>(
+        _ body: (_ entityTag: UnsafeRawBufferPointer, _ lastModified: UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        resourceEntityTag.withBytes { tag in resourceLastModified.withBytes { date in body(tag, date) } }
+    }
+
+    /// How long, in seconds, that response said it may be used without asking again
+    /// (`Cache-Control`: `max-age`, or 0 for `no-cache`/`no-store`); nil when it said neither,
+    /// and the cache's own freshness applies.
+    public var freshness: UInt64? { resourceFreshness }
+
+    /// Keeps the validators and freshness of the response in flight as the resource's.
+    mutating func keepValidators() {
+        resourceEntityTag.removeAll()
+        resourceLastModified.removeAll()
+        if fields.entityTag != nil && Self.sendable(entityTagText) { resourceEntityTag.set(entityTagText) }
+        if fields.lastModified != nil && Self.sendable(lastModifiedText) { resourceLastModified.set(lastModifiedText) }
+        resourceFreshness = fields.freshness
     }
 
     /// The request line and `Host`, for a driver that writes to the socket itself: the header
@@ -321,7 +395,8 @@ public struct RangePlanner: Sendable {
     }
 
     /// The texts of the request to send, by the C interface's numbers (`IMAGEPROBE_TEXT_*`):
-    /// 0 the URL, 1 the header lines, 2 the request head, 3 the host to connect to.
+    /// 0 the URL, 1 the header lines, 2 the request head, 3 the host to connect to; and the
+    /// resource's validators (`withValidators`): 5 its `ETag`, 6 its `Last-Modified`.
     package mutating func withText<Result>(_ which: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         let none = UnsafeRawBufferPointer(start: nil, count: 0)
         switch which {
@@ -337,6 +412,10 @@ public struct RangePlanner: Sendable {
                 guard let origin = HTTPURL.origin(bytes) else { return body(none) }
                 return body(UnsafeRawBufferPointer(rebasing: bytes[origin.host]))
             }
+        case 5:
+            return resourceEntityTag.withBytes(body)
+        case 6:
+            return resourceLastModified.withBytes(body)
         default:
             return body(none)
         }
@@ -367,6 +446,9 @@ public struct RangePlanner: Sendable {
         firstEntityTag = nil
         firstLastModified = nil
         sizeKnownAtRequest = nil
+        resourceEntityTag.removeAll()
+        resourceLastModified.removeAll()
+        resourceFreshness = nil
     }
 
     /// A fresh scan of the resource, whose length may be known.

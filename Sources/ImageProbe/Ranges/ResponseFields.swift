@@ -42,6 +42,14 @@ public struct ResponseFields: Sendable {
     /// Hash of the `Last-Modified` value, when present.
     public private(set) var lastModified: UInt64? = nil
 
+    /// How long the response may be used without asking again, in seconds, from
+    /// `Cache-Control` (RFC 9111 §5.2.2): its `max-age`, or 0 for `no-cache` or `no-store`
+    /// (which win over any `max-age`); nil when it says neither.
+    public var freshness: UInt64? { mustRevalidate ? 0 : maxAge }
+
+    private var maxAge: UInt64? = nil
+    private var mustRevalidate = false
+
     private enum FieldState: UInt8, Sendable { case absent, valid, invalid }
     private var rangeState = FieldState.absent
     private var rangeFirst: UInt64 = 0
@@ -92,6 +100,8 @@ public struct ResponseFields: Sendable {
             } else {
                 hasOtherTransferCoding = true
             }
+        } else if Self.equals(name, "cache-control") {
+            takeCacheDirectives(value)
         } else if Self.equals(name, "connection") {
             // Anything but plain keep-alive ("close", or a list) ends the connection after this
             // response: reusing it is only an optimisation.
@@ -107,6 +117,28 @@ public struct ResponseFields: Sendable {
     }
 
     // MARK: - Parsing
+
+    /// `Cache-Control`'s comma-separated directives: `max-age=N` (digits, or a quoted string
+    /// of them; the first one counts, RFC 9111 §4.2.1), `no-cache` and `no-store`. Others are
+    /// ignored, as a malformed `max-age` is.
+    mutating func takeCacheDirectives(_ value: UnsafeRawBufferPointer) {
+        var start = 0
+        while start < value.count {
+            let end = Self.index(of: 0x2C, in: value, from: start)
+            let directive = Self.trimmed(UnsafeRawBufferPointer(rebasing: value[start..<end]))
+            let equal = Self.index(of: 0x3D, in: directive, from: 0)
+            let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: directive[0..<equal]))
+            if Self.equals(name, "no-cache") || Self.equals(name, "no-store") {
+                mustRevalidate = true
+            } else if Self.equals(name, "max-age"), equal < directive.count, maxAge == nil {
+                var from = equal &+ 1
+                var to = directive.count
+                if to &- from >= 2 && directive[from] == 0x22 && directive[to &- 1] == 0x22 { (from, to) = (from &+ 1, to &- 1) }
+                maxAge = Self.decimal(directive, from: from, to: to)
+            }
+            start = end &+ 1
+        }
+    }
 
     static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0

@@ -5,11 +5,11 @@
 import { INFO_FIELDS, OPTIONS_FIELDS, PLANNER_OPTIONS_FIELDS, PLAN_REQUEST_FIELDS } from './fields.mjs';
 
 // imageprobe.h's numbers.
-const NEED_MORE = 0, DONE = 1, UNSUPPORTED = 2, PLAN_SEND = 3;
+const NEED_MORE = 0, DONE = 1, UNSUPPORTED = 2, PLAN_SEND = 3, PLAN_NOT_MODIFIED = 4;
 const BODY_COMPLETE = 0, BODY_STOPPED = 1, BODY_CLOSED = 2;
 /** The classes of a transport's failure (imageprobe_planner_fail): the planner gives each its code. */
 export const FAIL = { timeout: 0, limit: 1, connection: 2, invalidResponse: 3, forbiddenAddress: 4, cancelled: 5 };
-const TEXT_URL = 0, TEXT_HEADERS = 1, TEXT_USER_AGENT = 4;
+const TEXT_URL = 0, TEXT_HEADERS = 1, TEXT_USER_AGENT = 4, TEXT_ENTITY_TAG = 5, TEXT_LAST_MODIFIED = 6;
 /** imageprobe_planner_text's texts, for a socket transport. */
 export const TEXT = { url: 0, headers: 1, requestHead: 2, host: 3 };
 /** imageprobe_planner_wire's answers. */
@@ -403,6 +403,56 @@ export function driveSeekableSync(scanner, read) {
   return step.value;
 }
 
+// --- probeURL's cache (SPEC.md §6.7): the entries' format, the same as Python's URLCache ----
+const CACHE_FORMAT = 1;
+const DEFAULT_FRESHNESS = 86_400_000;
+/** An answer's fields that are the probe's costs or its URL, never stored. */
+const NOT_STORED = new Set(['bytesRead', 'bytesSkipped', 'bytesTransferred', 'requests', 'fromCache', 'url']);
+/** Bytes as a Latin-1 string and back: validators are octets (RFC 9110 §8.8.3), kept as such. */
+const latin1 = (bytes) => String.fromCharCode(...bytes);
+const latin1Bytes = (text) => Uint8Array.from(String(text), (c) => (c.charCodeAt(0) < 256 ? c.charCodeAt(0) : 0x3F));
+
+/** The text an entry is named by and holds: everything that changes the answer. */
+function cacheKey(url, { mode = 'full', maxBytes = 16 * 1024 * 1024, maxPixels = 0 }) {
+  return `imageprobe-url-cache ${CACHE_FORMAT}\n${mode}\n${maxBytes}\n${maxPixels}\n${url}`;
+}
+
+/** The stored record when it is an entry of `key`; undefined for anything else (probed, rewritten). */
+function cacheEntry(record, key) {
+  if (!record || typeof record !== 'object' || record.imageprobe !== CACHE_FORMAT || record.key !== key) return undefined;
+  const { answer, checked } = record;
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer) || typeof answer.format !== 'string' ||
+      !Number.isInteger(answer.width) || !Number.isInteger(answer.height) || typeof checked !== 'number' || !Number.isFinite(checked)) {
+    return undefined;
+  }
+  const freshness = Number.isInteger(record.freshness) && record.freshness >= 0 ? record.freshness : null;
+  return { ...record, freshness, entityTag: String(record.entityTag ?? ''), lastModified: String(record.lastModified ?? '') };
+}
+
+/** Whether an entry is younger than its response's max-age, or the cache's freshness (ms) without one. */
+function cacheFresh(entry, freshness) {
+  const age = Date.now() / 1000 - entry.checked;
+  return age >= 0 && age < (entry.freshness ?? freshness / 1000);
+}
+
+/** The answer in an entry, with these costs: every image field, null where the entry has none. */
+function cachedAnswer(entry, costs, url) {
+  const info = {};
+  for (const [, , name, group] of INFO_FIELDS) if (group === 'image') info[name] = name === 'partial' ? false : null;
+  Object.assign(info, entry.answer, { partialReason: null });
+  return { ...info, ...costs, fromCache: true, url: typeof entry.url === 'string' ? entry.url : url };
+}
+
+/** An entry for `answer` (the command's JSON fields, costs left out), checked now. */
+function cacheRecord(key, answer, url, validators) {
+  const stored = {};
+  for (const [name, value] of Object.entries(answer)) {
+    if (NOT_STORED.has(name) || (value === null && name !== 'orientation') || (name === 'partial' && !value)) continue;
+    stored[name] = value;
+  }
+  return { imageprobe: CACHE_FORMAT, key, url, checked: Date.now() / 1000, ...validators, answer: stored };
+}
+
 function settle(result) {
   if (result.status === 'done') return result.info;
   throw result.error;
@@ -638,7 +688,7 @@ export function createApi({ locate, host = null }) {
 
   /** The URL probe's planner (SPEC.md §6.1) in the module, its state kept like a Scanner's. */
   class Planner {
-    constructor(rt, options, url) {
+    constructor(rt, options, url, held = null) {
       this.runtime = rt;
       this.planner = true;
       this.state = new Uint8Array(rt.plannerSize);
@@ -655,6 +705,27 @@ export function createApi({ locate, host = null }) {
         if (options.maxRedirects !== undefined) rt.view.setUint32(at + o.max_redirects, u32(options.maxRedirects, 'maxRedirects'), true);
         rt.bytes.set(urlBytes, rt.INPUT);
         e.imageprobe_planner_init(slot, at, rt.INPUT, urlBytes.length);
+        if (held && (held.entityTag || held.lastModified)) {
+          // The first request asks whether the held version is still current (a 304).
+          const tag = latin1Bytes(held.entityTag).subarray(0, 1024);
+          const date = latin1Bytes(held.lastModified).subarray(0, 1024);
+          rt.bytes.set(tag, rt.INPUT);
+          rt.bytes.set(date, rt.INPUT + tag.length);
+          e.imageprobe_planner_revalidate(slot, rt.INPUT, tag.length, rt.INPUT + tag.length, date.length);
+        }
+      });
+    }
+
+    /** Once settled: the resource's validators and freshness, for the cache. */
+    validators() {
+      const rt = this.runtime;
+      return rt.call(this, (e, slot) => {
+        const text = (which) => {
+          const length = e.imageprobe_planner_text(slot, which, rt.INPUT, INPUT_SIZE);
+          return latin1(rt.bytes.subarray(rt.INPUT, rt.INPUT + Math.min(length, INPUT_SIZE - 1)));
+        };
+        const freshness = e.imageprobe_planner_freshness(slot);
+        return { entityTag: text(TEXT_ENTITY_TAG), lastModified: text(TEXT_LAST_MODIFIED), freshness: freshness >= 0n ? Number(freshness) : null };
       });
     }
 
@@ -670,6 +741,7 @@ export function createApi({ locate, host = null }) {
             secure: rt.view.getInt32(rt.REQUEST + r.secure, true) === 1,
           };
           case DONE: return { kind: 'done', info: rt.readInfo() };
+          case PLAN_NOT_MODIFIED: return { kind: 'notModified' };
           case UNSUPPORTED: {
             const error = rt.readFailure();
             error.fetchError = rt.field.fetch_error(rt);
@@ -773,6 +845,9 @@ export function createApi({ locate, host = null }) {
     return { check, parse };
   }
 
+  /** probeURL's file caches, one per directory and options, so each counts its own writes. */
+  const fileCaches = new Map();
+
   const memoryReader = (bytes) => (position) => {
     const at = position > BigInt(bytes.length) ? bytes.length : Number(position);
     return bytes.subarray(at, Math.min(bytes.length, at + READ_SIZE));
@@ -854,6 +929,31 @@ export function createApi({ locate, host = null }) {
    * wire counted, `publicOnly` checked on each address), elsewhere over fetch().
    */
   async function probeURL(url, options = {}) {
+    const { cache, ...probeOptions } = options;
+    if (cache === undefined || cache === null) return probeNetwork(url, probeOptions, null);
+    const store = cacheStore(cache);
+    const key = cacheKey(String(url), probeOptions);
+    let record;
+    try { record = await store.get(key); } catch { record = undefined; }
+    const entry = cacheEntry(record, key);
+    if (entry && cacheFresh(entry, store.freshness ?? DEFAULT_FRESHNESS)) return cachedAnswer(entry, { bytesTransferred: 0, requests: 0 }, String(url));
+    return probeNetwork(url, probeOptions, { store, key, entry });
+  }
+
+  /** probeURL's `cache`: a store (get, set), or in Node a directory (or { dir, freshness, maxEntries }). */
+  function cacheStore(cache) {
+    if (typeof cache?.get === 'function' && typeof cache?.set === 'function') return cache;
+    const dir = typeof cache === 'string' || cache instanceof URL ? cache : cache?.dir;
+    if (dir === undefined) throw new TypeError('imageprobe: cache must be a directory, { dir, freshness, maxEntries } or a store with get() and set()');
+    if (!host?.fileCache) throw new ImageProbeError('unsupportedRuntime', 'imageprobe: a cache directory needs Node.js; elsewhere pass a store with get() and set()');
+    const key = `${dir}\n${cache?.freshness}\n${cache?.maxEntries}`;
+    let store = fileCaches.get(key);
+    if (!store) fileCaches.set(key, store = host.fileCache(dir, typeof cache === 'object' && !(cache instanceof URL) ? cache : {}));
+    return store;
+  }
+
+  /** Probes over the network; with `cached` ({ store, key, entry }), revalidates and stores. */
+  async function probeNetwork(url, options, cached) {
     const { fetch: fetchOption, signal, headers: extraHeaders, timeout = 10_000, probeTimeout, redirect: _redirect,
       publicOnly = false, allow, ...plannerOptions } = options;
     if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError('imageprobe: timeout must be a positive number of milliseconds');
@@ -867,7 +967,7 @@ export function createApi({ locate, host = null }) {
     }
     const fetcher = fetchOption ?? globalThis.fetch;
     if (!useSockets && typeof fetcher !== 'function') throw new TypeError('imageprobe: probeURL() needs fetch() (pass options.fetch)');
-    const planner = new Planner(rt, plannerOptions, String(url));
+    const planner = new Planner(rt, plannerOptions, String(url), cached?.entry);
     const transport = useSockets
       ? host.socketTransport({
         rule: publicOnly ? addressRule(rt, allow) : null,
@@ -882,9 +982,19 @@ export function createApi({ locate, host = null }) {
       for (;;) {
         const step = planner.next();
         const costs = { bytesTransferred: planner.bytesReceived, requests: planner.requests };
+        if (step.kind === 'notModified' && cached?.entry) {
+          // The held answer stands: kept with the 304's validators and freshness.
+          const record = cacheRecord(cached.key, cached.entry.answer, cached.entry.url ?? null, planner.validators());
+          await storeQuietly(cached, record);
+          return cachedAnswer(record, costs, planner.text(TEXT_URL));
+        }
         if (step.kind === 'done') {
           const { bytesRead, bytesSkipped, ...info } = step.info;
-          return { ...info, ...costs, url: planner.text(TEXT_URL) };
+          const answer = { ...info, ...costs, url: planner.text(TEXT_URL) };
+          if (!cached) return answer;
+          // A partial answer is not the image's whole: it is probed again next time.
+          if (!info.partial) await storeQuietly(cached, cacheRecord(cached.key, info, answer.url, planner.validators()));
+          return { ...answer, fromCache: false };
         }
         if (step.kind === 'failed') {
           const error = step.error;
@@ -908,6 +1018,11 @@ export function createApi({ locate, host = null }) {
     } finally {
       transport.close();
     }
+  }
+
+  /** A cache write that fails leaves the cache as it was: a cache is never an authority. */
+  async function storeQuietly(cached, record) {
+    try { await cached.store.set(cached.key, record); } catch { /* the answer stands without it */ }
   }
 
   /** Probes a file (Node): seeking over skips as the Swift command does, so answers and counts are its. */

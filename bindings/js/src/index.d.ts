@@ -75,6 +75,31 @@ export interface URLImageInfo extends Omit<ImageInfo, 'bytesRead' | 'bytesSkippe
   /** Requests sent. */
   requests: number;
   url: string;
+  /** With a `cache` only: whether the answer is the cache's (fresh: no request; or revalidated by a 304). */
+  fromCache?: boolean;
+}
+
+/** An entry of probeURL's cache (SPEC.md §6.7), the same as Python's URLCache writes. */
+export interface URLCacheEntry {
+  imageprobe: 1;
+  key: string;
+  url: string | null;
+  /** Unix seconds of the last answer from the server. */
+  checked: number;
+  entityTag: string;
+  lastModified: string;
+  /** The response's max-age in seconds (0: no-cache), or null for the cache's own freshness. */
+  freshness: number | null;
+  /** The command's JSON object for the image, without the probe's costs. */
+  answer: Record<string, unknown>;
+}
+
+/** Where probeURL keeps its answers: any key-value store. What `get` returns is checked, and anything else is a miss. */
+export interface URLCacheStore {
+  get(key: string): unknown | Promise<unknown>;
+  set(key: string, entry: URLCacheEntry): void | Promise<void>;
+  /** How long an answer is used without asking the server, in milliseconds, when its response set no max-age (default a day). */
+  freshness?: number;
 }
 
 /** A Scanner's state: more input needed, the answer, or why there is none. */
@@ -154,6 +179,12 @@ export interface URLOptions extends Omit<ScanOptions, 'inputLength'> {
   allow?: string[];
   /** Ignored: the planner follows redirects (browsers, where fetch() hides Location, follow them in fetch()). */
   redirect?: 'manual' | 'follow';
+  /**
+   * Answers kept and revalidated (SPEC.md §6.7): a fresh one without a request, a stale one by a
+   * conditional request that a 304 answers. Node: a directory, or { dir, freshness (ms), maxEntries };
+   * anywhere: a store.
+   */
+  cache?: string | URLLike | { dir: string | URLLike; freshness?: number; maxEntries?: number } | URLCacheStore;
 }
 
 /** Probes an http(s) URL with Range requests (SPEC.md §6.1's strategy, driven by the core's planner): in Node over its own sockets, elsewhere over fetch(). */

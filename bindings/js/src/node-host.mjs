@@ -247,8 +247,75 @@ function fileAnswer(result) {
   throw result.error;
 }
 
+/** How often, in writes, a file cache counts its entries against its bound. */
+const PRUNE_EVERY = 64;
+
+/**
+ * probeURL's cache in a directory (SPEC.md §6.7): one JSON file per entry, named by the
+ * SHA-256 of its key, written to a temporary file and renamed over it, so processes (and
+ * Python's URLCache) may share the directory. Past `maxEntries`, the oldest go.
+ */
+function fileCache(directory, { freshness = 86_400_000, maxEntries = 10_000 } = {}) {
+  const fs = builtin('node:fs');
+  const { createHash, randomBytes } = builtin('node:crypto') ?? {};
+  const { join } = builtin('node:path') ?? {};
+  if (!fs || !createHash || !join) {
+    throw new ImageProbeError('unsupportedRuntime', 'imageprobe: a cache directory needs Node 20.16 or later (process.getBuiltinModule)');
+  }
+  if (!(Number.isSafeInteger(maxEntries) && maxEntries >= 1)) throw new RangeError('imageprobe: cache.maxEntries must be a positive integer');
+  const dir = directory instanceof URL ? builtin('node:url').fileURLToPath(directory) : String(directory);
+  fs.mkdirSync(dir, { recursive: true });
+  const path = (key) => join(dir, `${createHash('sha256').update(key, 'utf8').digest('hex')}.json`);
+  let writes = 0;
+  const prune = async () => {
+    const now = Date.now();
+    const entries = [];
+    for (const name of await fs.promises.readdir(dir).catch(() => [])) {
+      const file = join(dir, name);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (!stat) continue;
+      if (name.endsWith('.json')) entries.push([stat.mtimeMs, file]);
+      else if (name.startsWith('.') && name.endsWith('.tmp') && now - stat.mtimeMs > 3_600_000) await fs.promises.unlink(file).catch(() => {});
+    }
+    if (entries.length <= maxEntries) return;
+    entries.sort((a, b) => a[0] - b[0]);
+    for (const [, file] of entries.slice(0, entries.length - Math.floor(maxEntries * 9 / 10))) await fs.promises.unlink(file).catch(() => {});
+  };
+  return {
+    freshness,
+    prune,
+    async get(key) {
+      try {
+        const handle = await fs.promises.open(path(key), 'r');
+        try {
+          const buffer = new Uint8Array(1 << 20);
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+          return JSON.parse(new TextDecoder().decode(buffer.subarray(0, bytesRead)));
+        } finally {
+          await handle.close();
+        }
+      } catch {
+        return undefined;  // none, unreadable or not JSON: probed, and rewritten
+      }
+    },
+    async set(key, entry) {
+      const target = path(key);
+      const temporary = join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
+      try {
+        await fs.promises.writeFile(temporary, JSON.stringify(entry));
+        await fs.promises.rename(temporary, target);
+      } catch {
+        await fs.promises.unlink(temporary).catch(() => {});
+        return;  // a cache that can't be written is only a slower one
+      }
+      if (writes++ % PRUNE_EVERY === 0) await prune();
+    },
+  };
+}
+
 export const nodeHost = {
   socketTransport,
+  fileCache,
 
   async readFile(url) {
     const fs = await import('node:fs/promises');

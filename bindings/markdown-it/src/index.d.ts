@@ -42,6 +42,8 @@ export interface RemoteOptions {
   concurrency?: number;
   /** More of probeURL's options: timeout, headers, maxBytes, maxRedirects, allow (address blocks under publicOnly), fetch... */
   probeOptions?: Omit<URLOptions, 'publicOnly' | 'mode'>;
+  /** imageprobe's cache of URL answers across builds (probeURL's `cache`): a directory, { dir, freshness, maxEntries } or a store. */
+  cache?: URLOptions['cache'];
 }
 
 export interface ImageSizeOptions {

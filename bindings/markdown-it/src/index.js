@@ -243,11 +243,13 @@ function remotePolicy(remote) {
   if (remote === undefined || remote === null || remote === false) {
     return { allows: () => false, publicOnly: true, concurrency: DEFAULT_CONCURRENCY, probeOptions: {} };
   }
-  const { allow = [], publicOnly = true, concurrency = DEFAULT_CONCURRENCY, probeOptions = {} } = remote;
+  const { allow = [], publicOnly = true, concurrency = DEFAULT_CONCURRENCY, probeOptions = {}, cache } = remote;
   if (!Array.isArray(allow)) throw new TypeError(`${NAME}: remote.allow must be an array of URL prefixes and host names`);
   if (!(Number.isInteger(concurrency) && concurrency > 0)) throw new TypeError(`${NAME}: remote.concurrency must be a positive integer`);
   const rules = allow.map(allowRule);
-  return { allows: (url) => rules.some((rule) => rule(url)), publicOnly: publicOnly !== false, concurrency, probeOptions };
+  // imageprobe's cache of URL answers, kept across builds and revalidated (SPEC.md §6.7).
+  const withCache = cache === undefined ? probeOptions : { ...probeOptions, cache };
+  return { allows: (url) => rules.some((rule) => rule(url)), publicOnly: publicOnly !== false, concurrency, probeOptions: withCache };
 }
 
 /** One allow-list entry as a test of a parsed URL. */

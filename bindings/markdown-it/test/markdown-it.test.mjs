@@ -286,6 +286,33 @@ test('prepare() twice: the second answered by the store, no request; a store of 
   assert.ok(gets.length >= 2);
 });
 
+test('remote.cache: a new build answered from imageprobe\'s cache on disk, then revalidated (a 304)', async (t) => {
+  const seen = [];
+  const server = await startServer((request, response) => {
+    seen.push(request.headers['if-none-match'] ?? '');
+    if (request.headers['if-none-match'] === '"v1"') {
+      response.writeHead(304, { etag: '"v1"' });
+      response.end();
+      return;
+    }
+    sendRange(request, response, images['/img/a.png'], { etag: '"v1"' });
+  });
+  t.after(server.stop);
+  const cache = mkdtempSync(join(folder, 'cache-'));
+  const text = `![a](${server.url}/img/a.png)`;
+  const build = async (options) => {
+    const { md, sizes } = markdown({ remote: { allow: [server.url], publicOnly: false, ...options } });
+    await sizes.prepare(text);
+    return md.render(text);
+  };
+  assert.match(await build({ cache }), /width="320" height="240"/);
+  assert.deepEqual(seen, [''], 'the first build probes');
+  assert.match(await build({ cache }), /width="320" height="240"/);
+  assert.deepEqual(seen, [''], 'the second, a new plugin and store, sends nothing');
+  assert.match(await build({ cache: { dir: cache, freshness: 0 } }), /width="320" height="240"/);
+  assert.deepEqual(seen, ['', '"v1"'], 'a stale entry: one conditional request, answered 304');
+});
+
 test('the render is synchronous and never fetches: an allowed URL not prepared is left alone, with a warning', async (t) => {
   const server = await imageServer();
   t.after(server.stop);

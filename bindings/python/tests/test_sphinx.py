@@ -54,11 +54,19 @@ def server() -> Iterator[ScriptedServer]:
         data = REMOTE.get(request.path)
         if data is None:
             return b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+        if request.headers.get("if-none-match") == '"v1"':
+            return b'HTTP/1.1 304 Not Modified\r\nETag: "v1"\r\n\r\n'
         return ranged(data, request)
 
     running = ScriptedServer(handle)
     yield running
     running.stop()
+
+
+def cached(doctrees: Path) -> Dict[str, dict]:
+    """The URL cache's entries in the doctree folder, by URL (the key's last line)."""
+    records = [json.loads(path.read_text()) for path in (doctrees / extension.CACHE_NAME).glob("*.json")]
+    return {record["key"].rsplit("\n", 1)[1]: record for record in records}
 
 
 def requested(server: ScriptedServer) -> List[str]:
@@ -204,10 +212,10 @@ def test_html_images_get_their_size_and_a_warm_cache_sends_no_request(tmp_path: 
     # Each allowed remote image once (Range requests), the other never.
     paths = requested(server)
     assert set(paths) == {"/allowed/remote.png", "/allowed/remote-rotated.jpg"}
-    cache = json.loads((doctrees / extension.CACHE_NAME).read_text())
-    entry = cache[server.url("/allowed/remote-rotated.jpg")]
-    assert {key: entry[key] for key in ("width", "height", "display_width", "display_height", "format")} == {
-        "width": 60, "height": 20, "display_width": 20, "display_height": 60, "format": "jpeg"}
+    cache = cached(doctrees)
+    entry = cache[server.url("/allowed/remote-rotated.jpg")]["answer"]
+    assert {key: entry[key] for key in ("width", "height", "displayWidth", "displayHeight", "format")} == {
+        "width": 60, "height": 20, "displayWidth": 20, "displayHeight": 60, "format": "jpeg"}
     assert set(cache) == {server.url("/allowed/remote.png"), server.url("/allowed/remote-rotated.jpg")}
 
     # Nothing else of the page changed: the same build without the extension.
@@ -228,7 +236,7 @@ def test_public_only_refuses_loopback(tmp_path: Path, server: ScriptedServer) ->
     assert size(images((tmp_path / "html" / "index.html").read_text())["remote"]) == (None, None)
     assert f"imageprobe: no size for {url}: forbiddenAddress" in warnings and "[imageprobe.remote]" in warnings
     assert server.connections == 0 and requested(server) == []
-    assert not (tmp_path / "doctrees" / extension.CACHE_NAME).exists()  # failures aren't cached
+    assert cached(tmp_path / "doctrees") == {}  # failures aren't cached
 
 
 def test_stored_orientation(tmp_path: Path) -> None:
@@ -245,32 +253,35 @@ def test_a_corrupt_or_stale_cache_is_probed_again_and_rewritten(tmp_path: Path, 
     source = project(tmp_path, conf(**settings), f"\n.. image:: {url}\n   :alt: remote\n\n.. image:: {gone}\n   :alt: gone\n")
     doctrees = tmp_path / "doctrees"
     doctrees.mkdir()
-    cache = doctrees / extension.CACHE_NAME
-    cache.write_text('{"http://example.com/a.png": {"width": 1,')
-    warnings = build(source, tmp_path / "html", doctrees)
+    build(source, tmp_path / "html-first", doctrees)
+    [entry_file] = (doctrees / extension.CACHE_NAME).glob("*.json")
+    entry_file.write_text('{"imageprobe": 1, "key": ')
+    server.requests.clear()
+    warnings = build(source, tmp_path / "html", doctrees, fresh=True)
     found = images((tmp_path / "html" / "index.html").read_text())
     assert size(found["remote"]) == ("7", "5") and size(found["gone"]) == (None, None)
     assert f"imageprobe: no size for {gone}: httpStatus" in warnings
     assert sorted(set(requested(server))) == ["/allowed/gone.png", "/allowed/remote.png"]
-    assert set(json.loads(cache.read_text())) == {url}  # the corrupt file replaced; failures not kept
-    assert not list(doctrees.glob("*.tmp"))
+    assert set(cached(doctrees)) == {url}  # the corrupt entry rewritten; failures not kept
+    assert not list((doctrees / extension.CACHE_NAME).glob(".*.tmp"))
 
-    # An entry older than imageprobe_cache_seconds is probed again.
-    entries = json.loads(cache.read_text())
-    entries[url]["checked"] -= 86400
-    cache.write_text(json.dumps(entries))
+    # An entry older than imageprobe_cache_seconds is revalidated: one conditional request, a 304.
+    record = cached(doctrees)[url]
+    record["checked"] -= 86400
+    entry_file.write_text(json.dumps(record))
     server.requests.clear()
     build(source, tmp_path / "html-again", doctrees, fresh=True)
-    assert "/allowed/remote.png" in requested(server)
-    assert json.loads(cache.read_text())[url]["checked"] > entries[url]["checked"]
+    [revalidation] = [request for request in server.requests if request.path == "/allowed/remote.png"]
+    assert revalidation.headers.get("if-none-match") == '"v1"'
+    assert size(images((tmp_path / "html-again" / "index.html").read_text())["remote"]) == ("7", "5")
+    assert cached(doctrees)[url]["checked"] > record["checked"]
 
-    # imageprobe_cache_seconds = 0: no cache, each build probes (and writes what it found).
+    # imageprobe_cache_seconds = 0: no cache, each build probes.
     (source / "conf.py").write_text(conf(**settings, imageprobe_cache_seconds=0))
     server.requests.clear()
     build(source, tmp_path / "html-uncached", doctrees, fresh=True)
-    assert "/allowed/remote.png" in requested(server)
+    assert [request.headers.get("if-none-match") for request in server.requests if request.path == "/allowed/remote.png"] == [None]
     assert size(images((tmp_path / "html-uncached" / "index.html").read_text())["remote"]) == ("7", "5")
-    assert json.loads(cache.read_text()) == {}
 
 
 def test_other_builders_are_left_alone(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ bytes, over the ImageProbe core (libimageprobe, bundled; no dependencies).
   ``imageprobe`` command reads it (seeking over what the scanner skips);
 - ``Scanner``: push bytes as they arrive (``feed``, ``finish``, ``pending_skip``, ``skip``);
 - ``probe_url(url)``: Range requests planned by the core, over ``http.client``;
-  ``probe_urls(urls, jobs=32)``: many at once, results in order, bounded memory;
+  ``probe_urls(urls, jobs=32)``: many at once, results in order, bounded memory; with
+  ``cache=DIR`` (or a ``URLCache``), answers kept on disk and revalidated;
 - ``imageprobe.compat.get(path)``: ``imagesize.get``'s answer, for a drop-in switch.
 - ``imageprobe.sphinx``: a Sphinx extension that writes each HTML image's width and height.
 
@@ -19,6 +20,7 @@ dataclasses whose fields are the command's JSON names in snake_case (SPEC.md §4
 ``to_dict()`` gives the JSON object itself.
 """
 
+from ._cache import URLCache
 from ._info import Failure, ImageInfo, Result
 from ._native import LIBRARY_PATH as _LIBRARY_PATH
 from ._scan import Mode, Scanner, probe, probe_file
@@ -29,5 +31,5 @@ try:
 except ImportError:  # a source checkout that was never built
     __version__ = "0+unknown"
 
-__all__ = ["Failure", "ImageInfo", "Mode", "Result", "Scanner", "probe", "probe_file", "probe_url", "probe_urls",
-           "__version__"]
+__all__ = ["Failure", "ImageInfo", "Mode", "Result", "Scanner", "URLCache", "probe", "probe_file", "probe_url",
+           "probe_urls", "__version__"]

@@ -99,6 +99,9 @@ class ImageInfo:
     #: URLs only: every byte received (response heads included), and the requests sent.
     bytes_transferred: int | None = None
     requests: int | None = None
+    #: URLs probed with a cache only: whether the answer is the cache's (fresh, or revalidated
+    #: by a ``304``), SPEC.md §6.7.
+    from_cache: bool | None = None
 
     def to_dict(self) -> Dict[str, Any]:
         """The command's JSON object for this answer (``imageprobe --json``, without ``path``):
@@ -159,7 +162,7 @@ def _compile_image_info() -> Any:
     (About 3 µs, where a dict of fields and the dataclass's __init__ took 12.)"""
     values = [f"v{index}" for index in range(len(_ENTRIES))]
     by_name = {name: value for value, (name, _, _) in zip(values, _ENTRIES)}
-    lines = ["def image_info(buffer, read_adjust, bytes_transferred, requests):",
+    lines = ["def image_info(buffer, read_adjust, bytes_transferred, requests, from_cache=None):",
              f"    ({', '.join(values)},) = unpack(buffer)",
              "    info = new(ImageInfo)"]
     namespace: Dict[str, Any] = {"unpack": INFO.struct.unpack_from, "new": object.__new__, "ImageInfo": ImageInfo}

@@ -21,6 +21,7 @@ DONE = 1
 UNSUPPORTED = 2
 ERROR_ARGUMENT = -1
 PLAN_SEND = 3
+PLAN_NOT_MODIFIED = 4
 
 MODES = {"full": 0, "dimensions_only": 1, "animation": 2}
 
@@ -44,6 +45,8 @@ TEXT_HEADERS = 1
 TEXT_REQUEST_HEAD = 2
 TEXT_HOST = 3
 TEXT_USER_AGENT = 4
+TEXT_ENTITY_TAG = 5
+TEXT_LAST_MODIFIED = 6
 
 WIRE_MORE = 0
 WIRE_ENDED = 1
@@ -190,6 +193,7 @@ lib = ctypes.CDLL(LIBRARY_PATH)
 _p = ctypes.c_void_p
 _size = ctypes.c_size_t
 _u64 = ctypes.c_uint64
+_i64 = ctypes.c_int64
 _i32 = ctypes.c_int32
 _u32 = ctypes.c_uint32
 _int = ctypes.c_int
@@ -226,6 +230,8 @@ planner_fail = _declare("imageprobe_planner_fail", _int, _p, _i32)
 planner_bytes_received = _declare("imageprobe_planner_bytes_received", _u64, _p)
 planner_requests = _declare("imageprobe_planner_requests", _u32, _p)
 planner_drainable = _declare("imageprobe_planner_drainable", _int, _p)
+planner_revalidate = _declare("imageprobe_planner_revalidate", _int, _p, ctypes.c_char_p, _size, ctypes.c_char_p, _size)
+planner_freshness = _declare("imageprobe_planner_freshness", _i64, _p)
 address_parse = _declare("imageprobe_address_parse", _int, ctypes.c_char_p, _size, ctypes.c_char_p)
 address_check = _declare("imageprobe_address_check", _int, ctypes.c_char_p, _size, ctypes.c_char_p, _size,
                          ctypes.c_char_p, _size)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import dataclasses
 import socket
 import ssl
+import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -21,7 +23,8 @@ from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from . import _native as native
 from ._address import ANY, AddressPolicy
-from ._info import Failure, INFO, Result, decode
+from ._cache import Entry, URLCache, as_cache, cache_key
+from ._info import Failure, INFO, ImageInfo, Result, decode
 from ._scan import Mode
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
@@ -71,8 +74,11 @@ class _Probe:
     def __init__(self, url: str, *, timeout: float, probe_timeout: float | None, max_bytes: int,
                  policy: AddressPolicy, mode: Mode, max_pixels: int, max_requests: int | None, max_redirects: int | None,
                  context: ssl.SSLContext | None, user_agent: str, pool: _Pool | None,
-                 cancelled: threading.Event | None) -> None:
+                 cancelled: threading.Event | None, cache: URLCache | None = None) -> None:
         self.url = url.encode("utf-8", "surrogateescape")
+        self.cache = cache
+        self.cache_key = cache_key(url, mode, max(0, max_bytes), max_pixels) if cache is not None else ""
+        self.entry = cache.get(self.cache_key) if cache is not None else None
         self.timeout = timeout
         self.probe_timeout = max(30.0, 3 * timeout) if probe_timeout is None else probe_timeout
         self.policy = policy
@@ -98,8 +104,15 @@ class _Probe:
         self.key: Tuple[Any, ...] = ()
 
     def run(self) -> Result:
+        if self.cache is not None and self.entry is not None and self.cache.is_fresh(self.entry, time.time()):
+            return self.entry.info(bytes_transferred=0, requests=0)
         planner = self.planner
         native.planner_init(planner, self.options, self.url, len(self.url))
+        if self.entry is not None and (self.entry.entity_tag or self.entry.last_modified):
+            # The first request asks whether the held version is still current (a 304).
+            tag = self.entry.entity_tag.encode("latin-1", "replace")
+            date = self.entry.last_modified.encode("latin-1", "replace")
+            native.planner_revalidate(planner, tag, len(tag), date, len(date))
         probe_deadline = time.monotonic() + self.probe_timeout
         try:
             while (step := native.planner_next(planner, self.request_address, self.info_address)) == native.PLAN_SEND:
@@ -123,11 +136,29 @@ class _Probe:
     def _answer(self, step: int) -> Result:
         extra = {"bytes_transferred": native.planner_bytes_received(self.planner),
                  "requests": native.planner_requests(self.planner)}
+        if step == native.PLAN_NOT_MODIFIED and self.cache is not None and self.entry is not None:
+            # The held answer stands: kept with the 304's validators and freshness.
+            entry = self._entry(self.entry.answer)
+            self.cache.put(self.cache_key, entry)
+            return entry.info(**extra)
         result = decode(step, self.info, **extra)
+        if self.cache is not None and isinstance(result, ImageInfo):
+            result = dataclasses.replace(result, from_cache=False)
+            # A partial answer is not the image's whole: it is probed again next time.
+            if not result.partial:
+                self.cache.put(self.cache_key, self._entry(result.to_dict()))
         if isinstance(result, Failure) and self.detail and INFO.unpack(self.info)["fetch_error"] in (
                 "connection", "forbiddenAddress"):
             result = Failure(error=result.error, message=f"{result.message}: {self.detail}", status=result.status, **extra)
         return result
+
+    def _entry(self, answer: Dict[str, Any]) -> Entry:
+        """`answer` with the validators and freshness the planner settled on, checked now."""
+        freshness = native.planner_freshness(self.planner)
+        return Entry(answer=answer, checked=time.time(),
+                     entity_tag=native.text(self.planner, native.TEXT_ENTITY_TAG).decode("latin-1"),
+                     last_modified=native.text(self.planner, native.TEXT_LAST_MODIFIED).decode("latin-1"),
+                     freshness=freshness if freshness >= 0 else None)
 
     def _exchange(self) -> None:
         """One request on the probe's connection (or a pooled or new one) and its response, every
@@ -286,8 +317,8 @@ def probe_url(url: str, *, timeout: float = 10.0, max_bytes: int = DEFAULT_MAX_B
               allow: Iterable[str] = (), mode: Mode = "full", max_pixels: int = 0, probe_timeout: Optional[float] = None,
               max_requests: Optional[int] = None, max_redirects: Optional[int] = None,
               cafile: Optional[str] = None, context: Optional[ssl.SSLContext] = None,
-              user_agent: str = USER_AGENT, _pool: Optional[_Pool] = None,
-              _cancelled: Optional[threading.Event] = None) -> Result:
+              user_agent: str = USER_AGENT, cache: "URLCache | str | os.PathLike[str] | None" = None,
+              _pool: Optional[_Pool] = None, _cancelled: Optional[threading.Event] = None) -> Result:
     """The answer for an http or https URL, with the fewest bytes (SPEC.md §6.1): Range
     requests planned by the core, jumps over what the scanner skips, If-Range with the first
     response's validator, redirects followed (5 at most), the same rules and error codes as the
@@ -304,6 +335,13 @@ def probe_url(url: str, *, timeout: float = 10.0, max_bytes: int = DEFAULT_MAX_B
     animation mode) is a ``Failure`` "tooManyPixels" with its ``detected_format``, ``width``
     and ``height``.
 
+    `cache`: a ``URLCache`` or a directory for one (SPEC.md §6.7): an answer younger than its
+    freshness (the response's max-age, else a day) is the cache's, with no request
+    (``from_cache`` True, ``bytes_transferred`` and ``requests`` 0); an older one is revalidated
+    by a conditional first request, and a ``304`` keeps it (``from_cache`` True, with the 304's
+    costs); any other answer is probed and stored (``from_cache`` False). Failures are not
+    stored.
+
     Never raises for the network: a fetch that fails is a ``Failure`` whose ``error`` is the
     fetch code ("connection", "timeout", "httpStatus" with ``status``, "forbiddenAddress",
     "redirectLoop", "badContentRange", "resourceChanged", "limitExceeded", ...). Results carry
@@ -314,7 +352,7 @@ def probe_url(url: str, *, timeout: float = 10.0, max_bytes: int = DEFAULT_MAX_B
     probe = _Probe(url, timeout=timeout, probe_timeout=probe_timeout, max_bytes=max_bytes, policy=policy, mode=mode,
                    max_pixels=max_pixels,
                    max_requests=max_requests, max_redirects=max_redirects, context=context, user_agent=user_agent,
-                   pool=_pool, cancelled=_cancelled)
+                   pool=_pool, cancelled=_cancelled, cache=as_cache(cache))
     return probe.run()
 
 
@@ -356,6 +394,8 @@ def probe_urls(urls: Iterable[str], jobs: int = 32, **options: Any) -> Iterator[
     if options.get("context") is None and options.get("cafile") is not None:
         # One context for every URL, so that their connections can be pooled and reused.
         options["context"] = ssl.create_default_context(cafile=options["cafile"])
+    if options.get("cache") is not None:
+        options["cache"] = as_cache(options["cache"])
 
     def work(url: str) -> Result:
         return probe_url(url, _pool=pools.current(), **options)

@@ -8,15 +8,16 @@ size only when the author gives one, and reads sizes (imagesize_py) only for ``:
     imageprobe_orientation = "display"    # or "stored": the size before the EXIF orientation
     imageprobe_remote_allow = []          # http(s) images to probe: URL prefixes, host names
     imageprobe_public_only = True         # remote: refuse loopback and private addresses
-    imageprobe_cache_seconds = 86400      # remote: how long a probed size is trusted
+    imageprobe_cache_seconds = 86400      # remote: how long a size is used without asking
 
 Only HTML builders (``html``, ``dirhtml``, ``singlehtml``, ``epub``, ...), and only images
 whose author set none of ``:width:``, ``:height:`` and ``:scale:``: those are written as
 Sphinx writes them. Local images are probed with ``probe_file`` as each page is written.
 Remote images are off unless allowed; the allowed ones are probed all at once, with
-``probe_urls``, when the first page is written, and their sizes kept in
-``<doctreedir>/imageprobe-cache.json``, so a later build within ``imageprobe_cache_seconds``
-sends no request. An image without a size (not an image, broken, an SVG without an intrinsic
+``probe_urls``, when the first page is written, and their answers kept in
+``<doctreedir>/imageprobe-url-cache/`` (a ``URLCache``, SPEC.md §6.7): a later build within
+``imageprobe_cache_seconds`` (or the server's ``max-age``) sends no request, and after it one
+conditional request per image, which a ``304 Not Modified`` answers in a few hundred bytes. An image without a size (not an image, broken, an SVG without an intrinsic
 size, a failed fetch) is left as it was, with a warning of type ``imageprobe`` (subtype
 ``local`` or ``remote``; ``suppress_warnings = ["imageprobe"]`` silences them).
 
@@ -42,11 +43,7 @@ How the size gets into the HTML (the least invasive way found):
 
 from __future__ import annotations
 
-import json
-import math
 import os
-import tempfile
-import time
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from urllib.parse import urlsplit
 
@@ -58,12 +55,13 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 import imageprobe
+from imageprobe import URLCache
 
 logger = logging.getLogger(__name__)
 
 #: The remote sizes, in Sphinx's doctree folder: kept by ``-E`` and by a new output folder,
 #: removed with the rest of the build (``make clean``).
-CACHE_NAME = "imageprobe-cache.json"
+CACHE_NAME = "imageprobe-url-cache"
 #: Remote images probed at once.
 JOBS = 8
 #: The options by which an author sizes an image: a node with any of them is left alone.
@@ -74,7 +72,6 @@ NATIVE_ATTRIBUTES = tuple(docutils.__version_info__[:2]) >= (0, 22)
 SIZE_ATTRIBUTE = "imageprobe_size"
 #: The environment's record of each document's remote images (pickled with it).
 ENV_ATTRIBUTE = "imageprobe_remote_images"
-SIZE_FIELDS = ("width", "height", "display_width", "display_height")
 
 Size = Tuple[int, int]
 
@@ -91,7 +88,6 @@ def setup(app: Sphinx) -> Dict[str, Any]:
     app.connect("env-merge-info", extension.env_merge_info)
     app.connect("env-updated", extension.env_updated)
     app.connect("doctree-resolved", extension.doctree_resolved)
-    app.connect("build-finished", extension.build_finished)
     app.add_node(nodes.image, override=True, html=(_visit_image, _depart_image))
     return {"version": imageprobe.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
@@ -131,84 +127,17 @@ def _allowed(url: str, allow: Iterable[str]) -> bool:
     return False
 
 
-class _Cache:
-    """``{url: {width, height, display_width, display_height, format, checked}}`` in a JSON
-    file, ``checked`` the Unix time of the probe. Read once; written whole, atomically (a
-    temporary file renamed over it), so that a build stopped halfway leaves the old file."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.entries: Dict[str, Dict[str, Any]] = {}
-        self.dirty = False
-        try:
-            with open(path, encoding="utf-8") as handle:
-                loaded = json.load(handle)
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError):
-            loaded = None
-        if not isinstance(loaded, dict):
-            self.dirty = True  # corrupt: ignored, and rewritten at the end of the build
-            return
-        for url, entry in loaded.items():
-            if _valid_entry(entry):
-                self.entries[url] = entry
-            else:
-                self.dirty = True
-
-    def fresh(self, url: str, max_age: float, now: float) -> Optional[Dict[str, Any]]:
-        entry = self.entries.get(url)
-        # A time in the future (a clock set back) isn't trusted either.
-        if entry is not None and 0 <= now - entry["checked"] < max_age:
-            return entry
-        return None
-
-    def put(self, url: str, info: imageprobe.ImageInfo, now: float) -> Dict[str, Any]:
-        entry: Dict[str, Any] = {name: getattr(info, name) for name in SIZE_FIELDS}
-        entry["format"] = info.format
-        entry["checked"] = now
-        self.entries[url] = entry
-        self.dirty = True
-        return entry
-
-    def save(self, max_age: float, now: float) -> None:
-        """Writes the fresh entries (stale ones would be probed again anyway)."""
-        kept = {url: entry for url, entry in sorted(self.entries.items()) if 0 <= now - entry["checked"] < max_age}
-        directory = os.path.dirname(self.path) or "."
-        os.makedirs(directory, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=directory, prefix=".imageprobe-cache.",
-                                             suffix=".tmp", delete=False)
-        try:
-            with handle:
-                json.dump(kept, handle, indent=1)
-            os.replace(handle.name, self.path)
-        except BaseException:
-            os.unlink(handle.name)
-            raise
-        self.dirty = False
-
-
-def _valid_entry(entry: object) -> bool:
-    if not isinstance(entry, dict):
-        return False
-    sizes = [entry.get(name) for name in SIZE_FIELDS]
-    checked = entry.get("checked")
-    return (all(type(value) is int and value > 0 for value in sizes) and isinstance(entry.get("format"), str)
-            and isinstance(checked, (int, float)) and not isinstance(checked, bool) and math.isfinite(checked))
-
-
 class _Extension:
     """One Sphinx application's state: the remote cache, and what this build found out."""
 
     def __init__(self, app: Sphinx) -> None:
         self.app = app
-        self.cache: Optional[_Cache] = None
         #: Whether this build probed its remote images yet (once, before the first page).
         self.batched = False
-        #: This build's remote answers, by URL: a cache entry (fresh, or probed by this build,
-        #: whatever imageprobe_cache_seconds is) or a failure's message. Failures aren't
-        #: cached: they may be passing, and each page's warning says where the image is.
-        self.sizes: Dict[str, Dict[str, Any]] = {}
+        #: This build's remote answers, by URL (from the cache, revalidated, or probed), or a
+        #: failure's message. Failures aren't cached: they may be passing, and each page's
+        #: warning says where the image is.
+        self.sizes: Dict[str, imageprobe.ImageInfo] = {}
         self.failures: Dict[str, str] = {}
 
     # --- reading: the remote images of each document --------------------------------------
@@ -258,23 +187,12 @@ class _Extension:
             if size is not None:
                 node[SIZE_ATTRIBUTE] = size
 
-    def build_finished(self, app: Sphinx, exception: Optional[BaseException]) -> None:
-        if self.cache is not None and self.cache.dirty:
-            try:
-                self.cache.save(app.config.imageprobe_cache_seconds, time.time())
-            except OSError as error:
-                logger.warning("imageprobe: cannot write %s: %s", self.cache.path, error, type="imageprobe",
-                               subtype="cache")
-
-    def _pick(self, info: imageprobe.ImageInfo | Dict[str, Any]) -> Optional[Size]:
+    def _pick(self, info: imageprobe.ImageInfo) -> Optional[Size]:
         """The size to write: as browsers show the image (EXIF orientation applied), or as
         stored."""
         stored = self.app.config.imageprobe_orientation == "stored"
         names = ("width", "height") if stored else ("display_width", "display_height")
-        if isinstance(info, dict):
-            width, height = info[names[0]], info[names[1]]
-        else:
-            width, height = getattr(info, names[0]), getattr(info, names[1])
+        width, height = getattr(info, names[0]), getattr(info, names[1])
         if not width or not height or width <= 0 or height <= 0:
             return None
         return int(width), int(height)
@@ -321,32 +239,27 @@ class _Extension:
         return self._pick(entry)
 
     def _answer(self, urls: List[str]) -> None:
-        """Answers `urls` from the cache, and probes the rest, `JOBS` at a time."""
-        cache = self._cache()
-        now = time.time()
-        stale = []
-        for url in urls:
-            entry = cache.fresh(url, self.app.config.imageprobe_cache_seconds, now)
-            if entry is not None:
-                self.sizes[url] = entry
-            elif url not in self.sizes and url not in self.failures:
-                stale.append(url)
-        if not stale:
+        """Answers `urls` through the cache (fresh entries without a request, stale ones
+        revalidated), `JOBS` at a time."""
+        urls = [url for url in urls if url not in self.sizes and url not in self.failures]
+        if not urls:
             return
-        logger.info("imageprobe: probing %d remote image%s", len(stale), "" if len(stale) == 1 else "s")
-        results = imageprobe.probe_urls(stale, jobs=JOBS, public_only=self.app.config.imageprobe_public_only)
-        for url, info in zip(stale, results):
+        config = self.app.config
+        cache = None
+        if config.imageprobe_cache_seconds > 0:
+            cache = URLCache(os.path.join(str(self.app.doctreedir), CACHE_NAME), freshness=config.imageprobe_cache_seconds)
+        results = list(imageprobe.probe_urls(urls, jobs=JOBS, public_only=config.imageprobe_public_only, cache=cache))
+        sent = sum(1 for info in results if info.requests)
+        if sent:
+            logger.info("imageprobe: %d remote image%s asked for (%d from the cache)", sent, "" if sent == 1 else "s",
+                        sum(1 for info in results if getattr(info, "from_cache", False)))
+        for url, info in zip(urls, results):
             if not info.ok:
                 self.failures[url] = f"{info.error}: {info.message}"
             elif self._pick(info) is None:
                 self.failures[url] = f"{info.format} without a size"
             else:
-                self.sizes[url] = cache.put(url, info, time.time())
-
-    def _cache(self) -> _Cache:
-        if self.cache is None:
-            self.cache = _Cache(os.path.join(str(self.app.doctreedir), CACHE_NAME))
-        return self.cache
+                self.sizes[url] = info
 
 
 def _source_path(node: nodes.image, supported: Iterable[str]) -> Optional[str]:
