@@ -127,7 +127,9 @@ async function worker() {
   while (next < urls.length) {
     const url = urls[next++];
     try {
-      if ((await probeURL(url)).format) answered++;
+      // CACHE_DIR: answers kept and revalidated (SPEC.md §6.7); CACHE_FRESHNESS_MS, their freshness.
+      const cache = process.env.CACHE_DIR ? { dir: process.env.CACHE_DIR, freshness: Number(process.env.CACHE_FRESHNESS_MS ?? 86400000) } : undefined;
+      if ((await probeURL(url, { cache })).format) answered++;
     } catch {}
   }
 }
@@ -135,12 +137,15 @@ await Promise.all(Array.from({ length: 32 }, worker));
 console.log(answered);
 JS
 cat > "$work/probe.py" <<'PY'
-import ssl, sys
+import os, ssl, sys
 sys.path.insert(0, sys.argv[1])
 import imageprobe
 urls = open(sys.argv[2]).read().split()
 context = ssl.create_default_context(cafile=sys.argv[3]) if len(sys.argv) > 3 else None
-print(sum(1 for r in imageprobe.probe_urls(urls, jobs=32, context=context) if r.ok and r.format))
+# CACHE_DIR: answers kept and revalidated (SPEC.md §6.7); CACHE_FRESHNESS, their freshness in seconds.
+cache = imageprobe.URLCache(os.environ["CACHE_DIR"], freshness=float(os.environ.get("CACHE_FRESHNESS", 86400))) \
+    if os.environ.get("CACHE_DIR") else None
+print(sum(1 for r in imageprobe.probe_urls(urls, jobs=32, context=context, cache=cache) if r.ok and r.format))
 PY
 
 command_client() { mapfile -t urls < "$work/urls"; "$imageprobe" --json "$@" "${urls[@]}" | grep -c '"format":'; }
@@ -166,13 +171,15 @@ settle() {
     done
 }
 
-# run LABEL SCHEME DESCRIPTION CLIENT [ARGS...]: one table row. LABEL tags the URLs (?run=LABEL)
-# so that the access log can be split by run.
+# run LABEL SCHEME DESCRIPTION CLIENT [ARGS...]: one table row. LABEL tags the URLs (?run=LABEL;
+# TAG=... for the same URLs in several rows, as a cache's runs need), and the access log is split
+# by where it stood before the run.
 run() {
-    local label=$1 scheme=$2 description=$3 port=$http_proxy start end answered
+    local label=$1 scheme=$2 description=$3 port=$http_proxy start end answered mark
     shift 3
     [ "$scheme" = https ] && port=$https_proxy
-    sed "s|^|$scheme://127.0.0.1:$port/|; s|\$|?run=$label|" "$work/paths" > "$work/urls"
+    sed "s|^|$scheme://127.0.0.1:$port/|; s|\$|?run=${TAG:-$label}|" "$work/paths" > "$work/urls"
+    mark=$(stat -c %s "$work/access.log" 2>/dev/null || echo 0)
     start=$(date +%s.%N)
     answered=$("$@" 2>"$work/stderr" | tail -1) || true
     end=$(date +%s.%N)
@@ -180,13 +187,12 @@ run() {
     # A client that answered nothing most likely failed to start: say why.
     [ "${answered:-0}" != 0 ] || tail -3 "$work/stderr" >&2
     [ "$answered" = "-" ] || answered="${answered:-0}/${#files[@]}"
-    awk -v label="$label" -v what="$description" -v time="$(awk "BEGIN { print $end - $start }")" -v answered="$answered" '
-        { split($1, query, "run="); if (query[2] != label) next
-          requests++; if (!($4 in connection)) { connection[$4]; connections++ }; protocol[$5]++ }
+    tail -c +$((mark + 1)) "$work/access.log" | awk -v what="$description" -v time="$(awk "BEGIN { print $end - $start }")" -v answered="$answered" '
+        { requests++; if (!($4 in connection)) { connection[$4]; connections++ }; protocol[$5]++ }
         END { for (p in protocol) kinds++
               for (p in protocol) list = list (list ? ", " : "") p (kinds > 1 ? " x" protocol[p] : "")
               printf "| %s | %.2f | %s | %d | %d | %s |\n", what, time, answered, requests, connections, list ? list : "-" }
-    ' "$work/access.log"
+    '
 }
 # A row for a client that can't run here.
 missing() { echo "| $1 | - | $2 | - | - | - |"; }
@@ -225,4 +231,21 @@ for scheme in http https; do
     else
         missing "Python probe_urls(jobs=32) (full), $scheme" "no libimageprobe.so (Scripts/build-c.sh)"
     fi
+done
+
+# A site's second build (SPEC.md §6.7): the same URLs probed with a cache on disk, cold, warm
+# (fresh: no request) and stale (freshness 0: one conditional request each, a 304).
+for client in node python; do
+    if { [ $client = node ] && [ ! -f bindings/js/dist/node.mjs ]; } || { [ $client = python ] && [ ! -f "$library" ]; }; then
+        missing "$client with a cache" "not built"
+        continue
+    fi
+    name="JS probeURL x32"; [ $client = python ] && name="Python probe_urls(jobs=32)"
+    export CACHE_DIR=$work/cache-$client
+    for pass in cold warm stale; do
+        freshness=86400; [ $pass = stale ] && freshness=0
+        TAG=cache-$client CACHE_FRESHNESS=$freshness CACHE_FRESHNESS_MS=$((freshness * 1000)) \
+            run "https-$client-cache-$pass" https "$name, cache $pass, https" ${client}_client https
+    done
+    unset CACHE_DIR
 done
