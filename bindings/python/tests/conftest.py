@@ -25,7 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import imageprobe  # noqa: E402
-from servers import Nginx, nginx_binary  # noqa: E402
+from servers import Nginx, ScriptedServer, nginx_binary  # noqa: E402
 
 REQUIRE_ALL = os.environ.get("IMAGEPROBE_REQUIRE_ALL") == "1"
 
@@ -120,6 +120,15 @@ def nginx(files: List[Path], tmp_path_factory: pytest.TempPathFactory) -> Iterat
     server = Nginx(root, tmp_path_factory.mktemp("nginx"))
     yield server
     server.stop()
+
+
+@pytest.fixture
+def scripted() -> Iterator[List[ScriptedServer]]:
+    """Scripted servers a test starts (append them), stopped after it."""
+    servers: List[ScriptedServer] = []
+    yield servers
+    for server in servers:
+        server.stop()
 
 
 def names(files: List[Path]) -> List[str]:

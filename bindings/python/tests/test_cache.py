@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator, List
+from typing import List
 
 import pytest
 
@@ -20,14 +20,6 @@ from conftest import comparable, names, png
 from servers import Nginx, Request, ScriptedServer, ranged
 
 COSTS = ("bytesTransferred", "requests", "fromCache")
-
-
-@pytest.fixture
-def scripted() -> Iterator[List[ScriptedServer]]:
-    servers: List[ScriptedServer] = []
-    yield servers
-    for server in servers:
-        server.stop()
 
 
 def entries(directory: Path) -> List[Path]:

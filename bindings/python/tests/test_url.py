@@ -29,14 +29,6 @@ def jpeg(width: int, height: int, padding: int = 0) -> bytes:
     return out
 
 
-@pytest.fixture
-def scripted() -> Iterator[List[ScriptedServer]]:
-    servers: List[ScriptedServer] = []
-    yield servers
-    for server in servers:
-        server.stop()
-
-
 def serve(servers: List[ScriptedServer], handler, host: str = "127.0.0.1") -> ScriptedServer:
     server = ScriptedServer(handler, host)
     servers.append(server)
