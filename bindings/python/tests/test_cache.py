@@ -13,8 +13,6 @@ import time
 from pathlib import Path
 from typing import List
 
-import pytest
-
 import imageprobe
 from conftest import comparable, names, png
 from servers import Nginx, Request, ScriptedServer, ranged
