@@ -24,7 +24,7 @@
     X(max_pixels)
 #define PLANNER_FIELDS(X) X(scan) X(max_bytes) X(max_requests) X(max_metadata_requests) X(max_redirects) \
     X(request_growth) X(initial_range) X(minimum_request) X(jump_threshold)
-#define REQUEST_FIELDS(X) X(first) X(last) X(if_range) X(port) X(secure)
+#define REQUEST_FIELDS(X) X(first) X(last) X(if_range) X(port) X(secure) X(wait_seconds)
 #define INFO_OFFSET(name) offsetof(imageprobe_info, name),
 #define OPTIONS_OFFSET(name) offsetof(imageprobe_options, name),
 #define PLANNER_OFFSET(name) offsetof(imageprobe_planner_options, name),

@@ -100,6 +100,7 @@ public func imageprobePlannerNext(
             planned.port = Int32(origin.port)
             planned.secure = origin.secure ? 1 : 0
         }
+        planned.wait_seconds = Int32(clamping: next.wait)
         request.pointee = planned
         return Int32(IMAGEPROBE_PLAN_SEND)
     }

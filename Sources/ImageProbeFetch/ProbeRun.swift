@@ -25,6 +25,8 @@ final class ProbeRun: ResponseHandler, @unchecked Sendable {
     private var completion: (@Sendable (Result<Outcome, FetchError>) -> Void)?
     private var cancelled = false
     private var onCancel: (@Sendable () -> Void)? = nil
+    /// The request (by the planner's count) whose `Retry-After` wait has been served.
+    private var waitServed = 0
 
     init(url: URL, configuration: FetchConfiguration, channel: ProbeChannel) {
         self.configuration = configuration
@@ -80,21 +82,46 @@ final class ProbeRun: ResponseHandler, @unchecked Sendable {
         if now { action() }
     }
 
-    /// Asks the planner what's next and does it: a request, or the end.
+    /// What `step` does next.
+    private enum Next {
+        case send(HTTPRequest, until: Deadline)
+        /// Wait this many seconds first: a 429 or 503's `Retry-After`.
+        case wait(UInt32)
+        case finish
+    }
+
+    /// Asks the planner what's next and does it: a request (after its wait), or the end.
     private func step() {
-        let next: (HTTPRequest, Deadline)? = lock.locked {
-            guard completion != nil else { return nil }
+        let next: Next = lock.locked {
+            guard completion != nil else { return .finish }
             if cancelled { planner.fail(.cancelled) }
             let now = Deadline.now
-            if case .send = planner.next(), now >= probeDeadline {
+            // A wait not yet served must end before the probe's deadline too.
+            if case .send(let planned) = planner.next(),
+               now.adding(TimeInterval(waitServed == planner.requestCount ? 0 : planned.wait)) >= probeDeadline {
                 detail = nil
                 planner.fail(.timeout)
             }
-            guard case .send = planner.next() else { return nil }
+            guard case .send(let planned) = planner.next() else { return .finish }
+            if planned.wait > 0 && waitServed != planner.requestCount {
+                waitServed = planner.requestCount
+                return .wait(planned.wait)
+            }
             let request = HTTPRequest(planner, userAgent: configuration.userAgent, byteBudget: max(0, configuration.maxBytes))
-            return (request, min(probeDeadline, now.adding(configuration.requestTimeout)))
+            return .send(request, until: min(probeDeadline, now.adding(configuration.requestTimeout)))
         }
-        guard let (request, deadline) = next else { return finish() }
+        let (request, deadline): (HTTPRequest, Deadline)
+        switch next {
+        case .finish:
+            return finish()
+        case .wait(let seconds):
+            // A cancel meanwhile ends the probe at once (`cancel` steps); this step then finds
+            // it finished.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(seconds))) { [self] in step() }
+            return
+        case .send(let planned, let until):
+            (request, deadline) = (planned, until)
+        }
         channel.start(request, until: deadline, self) { [self] result in
             lock.locked {
                 switch result {

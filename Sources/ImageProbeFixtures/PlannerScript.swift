@@ -48,13 +48,16 @@ public enum PlannerScript {
                     return failures
                 }
                 let choice = next()
-                let status: Int = [206, 206, 206, 200, 302, 416, revalidating ? 304 : 500, 206][Int(choice & 7)]
+                var status: Int = [206, 206, 206, 200, 302, 416, revalidating ? 304 : 500, 206][Int(choice & 7)]
+                // Some of the 500s are rate limits that say when to come back (up to 15 s).
+                if status == 500 && choice & 0x40 != 0 { status = 429 }
                 var fields: [(String, String)] = []
                 let length = UInt64(next()) * 8
                 let first = choice & 0x08 != 0 ? request.first &+ UInt64(next()) : request.first
                 let last = choice & 0x10 != 0 ? request.last : min(request.last, first &+ max(1, length) &- 1)
                 let total = choice & 0x20 != 0 ? "*" : String(UInt64(image.count) &+ UInt64(next()))
                 if status == 206 { fields.append(("Content-Range", "bytes \(first)-\(last)/\(total)")) }
+                if status == 429 { fields.append(("Retry-After", String(next() & 15))) }
                 if choice & 0x40 != 0 { fields.append(("Content-Length", String(length))) }
                 if choice & 0x80 != 0 { fields.append(("ETag", "\"v\(next() & 3)\"")) }
                 if next() & 0x0F == 0 { fields.append(("Content-Encoding", "gzip")) }

@@ -107,3 +107,58 @@ import Testing
         #expect(fields.freshness == seconds, "\(value)")
     }
 }
+
+/// A 429 or 503 that says when to come back (SPEC.md §6.1, "Retry-After"): the request is
+/// planned again with that wait, twice at most; a long wait, none, or a third is the error.
+@Suite struct RetryAfterTests {
+    /// Answers the request in flight with `status` and `fields`, no body.
+    static func refuse(_ planner: inout RangePlanner, _ status: Int, _ fields: [(String, String)]) {
+        for (name, value) in fields { planner.field(name: name, value: value) }
+        _ = planner.received(120)
+        _ = planner.head(status: status)
+        planner.end(.stopped)
+    }
+
+    @Test func aShortRetryAfterIsWaitedOutTwice() {
+        var planner = RangePlanner(url: "http://images.example/a")
+        guard case .send(let first) = planner.next() else { Issue.record("no request"); return }
+        #expect(first.wait == 0)
+        Self.refuse(&planner, 429, [("Retry-After", "2")])
+        guard case .send(let second) = planner.next() else { Issue.record("\(planner.next())"); return }
+        #expect(second.wait == 2 && second.first == 0 && second.last == first.last)
+        Self.refuse(&planner, 503, [("Retry-After", " 1 ")])
+        guard case .send(let third) = planner.next() else { Issue.record("\(planner.next())"); return }
+        #expect(third.wait == 1)
+        Self.refuse(&planner, 429, [("Retry-After", "1")])
+        guard case .failed(let failure) = planner.next() else { Issue.record("\(planner.next())"); return }
+        #expect(failure.code == .httpStatus && failure.status == 429 && planner.requestCount == 3)
+        let reason: String = failure.spelledReason()
+        #expect(reason.contains("Retry-After"))
+    }
+
+    @Test(arguments: [
+        (429, [("Retry-After", "11")]), (503, []), (429, [("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT")]),
+        (429, [("Retry-After", "-1")]),
+    ] as [(Int, [(String, String)])])
+    func otherwiseTheStatusIsTheError(status: Int, fields: [(String, String)]) {
+        var planner = RangePlanner(url: "http://images.example/a")
+        _ = planner.next()
+        Self.refuse(&planner, status, fields)
+        guard case .failed(let failure) = planner.next() else { Issue.record("\(planner.next())"); return }
+        #expect(failure.code == .httpStatus && failure.status == status && planner.requestCount == 1)
+    }
+
+    /// The retry is the request itself: a revalidating probe's stays conditional, and the
+    /// image's answer follows.
+    @Test func theRetryIsTheSameRequest() {
+        var planner = RevalidationTests.revalidating()
+        guard case .send = planner.next() else { Issue.record("no request"); return }
+        Self.refuse(&planner, 429, [("Retry-After", "0")])
+        guard case .send(let retry) = planner.next() else { Issue.record("\(planner.next())"); return }
+        #expect(retry.wait == 0)
+        #expect(planner.requestHeaderLines.contains("If-None-Match: \"v1\"\r\n"))
+        RevalidationTests.answer(&planner, status: 206, [("ETag", "\"v2\"")])
+        guard case .done(let info) = planner.next() else { Issue.record("\(planner.next())"); return }
+        #expect(info.size == [30, 20] && planner.requestCount == 2)
+    }
+}

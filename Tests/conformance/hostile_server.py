@@ -118,6 +118,8 @@ def chunked(data: bytes) -> bytes:
 
 
 etag_counter = 0
+#: The runs (the `run` query) a /retry/once request has answered 429 once already.
+retried_runs: set[str] = set()
 
 
 def behave(connection: Connection, path: str, query: dict[str, str], headers: dict[str, str], port: int) -> bool:
@@ -131,6 +133,22 @@ def behave(connection: Connection, path: str, query: dict[str, str], headers: di
         return True
     if path == "/ok/no-ranges":
         send(response("200 OK", [f"Content-Length: {len(IMAGE)}"], IMAGE))
+        return True
+    # Rate limits: a short Retry-After is waited out, a long one or none is the status.
+    if path == "/retry/once":
+        with stats_lock:
+            first = query.get("run", "") not in retried_runs
+            retried_runs.add(query.get("run", ""))
+        if first:
+            send(response("429 Too Many Requests", ["Retry-After: 1", "Content-Length: 0"]))
+        else:
+            send(ranged(IMAGE, headers.get("range")))
+        return True
+    if path == "/retry/long":
+        send(response("429 Too Many Requests", ["Retry-After: 120", "Content-Length: 0"]))
+        return True
+    if path == "/retry/none":
+        send(response("503 Service Unavailable", ["Content-Length: 0"]))
         return True
     # Floods: they end when the client goes away.
     if path == "/flood/chunk-extension":

@@ -93,6 +93,11 @@ int main(int argc, char **argv) {
     int step;
     imageprobe_planner_text(NULL, IMAGEPROBE_TEXT_USER_AGENT, agent, sizeof agent);
     while ((step = imageprobe_planner_next(planner, &request, &info)) == IMAGEPROBE_PLAN_SEND) {
+        // A 429 or 503's Retry-After, waited out unless the probe's time ends first.
+        if (request.wait_seconds > 0) {
+            if (now() + request.wait_seconds >= probe_deadline) { imageprobe_planner_fail(planner, IMAGEPROBE_FAIL_TIMEOUT); continue; }
+            sleep((unsigned)request.wait_seconds);
+        }
         double deadline = now() + timeout < probe_deadline ? now() + timeout : probe_deadline;
         if (now() >= probe_deadline) { imageprobe_planner_fail(planner, IMAGEPROBE_FAIL_TIMEOUT); continue; }
         if (request.secure) { imageprobe_planner_fail(planner, IMAGEPROBE_FAIL_CONNECTION); continue; }

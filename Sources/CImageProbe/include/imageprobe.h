@@ -210,6 +210,7 @@ uint64_t imageprobe_skip(void *scanner, uint64_t count);
  *     imageprobe_planner_init(planner, NULL, url, strlen(url));
  *     for (;;) switch (imageprobe_planner_next(planner, &request, &info)) {
  *     case IMAGEPROBE_PLAN_SEND:
+ *         // First wait request.wait_seconds (a 429 or 503's Retry-After), if any.
  *         // Over a socket: connect to imageprobe_planner_text(IMAGEPROBE_TEXT_HOST) and
  *         // request.port (TLS when request.secure), checking each address with
  *         // imageprobe_address_check under a public-only policy; send the
@@ -289,6 +290,8 @@ typedef struct imageprobe_plan_request {
     int32_t if_range;                /* IMAGEPROBE_IF_RANGE_* */
     int32_t port;                    /* the URL's port (80 or 443 when it names none) */
     int32_t secure;                  /* 1 for https */
+    int32_t wait_seconds;            /* wait this long before sending: a 429 or 503's Retry-After
+                                        (at most 10 s) that this request retries; else 0 */
 } imageprobe_plan_request;
 
 void imageprobe_planner_defaults(imageprobe_planner_options *options);

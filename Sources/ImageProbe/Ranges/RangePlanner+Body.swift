@@ -82,6 +82,17 @@ extension RangePlanner {
             return conclude(ended: true)
         case 304 where isConditional:
             return settle(.notModified)
+        case 429, 503:
+            // Too many requests, or unavailable for now: waited out once or twice when the
+            // server says how long, and that is short (RFC 9110 §10.2.3, RFC 6585 §4).
+            guard let wait = fields.retryAfter else { return settleFailed(.httpStatus, .errorStatus, status: status) }
+            guard wait <= Limits.retryWait, retries < Limits.retries else {
+                return settleFailed(.httpStatus, .retryAfterTooLong, status: status)
+            }
+            retries &+= 1
+            retryWait = UInt32(truncatingIfNeeded: wait)  // at most Limits.retryWait
+            phase = .idle
+            return
         case 200, 206:
             break  // a 200 without a refusal started a scan, as a 206 may have
         case 400...:

@@ -109,7 +109,7 @@ extension RangePlanner {
             case redirectToNonHTTP, redirectToUnusableURL, notHTTPURL, unusableURL
             case headTooLong, headLineTooLong, notAStatusLine, malformedField, tooManyInterimResponses, switchedProtocols
             case unsupportedTransferCoding, invalidFraming, invalidResponse, closedBeforeHead, connectionFailed
-            case addressRefused, cancelled
+            case addressRefused, cancelled, retryAfterTooLong
 
             /// The message, as a literal of either type.
             func spelled<Text: ExpressibleByStringLiteral>() -> Text {
@@ -150,6 +150,7 @@ extension RangePlanner {
                 case .connectionFailed: "the connection failed"
                 case .addressRefused: "address refused by the policy"
                 case .cancelled: "cancelled"
+                case .retryAfterTooLong: "the server asks to retry later: a Retry-After over 10 s, or a third time"
                 }
             }
         }

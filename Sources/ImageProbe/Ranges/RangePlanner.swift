@@ -86,6 +86,11 @@ public struct RangePlanner: Sendable {
         /// A response the planner stopped reading is read through for its connection's sake
         /// only when at most this much of it is left.
         public static let drainBytes: UInt64 = 64 * 1024
+        /// The longest `Retry-After` of a 429 or 503 that is waited out, in seconds; a longer
+        /// one is the error `httpStatus` at once.
+        public static let retryWait: UInt64 = 10
+        /// Requests a probe retries after a 429 or 503 with `Retry-After`.
+        public static let retries = 2
     }
 
     /// A request to send: `GET` the planner's `requestURL` with its `requestHeaderLines`.
@@ -97,6 +102,10 @@ public struct RangePlanner: Sendable {
         /// Which of the first response's validators goes back as `If-Range`, if any (the
         /// header lines carry it).
         public var ifRange: Validator?
+        /// Seconds to wait before sending: the `Retry-After` of the 429 or 503 this request
+        /// retries (at most `Limits.retryWait`), else 0. The driver waits (its deadlines
+        /// running), then sends.
+        public var wait: UInt32 = 0
     }
 
     /// A validator of the first response, sent back as `If-Range`.
@@ -166,13 +175,16 @@ public struct RangePlanner: Sendable {
     var requests = 0
     var redirects = 0
     var restarts = 0
+    var retries = 0
+    /// The wait the next request carries (`Request.wait`): a retry's `Retry-After`.
+    var retryWait: UInt32 = 0
     /// Every byte received, as `received(_:)` reported them.
     public internal(set) var bytesReceived: UInt64 = 0
     /// URLs visited (hashes of `url`), for loops.
     var visited = VisitedURLs()
 
     // The exchange in flight.
-    var asked = Request(first: 0, last: 0, ifRange: nil)
+    var asked = Request(first: 0, last: 0, ifRange: nil, wait: 0)
     var status = 0
     var rangeLength: UInt64 = 0
     /// Body bytes still allowed (a 206's range); nil for no bound (a 200).
@@ -263,7 +275,8 @@ public struct RangePlanner: Sendable {
         // the input ends there.
         let (last, overflow) = position.addingReportingOverflow(max(1, want) &- 1)
         if overflow { return conclude(ended: true) }
-        asked = Request(first: position, last: last, ifRange: ifRange)
+        asked = Request(first: position, last: last, ifRange: ifRange, wait: retryWait)
+        retryWait = 0
         requests &+= 1
         phase = .awaitingHead
         status = 0
@@ -352,9 +365,9 @@ public struct RangePlanner: Sendable {
         return true
     }
 
-    /// Whether the request in flight is the conditional first one.
+    /// Whether the request in flight is the conditional first one (or its retry after a 429).
     var isConditional: Bool {
-        requests == 1 && redirects == 0 && restarts == 0 && (!heldEntityTag.isEmpty || !heldLastModified.isEmpty)
+        requests &- retries == 1 && redirects == 0 && restarts == 0 && (!heldEntityTag.isEmpty || !heldLastModified.isEmpty)
     }
 
     /// The `ETag` and `Last-Modified` texts (each empty when absent) of the version the probe

@@ -50,6 +50,10 @@ public struct ResponseFields: Sendable {
     private var maxAge: UInt64? = nil
     private var mustRevalidate = false
 
+    /// `Retry-After` in seconds (RFC 9110 §10.2.3), when it is delta-seconds; an HTTP-date
+    /// would need the time now, which the planner doesn't keep, and is nil like a bad value.
+    public private(set) var retryAfter: UInt64? = nil
+
     private enum FieldState: UInt8, Sendable { case absent, valid, invalid }
     private var rangeState = FieldState.absent
     private var rangeFirst: UInt64 = 0
@@ -100,6 +104,8 @@ public struct ResponseFields: Sendable {
             } else {
                 hasOtherTransferCoding = true
             }
+        } else if Self.equals(name, "retry-after") {
+            retryAfter = Self.decimal(value, from: 0, to: value.count)
         } else if Self.equals(name, "cache-control") {
             takeCacheDirectives(value)
         } else if Self.equals(name, "connection") {

@@ -294,6 +294,15 @@ function cancelledError(signal) {
   return new ImageProbeError('cancelled', 'cancelled', { cause: signal?.reason });
 }
 
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); signal?.removeEventListener?.('abort', done); resolve(); };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener?.('abort', done, { once: true });
+  });
+}
+
 /** Resolves with `promise`, or rejects with "cancelled" as soon as `signal` aborts. */
 function unlessAborted(promise, signal) {
   if (!signal) return promise;
@@ -739,6 +748,7 @@ export function createApi({ locate, host = null }) {
             kind: 'send',
             port: rt.view.getInt32(rt.REQUEST + r.port, true),
             secure: rt.view.getInt32(rt.REQUEST + r.secure, true) === 1,
+            wait: rt.view.getInt32(rt.REQUEST + r.wait_seconds, true),
           };
           case DONE: return { kind: 'done', info: rt.readInfo() };
           case PLAN_NOT_MODIFIED: return { kind: 'notModified' };
@@ -1002,6 +1012,14 @@ export function createApi({ locate, host = null }) {
           delete error.bytesSkipped;
           if (detail && (error.fetchError === 'connection' || error.fetchError === 'forbiddenAddress')) error.message += `: ${detail}`;
           throw Object.assign(error, costs);
+        }
+        if (step.wait > 0) {
+          // A 429 or 503's Retry-After, waited out unless the probe's time ends first.
+          if (now() + step.wait * 1000 >= deadline) {
+            planner.fail(FAIL.timeout);
+            continue;
+          }
+          await pause(step.wait * 1000, signal);
         }
         if (signal?.aborted) planner.fail(FAIL.cancelled);
         else if (now() >= deadline) planner.fail(FAIL.timeout);

@@ -77,4 +77,4 @@ export const OPTIONS_FIELDS = ['mode', 'max_bytes', 'input_length', 'max_width',
   'max_pixels'];
 export const PLANNER_OPTIONS_FIELDS = ['scan', 'max_bytes', 'max_requests', 'max_metadata_requests', 'max_redirects',
   'request_growth', 'initial_range', 'minimum_request', 'jump_threshold'];
-export const PLAN_REQUEST_FIELDS = ['first', 'last', 'if_range', 'port', 'secure'];
+export const PLAN_REQUEST_FIELDS = ['first', 'last', 'if_range', 'port', 'secure', 'wait_seconds'];

@@ -389,3 +389,24 @@ def test_framing_counts_against_max_bytes(scripted: List[ScriptedServer]) -> Non
     failure = imageprobe.probe_url(server.url("/a.jpg"), max_bytes=100_000)
     assert not failure.ok and failure.error == "limitExceeded", failure
     assert failure.bytes_transferred is not None and failure.bytes_transferred <= 100_000 + 16 * 1024
+
+
+def test_a_short_retry_after_is_waited_out(scripted: List[ScriptedServer]) -> None:
+    image = jpeg(64, 48)
+
+    def handler(request: Request) -> bytes:
+        if request.number == 0:
+            return b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n"
+        return ranged(image, request)
+
+    server = serve(scripted, handler)
+    started = time.monotonic()
+    info = imageprobe.probe_url(server.url("/limited.jpg"))
+    assert info.ok and (info.width, info.height) == (64, 48) and info.requests == 2
+    assert time.monotonic() - started >= 1.0
+    # A wait past the probe's own deadline is a timeout at once, not a wait.
+    long = serve(scripted, lambda request: b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Length: 0\r\n\r\n")
+    started = time.monotonic()
+    failure = imageprobe.probe_url(long.url("/busy.jpg"), probe_timeout=2)
+    assert not failure.ok and failure.error == "timeout"
+    assert time.monotonic() - started < 1.5

@@ -273,6 +273,7 @@ PLAN_REQUEST = Layout("imageprobe_plan_request", plan_request_layout, [
     ("if_range", I32),
     ("port", I32),
     ("secure", I32),
+    ("wait_seconds", I32),
 ])
 
 

@@ -116,6 +116,17 @@ class _Probe:
         probe_deadline = time.monotonic() + self.probe_timeout
         try:
             while (step := native.planner_next(planner, self.request_address, self.info_address)) == native.PLAN_SEND:
+                wait = native.PLAN_REQUEST.unpack(self.request)["wait_seconds"]
+                if wait > 0:
+                    # A 429 or 503's Retry-After, waited out unless the probe's time ends first
+                    # (a cancel ends the wait).
+                    if time.monotonic() + wait >= probe_deadline:
+                        native.planner_fail(planner, native.FAIL_TIMEOUT)
+                        continue
+                    if self.cancelled is not None:
+                        self.cancelled.wait(wait)
+                    else:
+                        time.sleep(wait)
                 now = time.monotonic()
                 if self.cancelled is not None and self.cancelled.is_set():
                     native.planner_fail(planner, native.FAIL_CANCELLED)
