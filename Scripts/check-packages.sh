@@ -295,6 +295,58 @@ console.log(`@imageprobe/markdown-it: ${files.length} files rendered, ${sized} <
 process.exit(bad ? 1 : 0);
 JS
 
+step "the URL cache: what Python's URLCache writes, JavaScript reads, and the other way round"
+# The same entries on disk (SPEC.md §6.7), through Python's http.server (If-Modified-Since, no
+# Range: whole-file 200s the planner stops reading).
+mkdir -p "$work/served"
+head -40 "$work/files" | while read -r path; do cp "$path" "$work/served/"; done
+port=$("$venv/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$venv/python" -m http.server --bind 127.0.0.1 --directory "$work/served" "$port" > /dev/null 2>&1 &
+server=$!
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+ls "$work/served" | sed "s|^|http://127.0.0.1:$port/|" > "$work/cache-urls"
+cat > "$work/cache.py" <<'PY'
+import json, sys
+import imageprobe
+urls = open(sys.argv[2]).read().split()
+print(json.dumps([r.to_dict() for r in imageprobe.probe_urls(urls, jobs=8, cache=sys.argv[1])]))
+PY
+cat > "$work/npm/cache.mjs" <<'JS'
+import { readFileSync } from 'node:fs';
+import { probeURL } from 'imageprobe';
+const urls = readFileSync(process.argv[3], 'utf8').split('\n').filter(Boolean);
+const results = [];
+for (const url of urls) {
+  try {
+    const { url: _final, ...info } = await probeURL(url, { cache: process.argv[2] });
+    results.push(info);
+  } catch (error) { results.push({ error: error.code }); }
+}
+console.log(JSON.stringify(results));
+JS
+cat > "$work/cache-compare.py" <<'PY'
+import json, sys
+writer, reader = (json.load(open(path)) for path in sys.argv[1:3])
+drop = ("bytesTransferred", "requests", "fromCache", "bytesRead", "bytesSkipped")
+same = lambda a: {k: v for k, v in a.items() if k not in drop and v is not None and not (k == "partial" and v is False)}
+stored = [w for w in writer if w.get("fromCache") is False and not w.get("partial")]
+assert stored, "nothing was stored"
+for w, r in zip(writer, reader):
+    if w.get("fromCache") is False and not w.get("partial"):
+        assert r.get("fromCache") is True and r.get("requests") == 0, (w, r)
+        assert same(w) == same(r), (w, r)
+print(f"{len(stored)} answers written by {sys.argv[3]}, read back from the cache by {sys.argv[4]}, equal")
+PY
+"$venv/python" "$work/cache.py" "$work/cache-a" "$work/cache-urls" > "$work/python-writes.json" \
+    && (cd "$work/npm" && node cache.mjs "$work/cache-a" "$work/cache-urls") > "$work/node-reads.json" \
+    && "$venv/python" "$work/cache-compare.py" "$work/python-writes.json" "$work/node-reads.json" Python JavaScript \
+    || fail "JavaScript doesn't read what Python's URLCache wrote"
+(cd "$work/npm" && node cache.mjs "$work/cache-b" "$work/cache-urls") > "$work/node-writes.json" \
+    && "$venv/python" "$work/cache.py" "$work/cache-b" "$work/cache-urls" > "$work/python-reads.json" \
+    && "$venv/python" "$work/cache-compare.py" "$work/node-writes.json" "$work/python-reads.json" JavaScript Python \
+    || fail "Python doesn't read what JavaScript's cache wrote"
+kill "$server" 2>/dev/null; server=
+
 if [ -f ../shared/corpus/manifest.jsonl ]; then
     step "Python: against imagesize_py 2.x on ../shared/corpus (accuracy, probes per second)"
     (cd "$work" && "$venv/python" "$root/bindings/python/benchmarks/compare_imagesize.py" "$root/../shared/corpus" --rounds 3) \
