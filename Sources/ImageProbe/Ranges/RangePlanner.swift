@@ -312,8 +312,8 @@ public struct RangePlanner: Sendable {
     /// The request's header lines, each `Name: value` and CRLF, for the duration of `body`:
     /// `Range`, `If-Range` when the first response had a strong validator (never one with
     /// control characters), `If-None-Match` and `If-Modified-Since` on a revalidating probe's
-    /// first request (`revalidate`), and `Accept-Encoding: identity`. A driver sends them as they are,
-    /// and adds its `User-Agent`.
+    /// first request (`revalidate`), and `Accept-Encoding: identity`. A driver sends them as
+    /// they are, and adds its `User-Agent`.
     public func withRequestHeaderLines<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var text = LineText()
         writeHeaderLines(into: &text)
@@ -347,7 +347,7 @@ public struct RangePlanner: Sendable {
 
     /// Makes the probe's first request conditional on the version the caller holds an answer
     /// for: `If-None-Match` with `entityTag`, `If-Modified-Since` with `lastModified` (either
-    /// may be empty), as the caller kept them from `withValidators` (SPEC.md §6.1,
+    /// may be empty), as the caller kept them from `withValidators` (SPEC.md §6.5,
     /// "Revalidation"). A `304 Not Modified` then settles the probe as `.notModified`; any other
     /// answer is probed as usual. Only the first request carries them: a redirect's target is
     /// another resource. Call it before the first `next()`. Returns false, changing nothing,
