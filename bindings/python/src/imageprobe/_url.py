@@ -13,9 +13,9 @@ from __future__ import annotations
 import collections
 import ctypes
 import dataclasses
+import os
 import socket
 import ssl
-import os
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
