@@ -274,7 +274,9 @@ import MarkdownIt from 'markdown-it';
 import imageSize from '@imageprobe/markdown-it';
 import { probeSync } from 'imageprobe';
 const files = readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
-const root = files.reduce((common, path) => { while (!path.startsWith(common + '/')) common = dirname(common); return common; }, dirname(files[0]));
+// The deepest folder holding every file: '/' when they come from two trees (dirname('/') is '/').
+const within = (folder, path) => folder === '/' || path.startsWith(folder + '/');
+const root = files.reduce((common, path) => { while (!within(common, path)) common = dirname(common); return common; }, dirname(files[0]));
 const md = new MarkdownIt().use(imageSize, { root, onWarning: () => {} });
 let sized = 0, bad = 0;
 for (const path of files) {
